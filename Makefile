@@ -1,0 +1,35 @@
+# `make test` and `make demo` each bootstrap .venv from nothing (python3 >= 3.10 on PATH).
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-stamp
+
+.PHONY: test demo unit lit bench lint clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --upgrade pip
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
+	touch $(STAMP)
+
+## The test suite: pytest (tests/unit) and lit + FileCheck (tests/filecheck).
+test: $(STAMP)
+	$(BIN)/python -m pytest tests/unit
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/lit -v --order=smart tests/filecheck
+
+unit: $(STAMP)
+	$(BIN)/python -m pytest tests/unit
+
+lit: $(STAMP)
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/lit -v --order=smart tests/filecheck
+
+## The main job: a tf-opt pipeline over the example decoder, then running it on numpy inputs.
+demo: $(STAMP)
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python examples/demo.py
+
+bench: $(STAMP)
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python benchmarks/run.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache
+	find tests -name Output -type d -prune -exec rm -rf {} +

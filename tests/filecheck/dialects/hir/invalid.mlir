@@ -1,0 +1,139 @@
+// RUN: tf-opt %s --split-input-file --verify-diagnostics
+
+// Each chunk breaks one rule of hir.func / hir.return.
+
+tf.module @m {
+  // expected-error @+1 {{parameter name 'x' is used twice}}
+  "hir.func"() <{sym_name = "f", function_type = (tensor<4xf32>, tensor<4xf32>) -> (), param_names = ["x", "x"]}> ({
+  ^bb0(%a: tensor<4xf32>, %b: tensor<4xf32>):
+    "hir.return"() : () -> ()
+  }) : () -> ()
+}
+
+// -----
+
+tf.module @m {
+  // expected-error @+1 {{1 parameter name(s) for 2 parameter(s)}}
+  "hir.func"() <{sym_name = "f", function_type = (tensor<4xf32>, tensor<4xf32>) -> (), param_names = ["x"]}> ({
+  ^bb0(%a: tensor<4xf32>, %b: tensor<4xf32>):
+    "hir.return"() : () -> ()
+  }) : () -> ()
+}
+
+// -----
+
+tf.module @m {
+  // expected-error @+1 {{invalid Var name '0x': a name starts with a letter or '_'}}
+  "hir.func"() <{sym_name = "f", function_type = (tensor<4xf32>) -> (), param_names = ["0x"]}> ({
+  ^bb0(%a: tensor<4xf32>):
+    "hir.return"() : () -> ()
+  }) : () -> ()
+}
+
+// -----
+
+tf.module @m {
+  // expected-error @+1 {{parameter #0 has type tensor<4xf16>, but the signature says tensor<4xf32>}}
+  "hir.func"() <{sym_name = "f", function_type = (tensor<4xf32>) -> (), param_names = ["x"]}> ({
+  ^bb0(%a: tensor<4xf16>):
+    "hir.return"() : () -> ()
+  }) : () -> ()
+}
+
+// -----
+
+tf.module @m {
+  // expected-error @+1 {{entry block has 0 argument(s) for 1 parameter type(s)}}
+  "hir.func"() <{sym_name = "f", function_type = (tensor<4xf32>) -> (), param_names = ["x"]}> ({
+    "hir.return"() : () -> ()
+  }) : () -> ()
+}
+
+// -----
+
+tf.module @m {
+  // expected-error @+1 {{unknown parameter attribute 'frozen'; expected one of: const}}
+  hir.func @f(%x: tensor<4xf32> {frozen}) -> () {
+    hir.return
+  }
+}
+
+// -----
+
+tf.module @m {
+  // expected-error @+1 {{parameter 'x' has unknown attribute 'frozen'; expected one of: const}}
+  "hir.func"() <{sym_name = "f", function_type = (tensor<4xf32>) -> (), param_names = ["x"], arg_attrs = [{frozen}]}> ({
+  ^bb0(%a: tensor<4xf32>):
+    "hir.return"() : () -> ()
+  }) : () -> ()
+}
+
+// -----
+
+tf.module @m {
+  // expected-error @+1 {{const parameter 't' must be a tensor, got tuple<tensor<4xf32>>}}
+  hir.func @f(%t: tuple<tensor<4xf32>> {const}) -> () {
+    hir.return
+  }
+}
+
+// -----
+
+tf.module @m {
+  // expected-error @+1 {{a function returns one value (use a tuple for several), got 2 results}}
+  "hir.func"() <{sym_name = "f", function_type = (tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>), param_names = ["x"]}> ({
+  ^bb0(%a: tensor<4xf32>):
+    "hir.return"(%a, %a) : (tensor<4xf32>, tensor<4xf32>) -> ()
+  }) : () -> ()
+}
+
+// -----
+
+tf.module @m {
+  hir.func @f(%x: tensor<4xf32>) -> tensor<4xf16> {
+    // expected-error @+1 {{returns tensor<4xf32>, but function '@f' returns tensor<4xf16>}}
+    hir.return %x : tensor<4xf32>
+  }
+}
+
+// -----
+
+tf.module @m {
+  hir.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+    // expected-error @+1 {{returns nothing, but function '@f' returns tensor<4xf32>}}
+    hir.return
+  }
+}
+
+// -----
+
+tf.module @m {
+  // expected-error @+1 {{body must end with hir.return}}
+  "hir.func"() <{sym_name = "f", function_type = (tensor<4xf32>) -> tensor<4xf32>, param_names = ["x"]}> ({
+  ^bb0(%a: tensor<4xf32>):
+    %y = "tf.call"(%a) <{callee = #tf.op<tf.math.unary<kind = neg>>}> : (tensor<4xf32>) -> tensor<4xf32>
+  }) : () -> ()
+}
+
+// -----
+
+tf.module @m {
+  // expected-error @+1 {{DimVar 'n' has two envelopes in function '@f': [1, 8) and [1, 16)}}
+  hir.func @f(%x: tensor<?xf32, #tf.dims<n: 1 to 8>>, %y: tensor<?xf32, #tf.dims<n: 1 to 16>>) -> () {
+    hir.return
+  }
+}
+
+// -----
+
+// expected-error @+1 {{'hir.return' expects parent op 'hir.func'}}
+"hir.return"() : () -> ()
+
+// -----
+
+tf.module @m {
+  // expected-error @+1 {{parameter #0 metadata holds more than one BindingMetadata}}
+  hir.func @f(%x: tensor<4xf32> loc(fused["a", "b"])) -> () {
+    hir.return
+  }
+}

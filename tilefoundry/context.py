@@ -1,0 +1,57 @@
+"""The xDSL context for TileFoundry IR: builtin, `tf`, `hir` and `tir`, each loaded on first use.
+
+The op library (`tilefoundry.ops`) is imported the first time text names one of its ops
+(`#tf.op<...>`); further libraries are imported with `load_op_library`.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+
+from xdsl.context import Context
+from xdsl.ir import Dialect
+
+from tilefoundry.ir.op_registry import add_library_loader
+
+__all__ = ["DIALECT_LOADERS", "load_op_library", "make_context"]
+
+
+def _tf() -> Dialect:
+    from tilefoundry.dialects.tf import TF
+
+    return TF
+
+
+def _hir() -> Dialect:
+    from tilefoundry.dialects.hir import HIR
+
+    return HIR
+
+
+def _builtin() -> Dialect:
+    from xdsl.dialects.builtin import Builtin
+
+    return Builtin
+
+
+DIALECT_LOADERS: dict[str, Callable[[], Dialect]] = {
+    "builtin": _builtin,
+    "tf": _tf,
+    "hir": _hir,
+}
+
+
+add_library_loader(lambda: importlib.import_module("tilefoundry.ops"))
+
+
+def make_context(*, allow_unregistered: bool = False) -> Context:
+    ctx = Context(allow_unregistered=allow_unregistered)
+    for name, loader in DIALECT_LOADERS.items():
+        ctx.register_dialect(name, loader)
+    return ctx
+
+
+def load_op_library(module_name: str) -> None:
+    """Import a module that registers ops (`@register_op`), e.g. a user's custom op library."""
+    importlib.import_module(module_name)

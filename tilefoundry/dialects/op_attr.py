@@ -1,0 +1,245 @@
+"""`#tf.op`: a registered Op instance as an attribute (the target of a `tf.call`).
+
+The attribute names the op (`dialect.category.name`) and holds its attribute values, defaults
+included. Values are integers, floats, `true`/`false`, strings (bare when they are identifiers,
+as enum members are), `none`, and `[...]` lists. `op_to_attr` and `attr_to_op` convert between
+the attribute and the `Op` value; `attr_to_op` checks the values against the Op's `ParamDef`s.
+
+```mlir
+#tf.op<tf.math.binary<kind = add>>
+#tf.op<tf.reduce.sum<axis = 1, keepdims = false>>
+#tf.op<tf.linalg.matmul>
+```
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+import re
+
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    BoolAttr,
+    DictionaryAttr,
+    FloatAttr,
+    IntegerAttr,
+    IntegerType,
+    NoneAttr,
+    StringAttr,
+    f64,
+    i64,
+)
+from xdsl.ir import Attribute, ParametrizedAttribute
+from xdsl.irdl import irdl_attr_definition
+from xdsl.parser import AttrParser
+from xdsl.printer import Printer
+
+from tilefoundry.diagnostics import VerifyError
+from tilefoundry.ir.op_registry import Op, lookup_op_class
+
+__all__ = ["OpAttr", "attr_to_op", "attr_to_value", "canonical", "op_to_attr", "value_to_attr"]
+
+_BARE = re.compile(r"[A-Za-z_][A-Za-z0-9_$.]*")
+_KEYWORDS = frozenset({"true", "false", "none"})
+
+
+def value_to_attr(value: object) -> Attribute:
+    if isinstance(value, enum.Enum):
+        value = value.value
+    if isinstance(value, bool):
+        return BoolAttr.from_bool(value)
+    if isinstance(value, int):
+        return IntegerAttr(value, i64)
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise VerifyError(f"op attribute values must be finite, got {value}")
+        return FloatAttr(value, f64)
+    if isinstance(value, str):
+        return StringAttr(value)
+    if value is None:
+        return NoneAttr()
+    if isinstance(value, tuple | list):
+        return ArrayAttr(value_to_attr(v) for v in value)
+    raise VerifyError(f"op attribute value {value!r} has no IR form")
+
+
+def attr_to_value(attr: Attribute) -> object:
+    if isinstance(attr, IntegerAttr):
+        if isinstance(attr.type, IntegerType) and attr.type.width.data == 1:
+            return bool(attr.value.data)
+        return attr.value.data
+    if isinstance(attr, FloatAttr):
+        return attr.value.data
+    if isinstance(attr, StringAttr):
+        return attr.data
+    if isinstance(attr, NoneAttr):
+        return None
+    if isinstance(attr, ArrayAttr):
+        return tuple(attr_to_value(a) for a in attr)
+    raise VerifyError(f"unsupported op attribute value {attr}")
+
+
+def _print_value(printer: Printer, attr: Attribute) -> None:
+    if isinstance(attr, IntegerAttr):
+        if isinstance(attr.type, IntegerType) and attr.type.width.data == 1:
+            printer.print_string("true" if attr.value.data else "false")
+        else:
+            printer.print_string(str(attr.value.data))
+    elif isinstance(attr, FloatAttr):
+        text = repr(float(attr.value.data))
+        if "." not in text:  # MLIR needs a dot in a float literal: 1e-07 -> 1.0e-07
+            mantissa, _, exponent = text.partition("e")
+            text = f"{mantissa}.0" + (f"e{exponent}" if exponent else "")
+        printer.print_string(text)
+    elif isinstance(attr, StringAttr):
+        if _BARE.fullmatch(attr.data) and attr.data not in _KEYWORDS:
+            printer.print_string(attr.data)
+        else:
+            printer.print_string_literal(attr.data)
+    elif isinstance(attr, NoneAttr):
+        printer.print_string("none")
+    elif isinstance(attr, ArrayAttr):
+        printer.print_string("[")
+        printer.print_list(attr.data, lambda a: _print_value(printer, a))
+        printer.print_string("]")
+    else:  # pragma: no cover - value_to_attr never builds another kind
+        printer.print_attribute(attr)
+
+
+def _parse_value(parser: AttrParser) -> Attribute:
+    if parser.parse_optional_punctuation("[") is not None:
+        if parser.parse_optional_punctuation("]") is not None:
+            return ArrayAttr(())
+        items = [_parse_value(parser)]
+        while parser.parse_optional_punctuation(",") is not None:
+            items.append(_parse_value(parser))
+        parser.parse_punctuation("]")
+        return ArrayAttr(items)
+    if (text := parser.parse_optional_str_literal()) is not None:
+        return StringAttr(text)
+    if (flag := parser.parse_optional_boolean()) is not None:
+        return BoolAttr.from_bool(flag)
+    if parser.parse_optional_keyword("none") is not None:
+        return NoneAttr()
+    if (number := parser.parse_optional_number()) is not None:
+        return FloatAttr(number, f64) if isinstance(number, float) else IntegerAttr(number, i64)
+    if (ident := parser.parse_optional_identifier()) is not None:
+        return StringAttr(ident)
+    parser.raise_error("expected an op attribute value (number, true/false, string, none or [...])")
+
+
+@irdl_attr_definition
+class OpAttr(ParametrizedAttribute):
+    """A registered Op with its attribute values: the target of a value- or effect-form call.
+
+    ```mlir
+    %y = tf.call tf.math.binary<kind = add>(%a, %b) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+    // generic: "tf.call"(%a, %b) <{callee = #tf.op<tf.math.binary<kind = add>>}> : ...
+    ```
+    """
+
+    name = "tf.op"
+
+    op_name: StringAttr
+    values: DictionaryAttr
+
+    def verify(self) -> None:
+        # Only the shape of the data here: whether the op is registered, and whether the values
+        # fit it, is the call verifier's job (the library may be imported after parsing).
+        for key in self.values.data:
+            if not _BARE.fullmatch(key):
+                raise VerifyError(f"op attribute name '{key}' is not an identifier")
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
+        with parser.in_angle_brackets():
+            return list(canonical(*parse_op_body(parser)).parameters)
+
+    def print_parameters(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            print_op_body(printer, self)
+
+
+def parse_op_body(parser: AttrParser) -> tuple[StringAttr, DictionaryAttr]:
+    """`name` or `name<key = value, ...>`: the text of an op target (in `#tf.op<...>` and in the
+    custom form of `tf.call`)."""
+    name = parser.parse_identifier(" (a registered op name such as tf.math.binary)")
+    values: dict[str, Attribute] = {}
+    if parser.parse_optional_punctuation("<") is not None:
+
+        def parse_entry() -> None:
+            key = parser.parse_identifier(" for an op attribute name")
+            if key in values:
+                parser.raise_error(f"op attribute '{key}' is given twice")
+            parser.parse_punctuation("=")
+            values[key] = _parse_value(parser)
+
+        parse_entry()
+        while parser.parse_optional_punctuation(",") is not None:
+            parse_entry()
+        parser.parse_punctuation(">")
+    return StringAttr(name), DictionaryAttr(values)
+
+
+def print_op_body(printer: Printer, attr: OpAttr) -> None:
+    """Print an op target, leaving out attribute values equal to their ParamDef default."""
+    printer.print_string(attr.op_name.data)
+    shown = dict(attr.values.data)
+    op_class = lookup_op_class(attr.op_name.data)
+    if op_class is not None:
+        for param in op_class.attribute_params():
+            value = shown.get(param.name)
+            if param.has_default and value is not None and value == value_to_attr(param.default):
+                del shown[param.name]
+    if shown:
+        printer.print_string("<")
+        for index, (key, value) in enumerate(shown.items()):
+            if index:
+                printer.print_string(", ")
+            printer.print_string(f"{key} = ")
+            _print_value(printer, value)
+        printer.print_string(">")
+
+
+def op_to_attr(op: Op) -> OpAttr:
+    """The attribute form of a registered Op instance (every attribute value written out)."""
+    if not op.op_name:
+        raise VerifyError(f"{type(op).__name__} is not registered (decorate it with @register_op)")
+    values = {key: value_to_attr(value) for key, value in op.attrs.items()}
+    return OpAttr(StringAttr(op.op_name), DictionaryAttr(values))
+
+
+def canonical(name: StringAttr, values: DictionaryAttr) -> OpAttr:
+    """The attribute as `op_to_attr` would build it (defaults written out, values converted to
+    their annotation) when the op is registered and the values fit; as given otherwise, so that
+    the verifier can say what is wrong."""
+    attr = OpAttr(name, values)
+    try:
+        return op_to_attr(attr_to_op(attr))
+    except VerifyError:
+        return attr
+
+
+_OPS: dict[OpAttr, Op] = {}
+
+
+def attr_to_op(attr: OpAttr) -> Op:
+    """The Op an attribute stands for; a VerifyError when the op is unknown or a value is off."""
+    cached = _OPS.get(attr)
+    if cached is not None:
+        return cached
+    name = attr.op_name.data
+    op_class = lookup_op_class(name)
+    if op_class is None:
+        raise VerifyError(
+            f"unknown op '{name}' (is the library that registers it imported? "
+            "tf-opt takes --op-library MODULE)"
+        )
+    values = {key: attr_to_value(value) for key, value in attr.values.data.items()}
+    try:
+        op = op_class(**values)
+    except TypeError as err:
+        raise VerifyError(str(err)) from None
+    _OPS[attr] = op
+    return op

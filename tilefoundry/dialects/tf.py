@@ -1,0 +1,441 @@
+"""The `tf` dialect: the core IR's expressions (`tf.constant`, `tf.tuple`, `tf.call`) and its
+execution domain (`tf.module`).
+
+`Constant`, `Tuple` and `Call` in the spec are these operations: each is an `Expr` whose type is
+its result's (a `tf.call` with no result is an effect-form call of type `UnitType`), and whose
+metadata lives in its location. A `tf.call` targets either a registered `Op` (`#tf.op`) or a
+function of the module tree by symbol; its verifier checks the argument count, each argument's
+pattern, and that the result type is the one `typeinfer` computes.
+
+The `tf.module` op lives in `tilefoundry.dialects.tf_module`; this file's `TF` dialect holds both.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Iterable, Sequence, Set as AbstractSet
+from typing import Any, Protocol, cast, runtime_checkable
+
+from xdsl.dialects.builtin import (
+    DenseIntOrFPElementsAttr,
+    SymbolRefAttr,
+)
+from xdsl.dialects.builtin import TensorType as BuiltinTensorType
+from xdsl.dialects.builtin import TupleType as BuiltinTupleType
+from xdsl.ir import Attribute, Dialect, Operation, OpResult, SSAValue
+from xdsl.irdl import (
+    IRDLOperation,
+    irdl_op_definition,
+    opt_result_def,
+    prop_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+)
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.traits import (
+    ConditionallySpeculatable,
+    ConstantLike,
+    EffectInstance,
+    MemoryEffect,
+    Pure,
+    SymbolTable,
+    SymbolUserOpInterface,
+)
+
+from tilefoundry.diagnostics import VerifyError, with_context
+from tilefoundry.dialects.dense import array_to_dense, dense_to_array
+from tilefoundry.dialects.op_attr import OpAttr, attr_to_op, canonical, op_to_attr, parse_op_body
+from tilefoundry.dialects.op_attr import print_op_body as _print_op_body
+from tilefoundry.ir.callable import FunctionLike, fits
+from tilefoundry.ir.expr import Expr, ExprOp, Var, expr_value
+from tilefoundry.dialects.tf_module import ModuleOp
+from tilefoundry.ir.metadata import (
+    BindingMetadata,
+    IRMetadata,
+    MetaAttr,
+    SourceSpanMetadata,
+    SpanEndAttr,
+    span_text,
+)
+from tilefoundry.ir.op_registry import Op, typeinfer
+from tilefoundry.types import DimsAttr, IRType, TensorType, UnitType, from_attr, to_attr
+
+__all__ = [
+    "TF",
+    "CallOp",
+    "ConstantOp",
+    "HasFunctionOp",
+    "ModuleOp",
+    "TupleOp",
+    "arg_expr",
+]
+
+
+def _context(metadata: Iterable[IRMetadata]) -> tuple[str | None, str | None]:
+    items = tuple(metadata)
+    binding = next((m.name for m in items if type(m) is BindingMetadata), None)
+    span = next((span_text(m) for m in items if type(m) is SourceSpanMetadata), None)
+    return binding, span
+
+
+def _types_of(values: Sequence[SSAValue]) -> list[IRType]:
+    return [from_attr(v.type) for v in values]
+
+
+def arg_expr(value: SSAValue) -> Expr:
+    """The Expr that an operand stands for: the op that defines it, or a Var."""
+    if isinstance(value, OpResult) and isinstance(value.owner, ExprOp):
+        return value.owner
+    return Var.view(value)
+
+
+# ---------------------------------------------------------------------------------------------
+# tf.constant
+
+
+@irdl_op_definition
+class ConstantOp(ExprOp, IRDLOperation):
+    """A literal tensor (`Constant` in the spec); a scalar is a rank-0 tensor.
+
+    ```mlir
+    %c = tf.constant dense<[1.0, 2.0]> : tensor<2xf32>
+    %s = tf.constant dense<0.5> : tensor<f32>
+    ```
+    """
+
+    name = "tf.constant"
+
+    value_attr = prop_def(DenseIntOrFPElementsAttr, prop_name="value")
+    result = result_def(BuiltinTensorType)
+
+    traits = traits_def(Pure(), ConstantLike())
+
+    def __init__(
+        self,
+        value: object,
+        *,
+        dtype: str | None = None,
+        metadata: Iterable[IRMetadata] = (),
+    ) -> None:
+        attr = value if isinstance(value, DenseIntOrFPElementsAttr) else array_to_dense(value, dtype)
+        super().__init__(properties={"value": attr}, result_types=[attr.type])
+        self._init_metadata(metadata)
+
+    @property
+    def value(self) -> Any:
+        """The literal as a numpy array (a 0-d array for a scalar)."""
+        return dense_to_array(self.value_attr)
+
+    def verify_(self) -> None:
+        self.verify_metadata()
+        if self.value_attr.type != self.result.type:
+            raise VerifyError(
+                f"value type {self.value_attr.type} does not match result type {self.result.type}"
+            )
+        type = from_attr(self.result.type)
+        if not isinstance(type, TensorType) or not type.is_static:
+            raise VerifyError(f"a constant has a static tensor type, got {self.result.type}")
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ConstantOp:
+        position = parser.pos
+        value = parser.parse_attribute()
+        if not isinstance(value, DenseIntOrFPElementsAttr):
+            parser.raise_error("expected a dense<...> : tensor<...> literal", position)
+        attributes = parser.parse_optional_attr_dict()
+        op = cls.create(properties={"value": value}, result_types=[value.type])
+        op.attributes |= attributes
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_attribute(self.value_attr)
+        printer.print_op_attributes(self.attributes)
+
+
+# ---------------------------------------------------------------------------------------------
+# tf.tuple
+
+
+@irdl_op_definition
+class TupleOp(ExprOp, IRDLOperation):
+    """The value-level multi-output aggregate (`Tuple` in the spec); its type is a `TupleType`.
+
+    ```mlir
+    %t = tf.tuple %a, %b : tuple<tensor<4xf32>, tensor<2xi32>>
+    ```
+    """
+
+    name = "tf.tuple"
+
+    elements_ = var_operand_def()
+    result = result_def(BuiltinTupleType)
+
+    traits = traits_def(Pure())
+
+    def __init__(self, elements: Iterable[Expr], *, metadata: Iterable[IRMetadata] = ()) -> None:
+        items = tuple(elements)
+        values = [expr_value(e, f"tuple element #{i}") for i, e in enumerate(items)]
+        super().__init__(
+            operands=[values], result_types=[BuiltinTupleType([v.type for v in values])]
+        )
+        self._init_metadata(metadata)
+
+    @property
+    def elements(self) -> tuple[Expr, ...]:
+        return tuple(arg_expr(v) for v in self.elements_)
+
+    def verify_(self) -> None:
+        self.verify_metadata()
+        operand_types = tuple(self.elements_.types)
+        if tuple(self.result.type.types) != operand_types:
+            shown = ", ".join(str(t) for t in operand_types)
+            raise VerifyError(
+                f"result type {self.result.type} does not match the element types ({shown})"
+            )
+        from_attr(self.result.type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> TupleOp:
+        operands = parser.parse_optional_undelimited_comma_separated_list(
+            parser.parse_optional_unresolved_operand, parser.parse_unresolved_operand
+        ) or []
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        position = parser.pos
+        tuple_type = parser.parse_type()
+        if not isinstance(tuple_type, BuiltinTupleType):
+            parser.raise_error(f"expected a tuple type, got {tuple_type}", position)
+        if len(tuple_type.types) != len(operands):
+            parser.raise_error(
+                f"tuple type has {len(tuple_type.types)} field(s) for {len(operands)} element(s)",
+                position,
+            )
+        values = [parser.resolve_operand(o, t) for o, t in zip(operands, tuple_type.types)]
+        op = cls.create(operands=values, result_types=[tuple_type])
+        op.attributes |= attributes
+        return op
+
+    def print(self, printer: Printer) -> None:
+        if self.elements_:
+            printer.print_string(" ")
+            printer.print_list(self.elements_, printer.print_operand)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.result.type)
+
+
+# ---------------------------------------------------------------------------------------------
+# tf.call
+
+
+@runtime_checkable
+class HasFunctionOp(Protocol):
+    """Something that stands for a function op (the `hir.Function` / `tir.PrimFunction` views)."""
+
+    @property
+    def function_op(self) -> Operation: ...
+
+
+class CallSymbolUse(SymbolUserOpInterface):
+    """A symbol call must name a function of the module tree, with fitting argument types and
+    the callee's result type."""
+
+    def verify(self, op: Operation) -> None:
+        call = cast(CallOp, op)
+        if not isinstance(call.callee, SymbolRefAttr):
+            return
+        callee = SymbolTable.lookup_symbol(op, call.callee)
+        if callee is None:
+            raise VerifyError(
+                f"'{_symbol_text(call.callee)}' does not reference a function in the module tree"
+            )
+        if not isinstance(callee, FunctionLike):
+            raise VerifyError(f"'{_symbol_text(call.callee)}' references a '{callee.name}', not a function")
+        _check_function_call(callee, _types_of(call.args_), call.type, _symbol_text(call.callee))
+
+
+def _symbol_text(ref: SymbolRefAttr) -> str:
+    return "::".join(["@" + ref.root_reference.data, *("@" + r.data for r in ref.nested_references)])
+
+
+def _check_function_call(
+    callee: FunctionLike, arg_types: Sequence[IRType], result: IRType | None, shown: str
+) -> IRType:
+    params = callee.param_types()
+    if len(params) != len(arg_types):
+        raise VerifyError(f"{shown} expects {len(params)} argument(s), got {len(arg_types)}")
+    for index, (param, arg) in enumerate(zip(params, arg_types, strict=True)):
+        if not fits(param, arg):
+            raise VerifyError(f"{shown} argument #{index} expects {param}, got {arg}")
+    expected = callee.result_type()
+    if result is not None and result != expected:
+        raise VerifyError(f"result type {result} does not match {shown}'s result type {expected}")
+    return expected
+
+
+class CallEffects(MemoryEffect):
+    """A value-form call of a pure registered op has no effect; anything else may have any."""
+
+    @classmethod
+    def get_effects(cls, op: Operation) -> AbstractSet[EffectInstance] | None:
+        return set() if cast(CallOp, op).is_pure_value_call() else None
+
+
+class CallSpeculation(ConditionallySpeculatable):
+    @classmethod
+    def is_speculatable(cls, op: Operation) -> bool:
+        return cast(CallOp, op).is_pure_value_call()
+
+
+PENDING_CALLEES: weakref.WeakKeyDictionary[Operation, Operation] = weakref.WeakKeyDictionary()
+"""Calls built from Python with a function object as target, until the module that holds them
+fixes each callee's symbol path (relative to the calling module)."""
+
+
+@irdl_op_definition
+class CallOp(ExprOp, IRDLOperation):
+    """A call of a registered Op, or of a function of the module tree (`Call` in the spec).
+
+    The result type is `typeinfer(target, args)`: a tensor, a tuple (multi-output ops; project a
+    field with `tf.tuple.get_item`), or no result at all for an effect-form op (`UnitType`).
+
+    ```mlir
+    %y = tf.call tf.math.binary<kind = add>(%a, %b) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+    %h = tf.call @layer0::@mlp(%x) : (tensor<8x64xf32>) -> tensor<8x64xf32>
+    tf.call tf.memory.copy(%dst, %src) : (tensor<4xf32>, tensor<4xf32>) -> ()
+    ```
+    """
+
+    name = "tf.call"
+
+    callee = prop_def(OpAttr | SymbolRefAttr)
+    args_ = var_operand_def()
+    res = opt_result_def()
+
+    traits = traits_def(CallSymbolUse(), CallEffects(), CallSpeculation())
+
+    def __init__(
+        self,
+        target: Op | FunctionLike | HasFunctionOp,
+        args: Iterable[Expr],
+        *,
+        metadata: Iterable[IRMetadata] = (),
+    ) -> None:
+        items = tuple(metadata)
+        binding, span = _context(items)
+        try:
+            values = [expr_value(a, f"argument #{i}") for i, a in enumerate(args)]
+            arg_types = _types_of(values)
+            if isinstance(target, Op):
+                result = typeinfer(target, arg_types)
+                callee: Attribute = op_to_attr(target)
+            else:
+                function = target.function_op if isinstance(target, HasFunctionOp) else target
+                if not isinstance(function, FunctionLike) or not isinstance(function, Operation):
+                    raise TypeError(
+                        f"Call target must be an Op or a function, got {type(target).__name__}"
+                    )
+                sym_name = function.properties["sym_name"]
+                shown = f"@{cast(Any, sym_name).data}"
+                result = _check_function_call(function, arg_types, None, shown)
+                callee = SymbolRefAttr(cast(Any, sym_name))
+        except VerifyError as err:
+            raise VerifyError(with_context(f"'tf.call' op {err}", binding, span)) from None
+        result_types = [] if isinstance(result, UnitType) else [to_attr(result)]
+        super().__init__(
+            operands=[values], result_types=[result_types], properties={"callee": callee}
+        )
+        if not isinstance(target, Op):
+            PENDING_CALLEES[self] = function
+        self._init_metadata(items)
+
+    @property
+    def args(self) -> tuple[Expr, ...]:
+        return tuple(arg_expr(v) for v in self.args_)
+
+    @property
+    def target(self) -> Op | Operation | SymbolRefAttr:
+        """The Op for an op call; for a function call, the function op it resolves to (the
+        symbol itself while it cannot be resolved)."""
+        if isinstance(self.callee, OpAttr):
+            return attr_to_op(self.callee)
+        pending = PENDING_CALLEES.get(self)
+        if pending is not None:
+            return pending
+        if self.parent_op() is not None:
+            found = SymbolTable.lookup_symbol(self, self.callee)
+            if found is not None:
+                return found
+        return self.callee
+
+    def is_pure_value_call(self) -> bool:
+        if not isinstance(self.callee, OpAttr) or not self.results:
+            return False
+        try:
+            return bool(getattr(attr_to_op(self.callee), "pure", True))
+        except VerifyError:
+            return False
+
+    def verify_(self) -> None:
+        self.verify_metadata()
+        result = self.type
+        arg_types = _types_of(self.args_)
+        if isinstance(self.callee, OpAttr):
+            expected = typeinfer(attr_to_op(self.callee), arg_types)
+            if result != expected:
+                raise VerifyError(
+                    f"result type {_shown(result)} does not match the type inferred for "
+                    f"{self.callee.op_name.data}: {_shown(expected)}"
+                )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> CallOp:
+        callee: Attribute
+        if (root := parser.parse_optional_symbol_name()) is not None:
+            nested = []
+            while parser.parse_optional_punctuation(":") is not None:  # `::` is two tokens
+                parser.parse_punctuation(":", " (nested symbol references are @a::@b)")
+                nested.append(parser.parse_symbol_name())
+            callee = SymbolRefAttr(root, nested)
+        else:
+            callee = canonical(*parse_op_body(parser))
+        operands = parser.parse_comma_separated_list(
+            parser.Delimiter.PAREN, parser.parse_unresolved_operand
+        )
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        position = parser.pos
+        function_type = parser.parse_function_type()
+        values = parser.resolve_operands(operands, function_type.inputs.data, position)
+        if len(function_type.outputs) > 1:
+            parser.raise_error("a tf.call has at most one result", position)
+        op = cls.create(
+            operands=values,
+            result_types=list(function_type.outputs.data),
+            properties={"callee": callee},
+        )
+        op.attributes |= attributes
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        if isinstance(self.callee, SymbolRefAttr):
+            printer.print_string(_symbol_text(self.callee))
+        else:
+            _print_op_body(printer, self.callee)
+        printer.print_string("(")
+        printer.print_list(self.args_, printer.print_operand)
+        printer.print_string(")")
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_function_type(self.args_.types, self.result_types)
+
+
+def _shown(type: IRType) -> str:
+    return str(type) if not isinstance(type, UnitType) else "() (no result)"
+
+
+TF = Dialect("tf", [ModuleOp, CallOp, ConstantOp, TupleOp], [OpAttr, DimsAttr, SpanEndAttr, MetaAttr])

@@ -1,0 +1,218 @@
+"""`tilefoundry.hir.Function`: the Python surface of a `hir.func` operation.
+
+A `Function` is a thin view over its `hir.func` op (the op is the IR; `xDSL`'s `Operation.name`
+is the op's mnemonic, so the spec's `Function.name` cannot live on the op itself). Build one from
+detached expressions:
+
+```python
+x = Var("x", TensorType((4, 8), "f32"))
+w = Var("w", TensorType((8, 8), "f32"), is_const=True)
+f = Function(name="mlp", params=[x, w], body=ops.relu(ops.matmul(x, w)))
+```
+
+Construction moves the body's expressions into the function and makes each parameter Var view
+the function's block argument. It checks everything first, so a refused call changes nothing:
+every Var the body uses must be a parameter, every expression must still be detached.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Iterable
+from typing import Any
+
+from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, FunctionType, StringAttr, UnitAttr
+from xdsl.ir import Block, BlockArgument, Operation, OpResult, Region, SSAValue
+
+from tilefoundry.diagnostics import VerifyError
+from tilefoundry.dialects.hir import FuncOp, ReturnOp
+from tilefoundry.dialects.tf import arg_expr
+from tilefoundry.ir.expr import Expr, ExprOp, Var, check_var_name
+from tilefoundry.ir.metadata import IRMetadata, check_metadata, location_to_metadata, metadata_to_location
+from tilefoundry.types import IRType, UnitType, to_attr
+
+__all__ = ["Function"]
+
+_VIEWS: weakref.WeakKeyDictionary[FuncOp, Function] = weakref.WeakKeyDictionary()
+
+
+def _collect_body(name: str, params: list[Var], body: Expr) -> list[Operation]:
+    """The detached ops the body needs, in definition order; refuse anything else."""
+    param_values = {p.value for p in params}
+    order: list[Operation] = []
+    seen: set[Operation] = set()
+
+    def visit_value(value: SSAValue, user: str) -> None:
+        if isinstance(value, OpResult):
+            visit_op(value.owner)
+        elif value not in param_values:
+            var = Var.view(value)
+            owner = var.owner()
+            if owner is None and isinstance(value, BlockArgument) and value.block.parent is None:
+                raise VerifyError(
+                    f"function '{name}': {user} uses Var '{var.name}', which is not one of its "
+                    f"parameters ({', '.join(p.name for p in params) or 'none'})"
+                )
+            raise VerifyError(
+                f"function '{name}': {user} uses a value of another function ('{var.name}')"
+            )
+
+    def visit_op(op: Operation) -> None:
+        if op in seen:
+            return
+        if not isinstance(op, ExprOp):
+            raise VerifyError(f"function '{name}': '{op.name}' is not an expression")
+        if op.parent is not None:
+            raise VerifyError(
+                f"function '{name}': a '{op.name}' expression already belongs to a function; "
+                "an expression can be used in one function only"
+            )
+        seen.add(op)
+        for index, operand in enumerate(op.operands):
+            visit_value(operand, f"argument #{index} of '{op.name}'")
+        order.append(op)
+
+    if isinstance(body, Var):
+        visit_value(body.value, "the body")
+    elif isinstance(body, Operation):
+        visit_op(body)
+    else:
+        raise TypeError(f"Function body must be an Expr, got {type(body).__name__} {body!r}")
+    return order
+
+
+class Function(Expr):
+    """An HIR function: `name`, `params` (Vars), `body` (an Expr); its value is the body's."""
+
+    __slots__ = ("_op", "__weakref__")
+
+    _op: FuncOp
+
+    def __new__(
+        cls,
+        name: str | None = None,
+        params: Iterable[Var] = (),
+        body: Expr | None = None,
+        *,
+        metadata: Iterable[IRMetadata] = (),
+        _op: FuncOp | None = None,
+    ) -> Function:
+        if _op is not None:
+            return cls.of(_op)
+        if not isinstance(name, str) or not name:
+            raise TypeError(f"Function name must be a non-empty str, got {name!r}")
+        check_var_name(name)
+        if body is None:
+            raise TypeError(f"Function '{name}' needs a body expression")
+        return cls.of(_build(name, list(params), body, check_metadata(metadata)))
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        pass
+
+    @classmethod
+    def of(cls, op: FuncOp) -> Function:
+        """The view of a `hir.func` op (one per op)."""
+        view = _VIEWS.get(op)
+        if view is None:
+            view = object.__new__(cls)
+            view._op = op
+            _VIEWS[op] = view
+        return view
+
+    @property
+    def function_op(self) -> FuncOp:
+        return self._op
+
+    @property
+    def name(self) -> str:
+        return self._op.sym_name.data
+
+    @property
+    def params(self) -> tuple[Var, ...]:
+        return tuple(Var.view(arg) for arg in self._op.body.block.args)
+
+    @property
+    def body(self) -> Expr | None:
+        """The Expr whose value the function returns (its last effect call when it returns
+        nothing, None for an empty body)."""
+        terminator = self._op.body.block.last_op
+        if isinstance(terminator, ReturnOp) and terminator.values:
+            return arg_expr(terminator.values[0])
+        previous = terminator.prev_op if terminator is not None else None
+        return previous if isinstance(previous, ExprOp) else None
+
+    @property
+    def type(self) -> IRType:
+        """The type of the value the function returns."""
+        return self._op.result_type()
+
+    result_type = type
+
+    @property
+    def metadata(self) -> tuple[IRMetadata, ...]:
+        return location_to_metadata(self._op.location)
+
+    def _copy_with_metadata(self, metadata: tuple[IRMetadata, ...]) -> Function:
+        copy = self._op.clone()
+        copy.location = metadata_to_location(metadata)
+        return Function.of(copy)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Function) and other._op is self._op
+
+    def __hash__(self) -> int:
+        return id(self._op)
+
+    def __repr__(self) -> str:
+        params = ", ".join(
+            f"{p.name}: {p.type}{' const' if p.is_const else ''}" for p in self.params
+        )
+        return f"Function(@{self.name}({params}) -> {self.type})"
+
+
+def _build(name: str, params: list[Var], body: Expr, metadata: tuple[IRMetadata, ...]) -> FuncOp:
+    seen_names: set[str] = set()
+    for index, param in enumerate(params):
+        if not isinstance(param, Var):
+            raise TypeError(f"Function '{name}' param #{index} must be a Var, got {param!r}")
+        value = param.value
+        if not (isinstance(value, BlockArgument) and value.block.parent is None):
+            raise VerifyError(f"function '{name}': Var '{param.name}' is already a parameter")
+        if param.name in seen_names:
+            raise VerifyError(f"function '{name}': parameter name '{param.name}' is used twice")
+        seen_names.add(param.name)
+    ops = _collect_body(name, params, body)
+    names = [p.name for p in params]
+    consts = [p.is_const for p in params]
+    result_type = body.type
+
+    # Everything is checked: from here on the IR changes.
+    block = Block(arg_types=[p.value.type for p in params])
+    for param, arg in zip(params, block.args, strict=True):
+        assert isinstance(param.value, BlockArgument)
+        arg.location = param.value.location
+        arg.name_hint = param.value.name_hint
+        param.value.replace_all_uses_with(arg)
+        param.rebind(arg)
+    for op in ops:
+        block.add_op(op)
+    if isinstance(body, Var):
+        result: list[SSAValue] = [body.value]
+    elif isinstance(body, Operation) and body.results:
+        result = [body.results[0]]
+    else:
+        result = []
+    block.add_op(ReturnOp(*result))
+    outputs = [] if isinstance(result_type, UnitType) else [to_attr(result_type)]
+    properties: dict[str, Any] = {
+        "sym_name": StringAttr(name),
+        "function_type": FunctionType.from_lists([p.value.type for p in params], outputs),
+        "param_names": ArrayAttr(StringAttr(n) for n in names),
+    }
+    if any(consts):
+        properties["arg_attrs"] = ArrayAttr(
+            DictionaryAttr({"const": UnitAttr()} if c else {}) for c in consts
+        )
+    op = FuncOp.create(properties=properties, regions=[Region(block)])
+    op.location = metadata_to_location(metadata)
+    return op

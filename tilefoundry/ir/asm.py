@@ -1,0 +1,153 @@
+"""The TileFoundry parser and printer: xDSL's, plus what the core IR needs of the text.
+
+`TFParser` adds
+- MLIR's range locations, `loc("f.py":3:4 to 3:10)` and `loc("f.py":3:4 to :10)` (xDSL 0.74
+  parses neither), and fused locations with metadata, `loc(fused<#tf.meta<...>>[...])`;
+- the source position of every operation, so that diagnostics can name `file:line:col`;
+- authored SSA names as binding metadata: `%h = tf.call ...` binds `h` (see `ir/metadata.py`).
+
+`TFPrinter` prints a span's end in MLIR's range form.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import (
+    CallSiteLoc,
+    FileLineColLoc,
+    FusedLoc,
+    IntAttr,
+    LocationAttr,
+    NameLoc,
+    NoneAttr,
+    StringAttr,
+    UnknownLoc,
+)
+from xdsl.ir import Attribute, Operation
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.utils.exceptions import ParseError
+
+from tilefoundry.diagnostics import VerifyError
+from tilefoundry.ir.expr import ExprOp
+from tilefoundry.ir.metadata import (
+    BindingMetadata,
+    SpanEndAttr,
+    location_to_metadata,
+    metadata_to_location,
+    print_span_end_location,
+)
+
+__all__ = ["SourcePosition", "TFParser", "TFPrinter"]
+
+
+@dataclass(frozen=True)
+class SourcePosition:
+    """A 1-based line and column in a named input."""
+
+    file: str
+    line: int
+    column: int
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.column}"
+
+
+class TFParser(Parser):
+    """xDSL's parser with range locations, operation positions and SSA-name bindings."""
+
+    def __init__(self, ctx: Context, input: str | bytes, name: str = "<unknown>") -> None:
+        super().__init__(ctx, input, name)
+        self.file_name = name
+        self.op_offsets: dict[Operation, int] = {}
+
+    def position_of(self, offset: int) -> SourcePosition:
+        text = self.lexer.input.content
+        line = text.count("\n", 0, offset) + 1
+        column = offset - (text.rfind("\n", 0, offset) + 1) + 1
+        return SourcePosition(self.file_name, line, column)
+
+    def op_position(self, op: Operation) -> SourcePosition | None:
+        offset = self.op_offsets.get(op)
+        return None if offset is None else self.position_of(offset)
+
+    def parse_operation(self) -> Operation:
+        start = self.pos
+        op = super().parse_operation()
+        self.op_offsets[op] = start
+        if isinstance(op, ExprOp) and len(op.results) == 1:
+            self._bind_ssa_name(op, start)
+        return op
+
+    def _bind_ssa_name(self, op: Operation, start: int) -> None:
+        """Keep the binding (the location) and the SSA name hint in agreement."""
+        try:
+            metadata = location_to_metadata(op.location)
+        except VerifyError as err:
+            self.raise_error(str(err), start)
+        binding = next((m for m in metadata if type(m) is BindingMetadata), None)
+        result = op.results[0]
+        if binding is not None:
+            if result.is_valid_name(binding.name):
+                result.name_hint = binding.name
+        elif result.name_hint is not None:
+            op.location = metadata_to_location((BindingMetadata(result.name_hint), *metadata))
+
+    def _parse_location(self) -> LocationAttr:
+        if self.parse_optional_keyword("unknown"):
+            return UnknownLoc()
+        if (text := self.parse_optional_str_literal()) is not None:
+            if self.parse_optional_punctuation(":") is None:
+                child: Attribute = NoneAttr()
+                if self.parse_optional_punctuation("(") is not None:
+                    child = self._parse_location()
+                    self.parse_punctuation(")")
+                return NameLoc(StringAttr(text), child)
+            line = self.parse_integer(allow_boolean=False, allow_negative=False)
+            self.parse_punctuation(":")
+            column = self.parse_integer(allow_boolean=False, allow_negative=False)
+            start = FileLineColLoc(StringAttr(text), IntAttr(line), IntAttr(column))
+            if self.parse_optional_keyword("to") is None:
+                return start
+            end_line: IntAttr | NoneAttr = NoneAttr()
+            if self.parse_optional_punctuation(":") is None:
+                end_line = IntAttr(self.parse_integer(allow_boolean=False, allow_negative=False))
+                self.parse_punctuation(":")
+            end_column = IntAttr(self.parse_integer(allow_boolean=False, allow_negative=False))
+            return FusedLoc((start,), SpanEndAttr(end_line, end_column))
+        if self.parse_optional_keyword("callsite") is not None:
+            self.parse_punctuation("(")
+            callee = self._parse_location()
+            self.parse_keyword("at")
+            caller = self._parse_location()
+            self.parse_punctuation(")")
+            return CallSiteLoc(callee, caller)
+        if self.parse_optional_keyword("fused") is not None:
+            metadata: Attribute = NoneAttr()
+            if self.parse_optional_punctuation("<") is not None:
+                metadata = self.parse_attribute()
+                self.parse_punctuation(">")
+            locations = self.parse_comma_separated_list(
+                self.Delimiter.SQUARE, self._parse_location, " in fused location"
+            )
+            return FusedLoc(tuple(locations), metadata)
+        position = self.pos
+        attr = self.parse_optional_attribute()
+        if isinstance(attr, LocationAttr):
+            return attr
+        self.raise_error("expected a location", position)
+
+
+class TFPrinter(Printer):
+    """xDSL's printer, with a source span's end printed as MLIR's `to line:col`."""
+
+    def print_attribute(self, attribute: Attribute) -> None:
+        if isinstance(attribute, FusedLoc) and print_span_end_location(self, attribute):
+            return
+        super().print_attribute(attribute)
+
+
+def parse_error_position(parser: TFParser, error: ParseError) -> SourcePosition:
+    return parser.position_of(error.span.start)

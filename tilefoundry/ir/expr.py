@@ -1,0 +1,346 @@
+"""Expr: the base of every expression node, `Var`, and the metadata helpers.
+
+The expression nodes are IR objects: `Call`, `Constant` and `Tuple` are the `tf.call`,
+`tf.constant` and `tf.tuple` operations themselves (they mix in `ExprOp`), and a `Var` is a view
+over an SSA value (a function parameter, or a TIR binding). Every Expr has a `type` (a
+`TensorType`, `TupleType` or `UnitType`) and a `metadata` tuple, which is read from the node's
+location (see `tilefoundry.ir.metadata`).
+
+Expr nodes are graph nodes: `==` and `hash` are identity (for a `Var`, identity of the value it
+views); `structural_equal` compares structure. `repr` never shows metadata.
+"""
+
+from __future__ import annotations
+
+import abc
+import re
+import weakref
+from collections.abc import Iterable
+from typing import TypeVar, cast
+
+from xdsl.dialects.builtin import UnknownLoc
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, SSAValue
+
+from tilefoundry.diagnostics import VerifyError, with_context
+from tilefoundry.ir.metadata import (
+    BindingMetadata,
+    IRMetadata,
+    SourceSpanMetadata,
+    check_metadata,
+    location_to_metadata,
+    metadata_to_location,
+    span_text,
+)
+from tilefoundry.types import IRType, TensorType, TupleType, UnitType, from_attr, to_attr
+
+__all__ = [
+    "Expr",
+    "ExprOp",
+    "Var",
+    "VarOwner",
+    "binding_name",
+    "diagnostic_location",
+    "expr_value",
+    "get_metadata",
+    "remove_metadata",
+    "replace_metadata",
+    "source_metadata",
+]
+
+_VAR_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_$.\-]*")
+"""A Var name is printed as its SSA name, so it must be one."""
+
+T = TypeVar("T", bound=IRMetadata)
+E = TypeVar("E", bound="Expr")
+
+
+class Expr(abc.ABC):
+    """The base of every expression node: it has a `type` and a `metadata` tuple."""
+
+    __slots__ = ()
+
+    @property
+    @abc.abstractmethod
+    def type(self) -> IRType: ...
+
+    @property
+    @abc.abstractmethod
+    def metadata(self) -> tuple[IRMetadata, ...]: ...
+
+    @abc.abstractmethod
+    def _copy_with_metadata(self: E, metadata: tuple[IRMetadata, ...]) -> E:
+        """A copy of this node that carries other metadata (the input is left unchanged)."""
+
+
+def _apply_metadata(value_holder: Operation | BlockArgument, metadata: tuple[IRMetadata, ...]) -> None:
+    """Store a validated metadata tuple: the location, and the binding as the SSA name hint."""
+    value_holder.location = metadata_to_location(metadata)
+    binding = next((m.name for m in metadata if type(m) is BindingMetadata), None)
+    if isinstance(value_holder, Operation):
+        if binding is not None and len(value_holder.results) == 1:
+            value_holder.results[0].name_hint = _hint(binding)
+
+
+def _hint(name: str) -> str | None:
+    """The SSA name hint for a label, or None when the label cannot be an SSA name."""
+    return name if SSAValue.is_valid_name(name) else None
+
+
+class ExprOp(Expr):
+    """Mixin for operations that are Exprs: the type is the (single) result's, or `UnitType`
+    when the op has no result; the metadata is read from the location."""
+
+    __slots__ = ()
+
+    @property
+    def type(self) -> IRType:
+        assert isinstance(self, Operation)
+        if not self.results:
+            return UnitType()
+        return from_attr(self.results[0].type)
+
+    @property
+    def metadata(self) -> tuple[IRMetadata, ...]:
+        assert isinstance(self, Operation)
+        return location_to_metadata(self.location)
+
+    def _init_metadata(self, metadata: Iterable[IRMetadata]) -> None:
+        """Validate and store the metadata given to a constructor."""
+        assert isinstance(self, Operation)
+        _apply_metadata(self, check_metadata(metadata, what=f"'{self.name}' metadata"))
+
+    def _copy_with_metadata(self: E, metadata: tuple[IRMetadata, ...]) -> E:
+        assert isinstance(self, Operation)
+        copy = self.clone()
+        _apply_metadata(copy, metadata)
+        if not any(type(m) is BindingMetadata for m in metadata):
+            for result in copy.results:
+                result.name_hint = None
+        return cast(E, copy)
+
+    def verify_metadata(self) -> None:
+        """Part of the op's verifier: the location must hold valid metadata."""
+        assert isinstance(self, Operation)
+        check_metadata(location_to_metadata(self.location), what=f"'{self.name}' metadata")
+
+    def __repr__(self) -> str:
+        assert isinstance(self, Operation)
+        return f"<{self.name} : {_type_text(self)}>"
+
+
+def _type_text(op: Operation) -> str:
+    if not op.results:
+        return "()"
+    return ", ".join(str(r.type) for r in op.results)
+
+
+class VarOwner(abc.ABC):
+    """An op that defines Vars (a function, a TIR binding) and keeps their names and const-ness:
+    value `index` is the block argument `index` of its body, or its result `index`."""
+
+    @abc.abstractmethod
+    def var_name(self, value: SSAValue) -> str: ...
+
+    @abc.abstractmethod
+    def var_is_const(self, value: SSAValue) -> bool: ...
+
+
+class Var(Expr):
+    """A named value: an HIR function parameter or a TIR binding.
+
+    `Var(name, type, is_const=False)` makes a detached Var; building a function from it makes it
+    a parameter (the Var then views the function's block argument). `is_const` marks an external
+    constant tensor parameter: it changes neither the type nor embeds a payload.
+    """
+
+    __slots__ = ("_value", "_name", "_is_const")
+
+    _value: SSAValue
+    _name: str
+    _is_const: bool
+
+    def __init__(
+        self,
+        name: str,
+        type: IRType,
+        is_const: bool = False,
+        *,
+        metadata: Iterable[IRMetadata] = (),
+    ) -> None:
+        check_var_name(name)
+        if not isinstance(type, TensorType | TupleType | UnitType):
+            raise TypeError(f"Var '{name}' type must be an IRType, got {type!r}")
+        if not isinstance(is_const, bool):
+            raise TypeError(f"Var '{name}' is_const must be a bool, got {is_const!r}")
+        if is_const and not isinstance(type, TensorType):
+            raise TypeError(f"Var '{name}' is const, so its type must be a TensorType, got {type}")
+        items = check_metadata(metadata, what=f"Var '{name}' metadata")
+        block = Block(arg_types=[to_attr(type)])
+        arg = block.args[0]
+        arg.name_hint = _hint(name)
+        arg.location = metadata_to_location(items)
+        self._value = arg
+        self._name = name
+        self._is_const = is_const
+        _DETACHED[arg] = self
+
+    @classmethod
+    def view(cls, value: SSAValue) -> Var:
+        """The Var standing for an SSA value: the detached Var that made it, or a view of a
+        value defined by a `VarOwner`."""
+        detached = _DETACHED.get(value)
+        if detached is not None:
+            return detached
+        var = cls.__new__(cls)
+        var._value = value
+        var._name = ""
+        var._is_const = False
+        return var
+
+    @property
+    def value(self) -> SSAValue:
+        """The SSA value this Var stands for."""
+        return self._value
+
+    def owner(self) -> VarOwner | None:
+        """The op that defines this Var, None while it is detached."""
+        value = self._value
+        op = value.owner if isinstance(value, OpResult) else value.block.parent_op()
+        return op if isinstance(op, VarOwner) else None
+
+    @property
+    def name(self) -> str:
+        owner = self.owner()
+        return owner.var_name(self._value) if owner is not None else self._name
+
+    @property
+    def is_const(self) -> bool:
+        owner = self.owner()
+        return owner.var_is_const(self._value) if owner is not None else self._is_const
+
+    @property
+    def type(self) -> IRType:
+        return from_attr(self._value.type)
+
+    @property
+    def metadata(self) -> tuple[IRMetadata, ...]:
+        value = self._value
+        location = value.location if isinstance(value, BlockArgument) else value.owner.location
+        return location_to_metadata(location)
+
+    def _copy_with_metadata(self, metadata: tuple[IRMetadata, ...]) -> Var:
+        return Var(self.name, self.type, self.is_const, metadata=metadata)
+
+    def rebind(self, value: SSAValue) -> None:
+        """Make this Var view `value` (used when a function adopts it as a parameter)."""
+        _DETACHED.pop(self._value, None)
+        self._value = value
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Var) and other._value is self._value
+
+    def __hash__(self) -> int:
+        return id(self._value)
+
+    def __repr__(self) -> str:
+        const = ", const" if self.is_const else ""
+        return f"Var({self.name}: {self.type}{const})"
+
+
+_DETACHED: weakref.WeakKeyDictionary[SSAValue, Var] = weakref.WeakKeyDictionary()
+"""Detached Vars by the value of their authoring block, so that `Call.args` gives them back."""
+
+
+def check_var_name(name: object) -> str:
+    if not isinstance(name, str) or not _VAR_NAME.fullmatch(name):
+        raise ValueError(
+            f"invalid Var name {name!r}: a name starts with a letter or '_' and holds only "
+            "letters, digits and _ $ . -"
+        )
+    return name
+
+
+def expr_value(expr: Expr, what: str) -> SSAValue:
+    """The SSA value an Expr stands for as an operand (refused for an effect-form call)."""
+    if isinstance(expr, Var):
+        return expr.value
+    if isinstance(expr, Operation):
+        if len(expr.results) != 1:
+            raise VerifyError(
+                with_context(
+                    f"{what} is an effect-form '{expr.name}' with no value to use",
+                    binding_name(expr),
+                    diagnostic_span(expr),
+                )
+            )
+        return expr.results[0]
+    raise TypeError(f"{what} must be an Expr, got {type(expr).__name__} {expr!r}")
+
+
+# ---------------------------------------------------------------------------------------------
+# The metadata helpers. All match an exact class and never mutate their input.
+
+
+def _check_class(cls: object) -> type[IRMetadata]:
+    if not (isinstance(cls, type) and issubclass(cls, IRMetadata)):
+        raise TypeError(f"expected an IRMetadata class, got {cls!r}")
+    return cls
+
+
+def get_metadata(expr: Expr, cls: type[T]) -> T | None:
+    """The unique value of exactly class `cls` in the expr's metadata, or None."""
+    _check_class(cls)
+    return cast(T | None, next((m for m in expr.metadata if type(m) is cls), None))
+
+
+def replace_metadata(expr: E, value: IRMetadata) -> E:
+    """A copy with the value of `value`'s exact class replaced in place (appended if absent)."""
+    if not isinstance(value, IRMetadata):
+        raise VerifyError(f"metadata must be an IRMetadata value, got {type(value).__name__} {value!r}")
+    items = list(expr.metadata)
+    for index, item in enumerate(items):
+        if type(item) is type(value):
+            items[index] = value
+            break
+    else:
+        items.append(value)
+    return expr._copy_with_metadata(tuple(items))
+
+
+def remove_metadata(expr: E, cls: type[IRMetadata]) -> E:
+    """A copy without the value of exactly class `cls`; the input itself when it has none."""
+    _check_class(cls)
+    items = expr.metadata
+    if not any(type(m) is cls for m in items):
+        return expr
+    return expr._copy_with_metadata(tuple(m for m in items if type(m) is not cls))
+
+
+def binding_name(expr: Expr) -> str | None:
+    """The authored SSA label: the BindingMetadata name (for a Var, its name when it has none)."""
+    binding = get_metadata(expr, BindingMetadata)
+    if binding is not None:
+        return binding.name
+    return expr.name if isinstance(expr, Var) else None
+
+
+def diagnostic_span(expr: Expr) -> str | None:
+    span = get_metadata(expr, SourceSpanMetadata)
+    return None if span is None else span_text(span)
+
+
+def diagnostic_location(expr: Expr) -> str | None:
+    """Where a diagnostic about the expr points: its source span, else its binding label."""
+    return diagnostic_span(expr) or binding_name(expr)
+
+
+def source_metadata(expr: Expr) -> tuple[IRMetadata, ...]:
+    """The binding and source-span values only, in order: what a pass copies onto the
+    expression it synthesizes in place of this one."""
+    return tuple(m for m in expr.metadata if type(m) in (BindingMetadata, SourceSpanMetadata))
+
+
+def location_of(metadata: Iterable[IRMetadata]) -> Attribute:
+    """The location holding a metadata tuple, validated first."""
+    items = check_metadata(metadata)
+    return metadata_to_location(items) if items else UnknownLoc()

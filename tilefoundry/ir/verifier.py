@@ -1,0 +1,56 @@
+"""Verification that knows which operation failed.
+
+xDSL's `Operation.verify()` raises the first failure without saying where it happened. `verify_ir`
+visits the operations itself (parents before children, like MLIR), verifies each one's own
+invariants, and raises an `OpVerifyError` that names the op: the driver turns that into
+`file:line:col: error: 'tf.call' op ...`, a Python caller reads `str(err)`.
+"""
+
+from __future__ import annotations
+
+from xdsl.ir import Operation
+from xdsl.traits import NoTerminator
+from xdsl.utils.exceptions import VerifyException
+
+from tilefoundry.diagnostics import VerifyError, with_context
+from tilefoundry.ir.metadata import BindingMetadata, SourceSpanMetadata, location_to_metadata, span_text
+
+__all__ = ["OpVerifyError", "op_context", "verify_ir"]
+
+
+class OpVerifyError(VerifyError):
+    """A verifier failure of one operation: `op` is the failing op, `message` the bare text."""
+
+    def __init__(self, op: Operation, message: str) -> None:
+        self.op = op
+        self.message = message
+        binding, span = op_context(op)
+        super().__init__(with_context(f"'{op.name}' op {message}", binding, span))
+
+
+def op_context(op: Operation) -> tuple[str | None, str | None]:
+    """The binding name and source span an op's metadata names, when it has them."""
+    try:
+        metadata = location_to_metadata(op.location)
+    except VerifyError:
+        return None, None
+    binding = next((m.name for m in metadata if type(m) is BindingMetadata), None)
+    span = next((span_text(m) for m in metadata if type(m) is SourceSpanMetadata), None)
+    return binding, span
+
+
+def _bare(message: str) -> str:
+    prefix = "Operation does not verify: "
+    return message[len(prefix) :] if message.startswith(prefix) else message
+
+
+def verify_ir(root: Operation) -> None:
+    """Verify `root` and everything nested in it; raise `OpVerifyError` at the first failure."""
+    for op in root.walk():
+        try:
+            op.verify(verify_nested_ops=False)
+        except VerifyException as err:
+            raise OpVerifyError(op, _bare(str(err))) from None
+        for region in op.regions:
+            if len(region.blocks) == 1 and not region.block.ops and not op.has_trait(NoTerminator):
+                raise OpVerifyError(op, "has an empty block; it needs at least a terminator")

@@ -1,0 +1,131 @@
+"""Elementwise math: `Binary` / `Unary` with their kinds, `Cast`, and the sugar aliases.
+
+```mlir
+%y = tf.call tf.math.binary<kind = add>(%a, %b) : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32>
+%m = tf.call tf.math.binary<kind = cmp_lt>(%a, %a) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xi1>
+%e = tf.call tf.math.unary<kind = exp>(%a) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+%h = tf.call tf.math.cast<dtype = bf16>(%a) : (tensor<4x8xf32>) -> tensor<4x8xbf16>
+```
+"""
+
+from __future__ import annotations
+
+import enum
+
+from tilefoundry.ir.op_registry import Op, ParamDef, register_alias, register_op
+from tilefoundry.ir.patterns import Tensor
+from tilefoundry.ops.shapes import broadcast_shapes, same_dtype
+from tilefoundry.types import DTYPES, IRType, TensorType
+
+__all__ = ["BINARY_ALIASES", "UNARY_ALIASES", "Binary", "BinaryKind", "Cast", "Unary", "UnaryKind"]
+
+
+class BinaryKind(enum.Enum):
+    ADD = "add"
+    SUB = "sub"
+    MUL = "mul"
+    DIV = "div"
+    MAX = "max"
+    MIN = "min"
+    POW = "pow"
+    CMP_EQ = "cmp_eq"
+    CMP_NE = "cmp_ne"
+    CMP_LT = "cmp_lt"
+    CMP_LE = "cmp_le"
+    CMP_GT = "cmp_gt"
+    CMP_GE = "cmp_ge"
+
+    @property
+    def is_comparison(self) -> bool:
+        return self.value.startswith("cmp_")
+
+
+class UnaryKind(enum.Enum):
+    NEG = "neg"
+    EXP = "exp"
+    LOG = "log"
+    SQRT = "sqrt"
+    RSQRT = "rsqrt"
+    TANH = "tanh"
+    ABS = "abs"
+    SIGMOID = "sigmoid"
+    RELU = "relu"
+
+    @property
+    def needs_float(self) -> bool:
+        return self not in (UnaryKind.NEG, UnaryKind.ABS, UnaryKind.RELU)
+
+
+def _is_float(dtype: str) -> bool:
+    return dtype.startswith(("f", "bf"))
+
+
+@register_op(category="math")
+class Binary(Op):
+    """An elementwise binary op with numpy broadcasting; comparisons give `i1`."""
+
+    lhs = ParamDef(kind="input", pattern=Tensor)
+    rhs = ParamDef(kind="input", pattern=Tensor)
+    kind = ParamDef(kind="attribute", annotation=BinaryKind)
+
+    def infer_type(self, *arg_types: IRType) -> IRType:
+        lhs, rhs = arg_types
+        assert isinstance(lhs, TensorType) and isinstance(rhs, TensorType)
+        dtype = same_dtype(lhs, rhs)
+        if dtype == "i1" and not self.kind.is_comparison:
+            raise ValueError(f"{self.kind.value} is not defined on i1")
+        shape = broadcast_shapes(lhs.shape, rhs.shape)
+        return TensorType(shape, "i1" if self.kind.is_comparison else dtype)
+
+
+@register_op(category="math")
+class Unary(Op):
+    """An elementwise unary op; the transcendental kinds need a float tensor."""
+
+    input = ParamDef(kind="input", pattern=Tensor)
+    kind = ParamDef(kind="attribute", annotation=UnaryKind)
+
+    def infer_type(self, *arg_types: IRType) -> IRType:
+        (x,) = arg_types
+        assert isinstance(x, TensorType)
+        if self.kind.needs_float and not _is_float(x.dtype):
+            raise ValueError(f"{self.kind.value} needs a float tensor, got {x.dtype}")
+        if x.dtype == "i1":
+            raise ValueError(f"{self.kind.value} is not defined on i1")
+        return x
+
+
+@register_op(category="math")
+class Cast(Op):
+    """Elementwise conversion to another dtype."""
+
+    input = ParamDef(kind="input", pattern=Tensor)
+    dtype = ParamDef(kind="attribute", annotation=str)
+
+    def __init__(self, **attrs: object) -> None:
+        super().__init__(**attrs)
+        if self.dtype not in DTYPES:
+            raise TypeError(f"Cast: unknown dtype {self.dtype!r}; expected one of {', '.join(DTYPES)}")
+
+    def infer_type(self, *arg_types: IRType) -> IRType:
+        (x,) = arg_types
+        assert isinstance(x, TensorType)
+        return TensorType(x.shape, self.dtype)
+
+
+BINARY_ALIASES = tuple(kind.value for kind in BinaryKind)
+UNARY_ALIASES = tuple(kind.value for kind in UnaryKind)
+
+
+def _register_aliases() -> None:
+    for binary in BinaryKind:
+        register_alias(
+            dialect="tf", category="math", name=binary.value, params=[Binary.lhs, Binary.rhs]
+        )(lambda binary=binary: Binary(kind=binary))
+    for unary in UnaryKind:
+        register_alias(dialect="tf", category="math", name=unary.value, params=[Unary.input])(
+            lambda unary=unary: Unary(kind=unary)
+        )
+
+
+_register_aliases()

@@ -1,0 +1,42 @@
+"""Reductions along one axis.
+
+```mlir
+%s = tf.call tf.reduce.sum<axis = 1, keepdims = true>(%x) : (tensor<4x8xf32>) -> tensor<4x1xf32>
+%m = tf.call tf.reduce.max<axis = -1>(%x) : (tensor<4x8xf32>) -> tensor<4xf32>
+```
+"""
+
+from __future__ import annotations
+
+from tilefoundry.ir.op_registry import Op, ParamDef, register_op
+from tilefoundry.ir.patterns import Tensor
+from tilefoundry.ops.shapes import normalize_axis
+from tilefoundry.types import IRType, TensorType
+
+__all__ = ["ReduceMax", "ReduceSum"]
+
+
+class _Reduce(Op):
+    input = ParamDef(kind="input", pattern=Tensor)
+    axis = ParamDef(kind="attribute", annotation=int)
+    keepdims = ParamDef(kind="attribute", annotation=bool, default=False)
+
+    def infer_type(self, *arg_types: IRType) -> IRType:
+        (x,) = arg_types
+        assert isinstance(x, TensorType)
+        axis = normalize_axis(self.axis, x.rank)
+        if self.keepdims:
+            shape = (*x.shape[:axis], 1, *x.shape[axis + 1 :])
+        else:
+            shape = (*x.shape[:axis], *x.shape[axis + 1 :])
+        return TensorType(shape, x.dtype)
+
+
+@register_op(category="reduce", name="sum")
+class ReduceSum(_Reduce):
+    """The sum along `axis` (kept as a size-1 dim with `keepdims`)."""
+
+
+@register_op(category="reduce", name="max")
+class ReduceMax(_Reduce):
+    """The maximum along `axis` (kept as a size-1 dim with `keepdims`)."""

@@ -1,0 +1,60 @@
+"""Shape rules shared by the op library: broadcasting and axis normalization."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from tilefoundry.types import DimVar, TensorType
+
+__all__ = ["broadcast_shapes", "dims_equal", "normalize_axis", "require_tensor", "same_dtype"]
+
+Dim = int | DimVar
+
+
+def dims_equal(a: Dim, b: Dim) -> bool:
+    return a == b
+
+
+def broadcast_shapes(lhs: Sequence[Dim], rhs: Sequence[Dim]) -> tuple[Dim, ...]:
+    """numpy broadcasting, right-aligned; a DimVar broadcasts only with itself or with 1."""
+    rank = max(len(lhs), len(rhs))
+    left = (1,) * (rank - len(lhs)) + tuple(lhs)
+    right = (1,) * (rank - len(rhs)) + tuple(rhs)
+    result: list[Dim] = []
+    for index, (a, b) in enumerate(zip(left, right, strict=True)):
+        if a == b or b == 1:
+            result.append(a)
+        elif a == 1:
+            result.append(b)
+        else:
+            raise ValueError(
+                f"shapes {_shape_text(lhs)} and {_shape_text(rhs)} do not broadcast "
+                f"(dim {index - rank}: {_dim_text(a)} vs {_dim_text(b)})"
+            )
+    return tuple(result)
+
+
+def _dim_text(dim: Dim) -> str:
+    return dim.name if isinstance(dim, DimVar) else str(dim)
+
+
+def _shape_text(shape: Sequence[Dim]) -> str:
+    return "[" + ", ".join(_dim_text(d) for d in shape) + "]"
+
+
+def normalize_axis(axis: int, rank: int) -> int:
+    if not -rank <= axis < rank:
+        raise ValueError(f"axis {axis} is out of range for rank {rank}")
+    return axis % rank
+
+
+def require_tensor(type: object, what: str) -> TensorType:
+    if not isinstance(type, TensorType):
+        raise ValueError(f"{what} must be a tensor, got {type}")
+    return type
+
+
+def same_dtype(lhs: TensorType, rhs: TensorType) -> str:
+    if lhs.dtype != rhs.dtype:
+        raise ValueError(f"operand dtypes differ: {lhs.dtype} and {rhs.dtype}")
+    return lhs.dtype

@@ -1,0 +1,55 @@
+"""Multi-output values: `Split` produces a tuple, `TupleGetItem` projects one field.
+
+```mlir
+%t = tf.call tf.shape.split<axis = 1, sections = 2>(%x) : (tensor<4x8xf32>) -> tuple<tensor<4x4xf32>, tensor<4x4xf32>>
+%a = tf.call tf.tuple.get_item<index = 0>(%t) : (tuple<tensor<4x4xf32>, tensor<4x4xf32>>) -> tensor<4x4xf32>
+```
+"""
+
+from __future__ import annotations
+
+from tilefoundry.ir.op_registry import Op, ParamDef, register_op
+from tilefoundry.ir.patterns import Tensor
+from tilefoundry.ops.shapes import normalize_axis
+from tilefoundry.types import IRType, TensorType, TupleType
+
+__all__ = ["Split", "TupleGetItem"]
+
+
+@register_op(category="tuple", name="get_item")
+class TupleGetItem(Op):
+    """Field `index` of a tuple value (negative indices count from the end)."""
+
+    input = ParamDef(kind="input")
+    index = ParamDef(kind="attribute", annotation=int)
+
+    def infer_type(self, *arg_types: IRType) -> IRType:
+        (t,) = arg_types
+        if not isinstance(t, TupleType):
+            raise ValueError(f"tuple_get_item needs a tuple, got {t}")
+        if not -len(t) <= self.index < len(t):
+            raise ValueError(f"index {self.index} is out of range for a {len(t)}-field tuple")
+        return t.fields[self.index]
+
+
+@register_op(category="shape", name="split")
+class Split(Op):
+    """Splits a static dim into `sections` equal parts: a multi-output op (a tuple)."""
+
+    input = ParamDef(kind="input", pattern=Tensor)
+    axis = ParamDef(kind="attribute", annotation=int)
+    sections = ParamDef(kind="attribute", annotation=int)
+
+    def infer_type(self, *arg_types: IRType) -> IRType:
+        (x,) = arg_types
+        assert isinstance(x, TensorType)
+        axis = normalize_axis(self.axis, x.rank)
+        size = x.shape[axis]
+        if self.sections < 1:
+            raise ValueError(f"sections must be >= 1, got {self.sections}")
+        if not isinstance(size, int):
+            raise ValueError(f"cannot split the dynamic dim {size.name} into equal parts")
+        if size % self.sections:
+            raise ValueError(f"dim {axis} of size {size} does not split into {self.sections} parts")
+        part = TensorType((*x.shape[:axis], size // self.sections, *x.shape[axis + 1 :]), x.dtype)
+        return TupleType((part,) * self.sections)

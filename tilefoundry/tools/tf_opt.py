@@ -1,0 +1,281 @@
+"""`tf-opt`: parse, verify, transform and print TileFoundry IR.
+
+An `xDSLOptMain` that loads only the dialects and passes it needs, when it needs them, and that
+reports every failure as one MLIR-style line with a location and a non-zero exit:
+
+```
+$ tf-opt bad.mlir
+bad.mlir:4:5: error: 'tf.call' op tf.math.binary argument #1 ('rhs') expects Tensor, got tensor<f32>
+```
+
+`--verify-diagnostics` is MLIR's: each `// expected-error {{...}}` annotation must be met by a
+diagnostic on its line (or `@+N`, `@-N`, `@above`, `@below`), and nothing else may be reported.
+The output keeps the shape of the input: a file whose top level is a `tf.module` prints as one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from collections.abc import Sequence
+from io import StringIO
+from typing import IO, Any, NoReturn
+
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass, PassPipeline
+from xdsl.utils.exceptions import DiagnosticException, ParseError
+from xdsl.xdsl_opt_main import xDSLOptMain
+
+from tilefoundry.context import DIALECT_LOADERS, load_op_library
+from tilefoundry.ir.asm import TFParser, TFPrinter
+from tilefoundry.ir.verifier import OpVerifyError, verify_ir
+from tilefoundry.tools.expectations import (
+    Diagnostic,
+    check_expectations,
+    read_expectations,
+)
+from tilefoundry.transforms import PASSES
+
+__all__ = ["TfOptMain", "main"]
+
+PROG = "tf-opt"
+
+
+class ToolError(Exception):
+    """A failure of the tool itself (bad flag, missing file, bad pipeline): one line, exit 1."""
+
+
+class _ChunkFailed(Exception):
+    def __init__(self, diagnostic: Diagnostic, text: str) -> None:
+        super().__init__(text)
+        self.diagnostic = diagnostic
+        self.text = text
+
+
+class TfOptMain(xDSLOptMain):
+    version_format = "tf-opt (TileFoundry core IR, xdsl {xdsl_version})"
+
+    def register_all_dialects(self) -> None:
+        for name, loader in DIALECT_LOADERS.items():
+            self.ctx.register_dialect(name, loader)
+
+    def register_all_frontends(self) -> None:
+        self.available_frontends["mlir"] = self._parse_unused
+
+    def _parse_unused(self, io: IO[bytes]) -> ModuleOp:  # pragma: no cover - run() parses
+        raise AssertionError("tf-opt parses in run()")
+
+    def register_all_passes(self) -> None:
+        for name, loader in PASSES.items():
+            self.register_pass(name, loader)
+
+    def register_all_targets(self) -> None:
+        self.available_targets["mlir"] = lambda module, stream: None
+
+    def register_all_arguments(self, arg_parser: argparse.ArgumentParser) -> None:
+        super().register_all_arguments(arg_parser)
+        arg_parser.prog = PROG
+        arg_parser.add_argument(
+            "--op-library",
+            action="append",
+            default=[],
+            metavar="MODULE",
+            help="import a Python module that registers ops (repeatable)",
+        )
+
+        def one_line_error(message: str) -> NoReturn:
+            raise ToolError(message)
+
+        setattr(arg_parser, "error", one_line_error)  # one line instead of argparse's usage + exit
+
+    def setup_pipeline(self) -> None:
+        for module_name in self.args.op_library:
+            try:
+                load_op_library(module_name)
+            except ImportError as err:
+                raise ToolError(f"cannot load op library '{module_name}': {err}") from None
+        try:
+            self.pipeline = PassPipeline.parse_spec(self.available_passes, self.args.passes)
+        except Exception as err:  # xDSL reports pipeline mistakes as ValueError & co.
+            message = str(err).strip().splitlines()[-1] if str(err).strip() else type(err).__name__
+            if "Unrecognized passes" in message:
+                message += f"; available passes: {', '.join(sorted(self.available_passes))}"
+            raise ToolError(f"invalid pass pipeline '{self.args.passes}': {message}") from None
+
+    # -- running ---------------------------------------------------------------------------------
+
+    exit_code: int = 0
+
+    def run(self) -> None:
+        name = self.args.input_file or "<stdin>"
+        text = self._read_input()
+        chunks = self._split(text)
+        output = StringIO()
+        failed = False
+        for index, (chunk, first_line) in enumerate(chunks):
+            if index:
+                output.write("// -----\n")
+            diagnostics: list[Diagnostic] = []
+            try:
+                output.write(self._process(chunk, name, first_line))
+            except _ChunkFailed as err:
+                diagnostics.append(err.diagnostic)
+                if not self.args.verify_diagnostics:
+                    print(err.text, file=sys.stderr)
+            if self.args.verify_diagnostics:
+                failures = check_expectations(read_expectations(chunk, first_line), diagnostics)
+                for failure in failures:
+                    print(f"{name}: error: {failure}", file=sys.stderr)
+                failed |= bool(failures)
+            else:
+                failed |= bool(diagnostics)
+        self._write_output(output.getvalue())
+        self.exit_code = 1 if failed else 0
+
+    def _read_input(self) -> str:
+        path = self.args.input_file
+        if path is None or path == "-":
+            return sys.stdin.read()
+        try:
+            with open(path, encoding="utf-8") as stream:
+                return stream.read()
+        except OSError as err:
+            raise ToolError(f"cannot open input file '{path}': {err.strerror}") from None
+        except UnicodeDecodeError as err:
+            raise ToolError(f"input file '{path}' is not UTF-8 text: {err.reason}") from None
+
+    def _split(self, text: str) -> list[tuple[str, int]]:
+        if not self.args.split_input_file:
+            return [(text, 1)]
+        chunks: list[tuple[str, int]] = []
+        line = 1
+        for chunk in text.split("// -----"):
+            chunks.append((chunk, line))
+            line += chunk.count("\n")
+        return chunks
+
+    def _process(self, chunk: str, name: str, first_line: int) -> str:
+        if _is_blank(chunk):
+            return ""
+        parser = TFParser(self.ctx, chunk, name)
+
+        def fail(line_col: tuple[int, int] | None, message: str) -> NoReturn:
+            if line_col is None:
+                raise _ChunkFailed(Diagnostic("error", None, message), f"{name}: error: {message}")
+            line = line_col[0] + first_line - 1
+            raise _ChunkFailed(
+                Diagnostic("error", line, message), f"{name}:{line}:{line_col[1]}: error: {message}"
+            )
+
+        def op_place(op: Any) -> tuple[int, int] | None:
+            position = parser.op_position(op)
+            if position is None:
+                return None
+            return position.line, position.column
+
+        try:
+            module = parser.parse_module(not self.args.no_implicit_module)
+        except ParseError as err:
+            position = parser.position_of(err.span.start)
+            fail((position.line, position.column), _one_line(err.msg))
+        except DiagnosticException as err:  # e.g. an attribute's verifier, run while parsing
+            position = parser.position_of(parser.pos)
+            fail((position.line, position.column), _one_line(str(err)))
+        implicit = module not in parser.op_offsets
+        try:
+            if not self.args.disable_verify:
+                verify_ir(module)
+            for index, module_pass in enumerate(self.pipeline.passes):
+                started = time.perf_counter()
+                _apply_pass(module_pass, self.ctx, module)
+                if self.args.time_passes:
+                    elapsed = time.perf_counter() - started
+                    print(f"Pass {module_pass.name} took {elapsed} seconds", file=sys.stderr)
+                if not self.args.disable_verify:
+                    verify_ir(module)
+                if self.args.print_between_passes and index + 1 < len(self.pipeline.passes):
+                    print(f"// IR after {module_pass.name}:\n{self._print(module, implicit)}")
+        except OpVerifyError as err:
+            fail(op_place(err.op), str(err))
+        except _PassError as err:
+            fail(None, str(err))
+        return self._print(module, implicit)
+
+    def _print(self, module: ModuleOp, implicit: bool) -> str:
+        stream = StringIO()
+        printer = TFPrinter(
+            stream=stream,
+            print_generic_format=self.args.print_op_generic,
+            print_properties_as_attributes=self.args.print_no_properties,
+            print_debuginfo=self.args.print_debuginfo,
+        )
+        ops = list(module.ops) if implicit and not module.attributes else [module]
+        for op in ops:
+            printer.print_op(op)
+            printer.print_string("\n")
+        return stream.getvalue()
+
+    def _write_output(self, text: str) -> None:
+        if self.args.output_file is None:
+            sys.stdout.write(text)
+            return
+        try:
+            with open(self.args.output_file, "w", encoding="utf-8") as stream:
+                stream.write(text)
+        except OSError as err:
+            raise ToolError(
+                f"cannot write output file '{self.args.output_file}': {err.strerror}"
+            ) from None
+
+
+class _PassError(Exception):
+    pass
+
+
+def _apply_pass(module_pass: ModulePass, ctx: Any, module: ModuleOp) -> None:
+    try:
+        module_pass.apply(ctx, module)
+    except OpVerifyError:
+        raise
+    except DiagnosticException as err:
+        raise _PassError(f"pass '{module_pass.name}' failed: {_one_line(str(err))}") from None
+
+
+def _is_blank(chunk: str) -> bool:
+    """Whether a chunk holds only white space and `//` comments."""
+    return all(not line.strip() or line.lstrip().startswith("//") for line in chunk.splitlines())
+
+
+def _one_line(message: str) -> str:
+    lines = [line.strip() for line in message.strip().splitlines() if line.strip()]
+    return lines[0] if lines else "error"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        driver = TfOptMain(description="tf-opt: TileFoundry core IR optimizer driver", args=argv)
+        driver.run()
+        return driver.exit_code
+    except ToolError as err:
+        print(f"{PROG}: error: {err}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 1
+    except Exception as err:  # a bug in tf-opt or a pass: still one line, unless asked
+        if os.environ.get("TF_OPT_TRACEBACK"):
+            raise
+        print(
+            f"{PROG}: internal error: {type(err).__name__}: {_one_line(str(err))} "
+            "(set TF_OPT_TRACEBACK=1 for the traceback)",
+            file=sys.stderr,
+        )
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

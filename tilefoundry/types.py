@@ -1,0 +1,287 @@
+"""Types carried by `Expr.type`: `TensorType`, `TupleType`, `UnitType`, and `DimVar`.
+
+These are small immutable values (like `Pattern`s), and each has exactly one form in the IR:
+
+| type | IR form |
+|---|---|
+| `TensorType((4, 8), "f32")` | `tensor<4x8xf32>` |
+| `TensorType((DimVar("n", 1, 1025), 8), "bf16")` | `tensor<?x8xbf16, #tf.dims<n: 1 to 1025>>` |
+| `TupleType((a, b))` | `tuple<a, b>` |
+| `UnitType()` | no result (an effect-form call); `none` where a type must be written |
+
+A `DimVar(name, lo, hi)` is a named dynamic dimension whose envelope is the half-open interval
+`[lo, hi)`, written `name: lo to hi` in the `#tf.dims` encoding (one entry per `?`, in order).
+`to_attr` and `from_attr` convert between the two forms; `from_attr` refuses anything that is not a
+TileFoundry type with a `VerifyError` that says why.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import TypeAlias
+
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    ArrayAttr,
+    BFloat16Type,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    IntAttr,
+    IntegerType,
+    NoneAttr,
+    NoneType,
+    StringAttr,
+)
+from xdsl.dialects.builtin import TensorType as BuiltinTensorType
+from xdsl.dialects.builtin import TupleType as BuiltinTupleType
+from xdsl.ir import Attribute, ParametrizedAttribute
+from xdsl.irdl import irdl_attr_definition
+from xdsl.parser import AttrParser
+from xdsl.printer import Printer
+
+from tilefoundry.diagnostics import VerifyError
+
+__all__ = [
+    "DTYPES",
+    "DimVar",
+    "DimsAttr",
+    "IRType",
+    "TensorType",
+    "TupleType",
+    "UnitType",
+    "from_attr",
+    "to_attr",
+]
+
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_$.]*")
+
+DTYPES: dict[str, Attribute] = {
+    "i1": IntegerType(1),
+    "i8": IntegerType(8),
+    "i16": IntegerType(16),
+    "i32": IntegerType(32),
+    "i64": IntegerType(64),
+    "f16": Float16Type(),
+    "bf16": BFloat16Type(),
+    "f32": Float32Type(),
+    "f64": Float64Type(),
+}
+"""The element types a tensor may have, by the name used in Python and in text."""
+
+_DTYPE_OF_ATTR: dict[Attribute, str] = {attr: name for name, attr in DTYPES.items()}
+
+
+def _check_plain_int(value: object, what: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise TypeError(f"{what} must be an int, got {type(value).__name__} {value!r}")
+    return value
+
+
+@dataclass(frozen=True)
+class DimVar:
+    """A named dynamic dimension with the envelope `[lo, hi)` (lo inclusive, hi exclusive)."""
+
+    name: str
+    lo: int
+    hi: int
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str) or not _NAME.fullmatch(self.name):
+            raise ValueError(
+                f"DimVar name must be an identifier ([A-Za-z_][A-Za-z0-9_$.]*), got {self.name!r}"
+            )
+        _check_plain_int(self.lo, "DimVar lo")
+        _check_plain_int(self.hi, "DimVar hi")
+        if not 0 <= self.lo < self.hi:
+            raise ValueError(
+                f"DimVar '{self.name}' needs 0 <= lo < hi, got [{self.lo}, {self.hi})"
+            )
+
+    def contains(self, size: int) -> bool:
+        """Whether a concrete size lies in the envelope."""
+        return self.lo <= size < self.hi
+
+    def __str__(self) -> str:
+        return f"{self.name}: {self.lo} to {self.hi}"
+
+
+@dataclass(frozen=True)
+class TensorType:
+    """A tensor of `dtype` elements; each dim is a non-negative int or a `DimVar`. Rank 0 is a scalar."""
+
+    shape: tuple[int | DimVar, ...]
+    dtype: str
+
+    def __init__(self, shape: Iterable[int | DimVar], dtype: str) -> None:
+        dims = tuple(shape)
+        by_name: dict[str, DimVar] = {}
+        for dim in dims:
+            if isinstance(dim, DimVar):
+                if by_name.setdefault(dim.name, dim) != dim:
+                    raise ValueError(
+                        f"dim '{dim.name}' appears with two envelopes: "
+                        f"[{by_name[dim.name].lo}, {by_name[dim.name].hi}) and [{dim.lo}, {dim.hi})"
+                    )
+            elif _check_plain_int(dim, "a tensor dimension") < 0:
+                raise ValueError(f"a tensor dimension must be >= 0, got {dim}")
+        if dtype not in DTYPES:
+            raise ValueError(f"unknown dtype {dtype!r}; expected one of {', '.join(DTYPES)}")
+        object.__setattr__(self, "shape", dims)
+        object.__setattr__(self, "dtype", dtype)
+
+    @property
+    def rank(self) -> int:
+        return len(self.shape)
+
+    @property
+    def is_static(self) -> bool:
+        return all(isinstance(d, int) for d in self.shape)
+
+    @property
+    def dim_vars(self) -> tuple[DimVar, ...]:
+        return tuple(d for d in self.shape if isinstance(d, DimVar))
+
+    def __str__(self) -> str:
+        return str(to_attr(self))
+
+
+@dataclass(frozen=True)
+class TupleType:
+    """The type of a multi-output value: an ordered tuple of field types."""
+
+    fields: tuple[IRType, ...]
+
+    def __init__(self, fields: Iterable[IRType]) -> None:
+        items = tuple(fields)
+        for field in items:
+            if not isinstance(field, TensorType | TupleType | UnitType):
+                raise TypeError(f"a TupleType field must be an IRType, got {field!r}")
+        object.__setattr__(self, "fields", items)
+
+    def __len__(self) -> int:
+        return len(self.fields)
+
+    def __str__(self) -> str:
+        return str(to_attr(self))
+
+
+@dataclass(frozen=True)
+class UnitType:
+    """The type of an effect-form call: it produces no readable value."""
+
+    def __str__(self) -> str:
+        return "()"
+
+
+IRType: TypeAlias = "TensorType | TupleType | UnitType"
+
+
+@irdl_attr_definition
+class DimsAttr(ParametrizedAttribute):
+    """The tensor encoding that names each dynamic dimension by its `DimVar`, in order.
+
+    ```mlir
+    tensor<?x?x64xbf16, #tf.dims<batch: 1 to 9, seq: 1 to 4097>>
+    ```
+    """
+
+    name = "tf.dims"
+
+    names: ArrayAttr[StringAttr]
+    los: ArrayAttr[IntAttr]
+    his: ArrayAttr[IntAttr]
+
+    @staticmethod
+    def from_dim_vars(dim_vars: Sequence[DimVar]) -> DimsAttr:
+        return DimsAttr(
+            ArrayAttr(StringAttr(d.name) for d in dim_vars),
+            ArrayAttr(IntAttr(d.lo) for d in dim_vars),
+            ArrayAttr(IntAttr(d.hi) for d in dim_vars),
+        )
+
+    def dim_vars(self) -> tuple[DimVar, ...]:
+        return tuple(
+            DimVar(n.data, lo.data, hi.data)
+            for n, lo, hi in zip(self.names, self.los, self.his, strict=True)
+        )
+
+    def verify(self) -> None:
+        if not len(self.names) == len(self.los) == len(self.his):
+            raise VerifyError("#tf.dims needs one name, lo and hi per dimension")
+        for n, lo, hi in zip(self.names, self.los, self.his, strict=True):
+            try:
+                DimVar(n.data, lo.data, hi.data)
+            except (TypeError, ValueError) as err:
+                raise VerifyError(str(err)) from None
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
+        def parse_entry() -> tuple[str, int, int]:
+            name = parser.parse_identifier(" for a DimVar name")
+            parser.parse_punctuation(":")
+            lo = parser.parse_integer(allow_boolean=False, allow_negative=False)
+            parser.parse_keyword("to")
+            hi = parser.parse_integer(allow_boolean=False, allow_negative=False)
+            return name, lo, hi
+
+        entries = parser.parse_comma_separated_list(parser.Delimiter.ANGLE, parse_entry)
+        return [
+            ArrayAttr(StringAttr(n) for n, _, _ in entries),
+            ArrayAttr(IntAttr(lo) for _, lo, _ in entries),
+            ArrayAttr(IntAttr(hi) for _, _, hi in entries),
+        ]
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string("<" + ", ".join(str(d) for d in self.dim_vars()) + ">")
+
+
+def to_attr(type: IRType) -> Attribute:
+    """The IR form of a type (see the module docstring)."""
+    if isinstance(type, TensorType):
+        shape = [DYNAMIC_INDEX if isinstance(d, DimVar) else d for d in type.shape]
+        dim_vars = type.dim_vars
+        encoding: Attribute = DimsAttr.from_dim_vars(dim_vars) if dim_vars else NoneAttr()
+        return BuiltinTensorType(DTYPES[type.dtype], shape, encoding)
+    if isinstance(type, TupleType):
+        return BuiltinTupleType([to_attr(f) for f in type.fields])
+    if isinstance(type, UnitType):
+        return NoneType()
+    raise TypeError(f"expected a TensorType, TupleType or UnitType, got {type!r}")
+
+
+def from_attr(attr: Attribute) -> IRType:
+    """The type an IR type attribute stands for; a `VerifyError` says why when it is none."""
+    if isinstance(attr, BuiltinTensorType):
+        dtype = _DTYPE_OF_ATTR.get(attr.element_type)
+        if dtype is None:
+            raise VerifyError(
+                f"unsupported element type {attr.element_type} in {attr}; "
+                f"expected one of {', '.join(DTYPES)}"
+            )
+        shape = attr.get_shape()
+        n_dynamic = sum(1 for d in shape if d == DYNAMIC_INDEX)
+        encoding = attr.encoding
+        dim_vars: tuple[DimVar, ...] = ()
+        if isinstance(encoding, DimsAttr):
+            dim_vars = encoding.dim_vars()
+        elif not isinstance(encoding, NoneAttr):
+            raise VerifyError(f"unsupported tensor encoding {encoding} in {attr}")
+        if len(dim_vars) != n_dynamic:
+            raise VerifyError(
+                f"{attr} has {n_dynamic} dynamic dimension(s) but names {len(dim_vars)} DimVar(s); "
+                "each '?' needs an entry in #tf.dims<name: lo to hi, ...>"
+            )
+        pending = iter(dim_vars)
+        dims = [next(pending) if d == DYNAMIC_INDEX else d for d in shape]
+        try:
+            return TensorType(dims, dtype)
+        except ValueError as err:
+            raise VerifyError(f"invalid type {attr}: {err}") from None
+    if isinstance(attr, BuiltinTupleType):
+        return TupleType(from_attr(f) for f in attr.types)
+    if isinstance(attr, NoneType):
+        return UnitType()
+    raise VerifyError(f"unsupported type {attr}; expected a tensor, a tuple or none")
