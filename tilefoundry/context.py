@@ -1,7 +1,7 @@
 """The xDSL context for TileFoundry IR: builtin, `tf`, `hir` and `tir`, each loaded on first use.
 
 The op library (`tilefoundry.ops`) is imported the first time text names one of its ops
-(`#tf.op<...>`); further libraries are imported with `load_op_library`.
+(`#tf.op<...>`); further libraries are imported with `load_plugin` (`tf-opt --plugin MODULE`).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from xdsl.ir import Dialect
 
 from tilefoundry.ir.op_registry import add_library_loader
 
-__all__ = ["DIALECT_LOADERS", "load_op_library", "make_context"]
+__all__ = ["DIALECT_LOADERS", "load_plugin", "make_context"]
 
 
 def _tf() -> Dialect:
@@ -52,6 +52,7 @@ def make_context(*, allow_unregistered: bool = False) -> Context:
     return ctx
 
 
-def load_op_library(module_name: str) -> None:
-    """Import a module that registers ops (`@register_op`), e.g. a user's custom op library."""
+def load_plugin(module_name: str) -> None:
+    """Import a module that registers ops (`@register_op`), metadata classes (`IRMetadata`
+    subclasses) or passes (entries of `tilefoundry.transforms.PASSES`)."""
     importlib.import_module(module_name)

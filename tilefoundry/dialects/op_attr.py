@@ -169,9 +169,10 @@ def parse_op_body(parser: AttrParser) -> tuple[StringAttr, DictionaryAttr]:
     if parser.parse_optional_punctuation("<") is not None:
 
         def parse_entry() -> None:
+            position = parser.pos
             key = parser.parse_identifier(" for an op attribute name")
             if key in values:
-                parser.raise_error(f"op attribute '{key}' is given twice")
+                parser.raise_error(f"op attribute '{key}' is given twice", position)
             parser.parse_punctuation("=")
             values[key] = _parse_value(parser)
 
@@ -234,7 +235,7 @@ def attr_to_op(attr: OpAttr) -> Op:
     if op_class is None:
         raise VerifyError(
             f"unknown op '{name}' (is the library that registers it imported? "
-            "tf-opt takes --op-library MODULE)"
+            "tf-opt takes --plugin MODULE)"
         )
     values = {key: attr_to_value(value) for key, value in attr.values.data.items()}
     try:

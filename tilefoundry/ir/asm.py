@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
     CallSiteLoc,
+    ModuleOp,
     FileLineColLoc,
     FusedLoc,
     IntAttr,
@@ -25,8 +26,9 @@ from xdsl.dialects.builtin import (
     StringAttr,
     UnknownLoc,
 )
-from xdsl.ir import Attribute, Operation
-from xdsl.parser import Parser
+from xdsl.ir import Attribute, AttributeInvT, Operation, SSAValue
+from xdsl.parser import Parser, UnresolvedOperand
+from xdsl.utils.lexer import Span
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import ParseError
 
@@ -55,6 +57,10 @@ class SourcePosition:
         return f"{self.file}:{self.line}:{self.column}"
 
 
+class _OpParseError(ParseError):
+    """A parse error already placed at the operation it is about."""
+
+
 class TFParser(Parser):
     """xDSL's parser with range locations, operation positions and SSA-name bindings."""
 
@@ -62,6 +68,7 @@ class TFParser(Parser):
         super().__init__(ctx, input, name)
         self.file_name = name
         self.op_offsets: dict[Operation, int] = {}
+        self.first_uses: dict[str, Span] = {}
 
     def position_of(self, offset: int) -> SourcePosition:
         text = self.lexer.input.content
@@ -73,9 +80,30 @@ class TFParser(Parser):
         offset = self.op_offsets.get(op)
         return None if offset is None else self.position_of(offset)
 
+    def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
+        try:
+            return super().parse_module(allow_implicit_module)
+        except ParseError as err:
+            undefined = [n for n in self.forward_ssa_references if n in self.first_uses]
+            if undefined and err.msg.startswith("values used but not defined"):
+                name = undefined[0]
+                self.raise_error(f"use of undefined value '%{name}'", self.first_uses[name])
+            raise
+
+    def resolve_operand(self, operand: UnresolvedOperand, type: AttributeInvT) -> SSAValue[AttributeInvT]:
+        name = operand.operand_name
+        if name not in self.ssa_values and name not in self.forward_ssa_references:
+            self.first_uses[name] = operand.span
+        return super().resolve_operand(operand, type)
+
     def parse_operation(self) -> Operation:
         start = self.pos
-        op = super().parse_operation()
+        try:
+            op = super().parse_operation()
+        except ParseError as err:
+            if isinstance(err, _OpParseError) or not err.msg.endswith("is not registered"):
+                raise
+            raise _OpParseError(Span(start, start + 1, self.lexer.input), err.msg) from None
         self.op_offsets[op] = start
         if isinstance(op, ExprOp) and len(op.results) == 1:
             self._bind_ssa_name(op, start)

@@ -8,7 +8,7 @@ invariants, and raises an `OpVerifyError` that names the op: the driver turns th
 
 from __future__ import annotations
 
-from xdsl.ir import Operation
+from xdsl.ir import Block, Operation, SSAValue
 from xdsl.traits import NoTerminator
 from xdsl.utils.exceptions import VerifyException
 
@@ -45,7 +45,10 @@ def _bare(message: str) -> str:
 
 
 def verify_ir(root: Operation) -> None:
-    """Verify `root` and everything nested in it; raise `OpVerifyError` at the first failure."""
+    """Verify `root` and everything nested in it; raise `OpVerifyError` at the first failure.
+
+    Besides each op's own verifier: a value defined in a block is used only after its
+    definition (dominance, in the single-block regions this IR has)."""
     for op in root.walk():
         try:
             op.verify(verify_nested_ops=False)
@@ -54,3 +57,16 @@ def verify_ir(root: Operation) -> None:
         for region in op.regions:
             if len(region.blocks) == 1 and not region.block.ops and not op.has_trait(NoTerminator):
                 raise OpVerifyError(op, "has an empty block; it needs at least a terminator")
+            for block in region.blocks:
+                _check_dominance(block)
+
+
+def _check_dominance(block: Block) -> None:
+    defined: set[SSAValue] = set(block.args)
+    local = {r for op in block.ops for r in op.results}
+    for op in block.ops:
+        for inner in op.walk():
+            for index, operand in enumerate(inner.operands):
+                if operand in local and operand not in defined:
+                    raise OpVerifyError(inner, f"operand #{index} does not dominate this use")
+        defined.update(op.results)

@@ -28,7 +28,7 @@ from xdsl.passes import ModulePass, PassPipeline
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 from xdsl.xdsl_opt_main import xDSLOptMain
 
-from tilefoundry.context import DIALECT_LOADERS, load_op_library
+from tilefoundry.context import DIALECT_LOADERS, load_plugin
 from tilefoundry.ir.asm import TFParser, TFPrinter
 from tilefoundry.ir.verifier import OpVerifyError, verify_ir
 from tilefoundry.tools.expectations import (
@@ -78,11 +78,12 @@ class TfOptMain(xDSLOptMain):
         super().register_all_arguments(arg_parser)
         arg_parser.prog = PROG
         arg_parser.add_argument(
-            "--op-library",
+            "--plugin",
             action="append",
             default=[],
             metavar="MODULE",
-            help="import a Python module that registers ops (repeatable)",
+            help="import a Python module that registers ops, metadata classes or passes "
+            "(repeatable)",
         )
 
         def one_line_error(message: str) -> NoReturn:
@@ -91,11 +92,12 @@ class TfOptMain(xDSLOptMain):
         setattr(arg_parser, "error", one_line_error)  # one line instead of argparse's usage + exit
 
     def setup_pipeline(self) -> None:
-        for module_name in self.args.op_library:
+        for module_name in self.args.plugin:
             try:
-                load_op_library(module_name)
+                load_plugin(module_name)
             except ImportError as err:
-                raise ToolError(f"cannot load op library '{module_name}': {err}") from None
+                raise ToolError(f"cannot load plugin '{module_name}': {err}") from None
+        self.register_all_passes()  # a plugin may have added passes
         try:
             self.pipeline = PassPipeline.parse_spec(self.available_passes, self.args.passes)
         except Exception as err:  # xDSL reports pipeline mistakes as ValueError & co.

@@ -1,0 +1,17 @@
+// RUN: tf-opt %s -p tf-strip-debuginfo --print-debuginfo | filecheck %s
+
+// All metadata goes: every location becomes unknown, and no binding name is left.
+
+tf.module @m {
+  hir.func @f(%x: tensor<4xf32> loc("m.py":1:7)) -> tensor<4xf32> {
+    %h = tf.call tf.math.unary<kind = exp>(%x) : (tensor<4xf32>) -> tensor<4xf32> loc("h"("m.py":3:4 to 3:12))
+    hir.return %h : tensor<4xf32> loc("m.py":4:5)
+  } loc("m.py":1:1)
+} loc("m.py":0:0)
+
+// CHECK:      tf.module @m {
+// CHECK-NEXT:   hir.func @f(%x: tensor<4xf32> loc(unknown)) -> tensor<4xf32> {
+// CHECK-NEXT:     %0 = tf.call tf.math.unary<kind = exp>(%x) : (tensor<4xf32>) -> tensor<4xf32> loc(unknown)
+// CHECK-NEXT:     hir.return %0 : tensor<4xf32> loc(unknown)
+// CHECK-NEXT:   } loc(unknown)
+// CHECK-NEXT: } loc(unknown)
