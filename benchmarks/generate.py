@@ -148,21 +148,23 @@ def _write_generic(tf_opt: str, source: Path, target: Path) -> str:
     return ""
 
 
-def generate(directory: Path, shape: LargeShape, tf_opt: str | None = None) -> Inputs:
-    """Write the four inputs into `directory` (created if needed) and return their paths."""
+def generate(directory: Path, shape: LargeShape, tf_opt: str | None) -> Inputs:
+    """Write the four inputs into `directory` (created if needed) and return their paths.
+
+    `tf_opt` is the tool that prints the generic forms; without one, only the custom forms exist.
+    """
     directory.mkdir(parents=True, exist_ok=True)
     trivial = directory / "trivial.mlir"
     large = directory / "large.mlir"
     trivial.write_text(TRIVIAL, encoding="utf-8")
     large.write_text(large_module(shape), encoding="utf-8")
-    tool = tf_opt or find_tool("tf-opt")
-    if tool is None:
+    if tf_opt is None:
         return Inputs(trivial, large, None, None, shape, "tf-opt not found")
     generic: list[Path | None] = []
     errors: list[str] = []
     for source in (trivial, large):
         target = directory / f"{source.stem}.generic.mlir"
-        error = _write_generic(tool, source, target)
+        error = _write_generic(tf_opt, source, target)
         generic.append(None if error else target)
         if error:
             errors.append(error)
@@ -177,10 +179,10 @@ def main() -> int:
     parser.add_argument("--functions", type=int, default=defaults.functions, help="F")
     parser.add_argument("--chain", type=int, default=defaults.chain, help="N calls per function")
     parser.add_argument("--constants", type=int, default=defaults.constants, help="per function")
-    parser.add_argument("--tf-opt", default=None, help="the tf-opt to print generic forms with")
+    parser.add_argument("--tf-opt", default="tf-opt", help="the tf-opt that prints generic forms")
     args = parser.parse_args()
     shape = LargeShape(args.functions, args.chain, args.constants)
-    inputs = generate(args.directory, shape, args.tf_opt)
+    inputs = generate(args.directory, shape, find_tool(args.tf_opt))
     for path in (inputs.trivial, inputs.large, inputs.trivial_generic, inputs.large_generic):
         if path is not None:
             print(f"{path} ({path.stat().st_size} bytes)")

@@ -29,6 +29,12 @@ def _hir() -> Dialect:
     return HIR
 
 
+def _tir() -> Dialect:
+    from tilefoundry.dialects.tir import TIR
+
+    return TIR
+
+
 def _builtin() -> Dialect:
     from xdsl.dialects.builtin import Builtin
 
@@ -39,6 +45,7 @@ DIALECT_LOADERS: dict[str, Callable[[], Dialect]] = {
     "builtin": _builtin,
     "tf": _tf,
     "hir": _hir,
+    "tir": _tir,
 }
 
 

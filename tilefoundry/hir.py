@@ -19,21 +19,44 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, FunctionType, StringAttr, UnitAttr
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, Region, SSAValue
 
 from tilefoundry.diagnostics import VerifyError
-from tilefoundry.dialects.hir import FuncOp, ReturnOp
+from tilefoundry.dialects.dim_range import DimRangeAttr, check_ranges
+from tilefoundry.dialects.hir import FuncOp, ReturnOp, VariantOp, check_dim_vars
 from tilefoundry.dialects.tf import arg_expr
 from tilefoundry.ir.expr import Expr, ExprOp, Var, check_var_name
 from tilefoundry.ir.metadata import IRMetadata, check_metadata, location_to_metadata, metadata_to_location
+from tilefoundry.ir.patterns import DimVarRangePat
 from tilefoundry.types import IRType, UnitType, to_attr
 
-__all__ = ["Function"]
+__all__ = ["Function", "Variant", "is_sealed", "seal"]
 
 _VIEWS: weakref.WeakKeyDictionary[FuncOp, Function] = weakref.WeakKeyDictionary()
+_SEALED: weakref.WeakSet[Operation] = weakref.WeakSet()
+
+
+def seal(function: Operation) -> None:
+    """Finalize a function and its variants (constructing a Module seals its functions)."""
+    _SEALED.add(function)
+
+
+def is_sealed(function: Operation) -> bool:
+    """Whether a function is sealed: built into a Module, or read from text."""
+    return function in _SEALED or function.parent is not None
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A shape-specialization variant of a function: its DimVar sub-ranges and its body."""
+
+    patterns: tuple[DimVarRangePat, ...]
+    params: tuple[Var, ...]
+    body: Expr | None
 
 
 def _collect_body(name: str, params: list[Var], body: Expr) -> list[Operation]:
@@ -70,6 +93,10 @@ def _collect_body(name: str, params: list[Var], body: Expr) -> list[Operation]:
         seen.add(op)
         for index, operand in enumerate(op.operands):
             visit_value(operand, f"argument #{index} of '{op.name}'")
+        for inner in _nested_ops(op):  # a region's ops may use values defined outside it
+            for index, operand in enumerate(inner.operands):
+                if not _defined_within(operand, op):
+                    visit_value(operand, f"argument #{index} of '{inner.name}'")
         order.append(op)
 
     if isinstance(body, Var):
@@ -79,6 +106,19 @@ def _collect_body(name: str, params: list[Var], body: Expr) -> list[Operation]:
     else:
         raise TypeError(f"Function body must be an Expr, got {type(body).__name__} {body!r}")
     return order
+
+
+def _nested_ops(op: Operation) -> list[Operation]:
+    return [inner for region in op.regions for block in region.blocks for inner in block.walk()]
+
+
+def _defined_within(value: SSAValue, op: Operation) -> bool:
+    owner = value.owner if isinstance(value, OpResult) else value.block.parent_op()
+    while owner is not None:
+        if owner is op:
+            return True
+        owner = owner.parent_op()
+    return False
 
 
 class Function(Expr):
@@ -135,16 +175,69 @@ class Function(Expr):
     def body(self) -> Expr | None:
         """The Expr whose value the function returns (its last effect call when it returns
         nothing, None for an empty body)."""
-        terminator = self._op.body.block.last_op
-        if isinstance(terminator, ReturnOp) and terminator.values:
-            return arg_expr(terminator.values[0])
-        previous = terminator.prev_op if terminator is not None else None
-        return previous if isinstance(previous, ExprOp) else None
+        return _body_of(self._op.body.block)
 
     @property
     def type(self) -> IRType:
         """The type of the value the function returns."""
         return self._op.result_type()
+
+    @property
+    def variants(self) -> tuple[Variant, ...]:
+        """The shape-specialization variants, in order."""
+        return tuple(
+            Variant(op.patterns(), tuple(Var.view(a) for a in op.body.block.args), _body_of(op.body.block))
+            for op in self._op.variant_ops()
+        )
+
+    @property
+    def specializations(self) -> tuple[tuple[DimVarRangePat, ...], ...]:
+        """The patterns of each variant, parallel to `variants` (what the HIR->TIR lowering reads
+        and what `tir.dispatch` case patterns mirror)."""
+        return tuple(op.patterns() for op in self._op.variant_ops())
+
+    @property
+    def sealed(self) -> bool:
+        return is_sealed(self._op)
+
+    def add_variant(
+        self, patterns: Iterable[DimVarRangePat], params: Iterable[Var], body: Expr
+    ) -> Variant:
+        """Add a variant: `params` are new Vars with the function's parameter names and types,
+        `body` an Expr over them, `patterns` the DimVar sub-ranges it covers (each inside its
+        DimVar's envelope). Only while authoring: a sealed function refuses."""
+        if self.sealed:
+            raise VerifyError(
+                f"function '{self.name}' is sealed (it belongs to a module); add variants before "
+                "the module is constructed"
+            )
+        ranges = tuple(patterns)
+        for pattern in ranges:
+            if not isinstance(pattern, DimVarRangePat):
+                raise TypeError(f"variant patterns must be DimVarRangePat values, got {pattern!r}")
+        variant_params = list(params)
+        mine = self.params
+        if [(p.name, p.type) for p in variant_params] != [(p.name, p.type) for p in mine]:
+            raise VerifyError(
+                f"function '{self.name}': a variant's params must have the function's names and "
+                f"types ({', '.join(f'{p.name}: {p.type}' for p in mine)})"
+            )
+        dim_vars = check_dim_vars([*(p.type for p in mine), self.type], f"function '{self.name}'")
+        check_ranges(ranges, dim_vars, f"a variant of function '{self.name}'")
+        if body.type != self.type:
+            raise VerifyError(
+                f"function '{self.name}': a variant returns {self.type}, its body is {body.type}"
+            )
+        block = _assemble(self.name, variant_params, body)
+        variant = VariantOp.create(
+            properties={"ranges": ArrayAttr(DimRangeAttr.of(p) for p in ranges)},
+            regions=[Region(block)],
+        )
+        if self._op.variants is None:
+            self._op.add_region(Region(Block()))
+        assert self._op.variants is not None
+        self._op.variants.block.add_op(variant)
+        return self.variants[-1]
 
     result_type = type
 
@@ -170,7 +263,15 @@ class Function(Expr):
         return f"Function(@{self.name}({params}) -> {self.type})"
 
 
-def _build(name: str, params: list[Var], body: Expr, metadata: tuple[IRMetadata, ...]) -> FuncOp:
+def _body_of(block: Block) -> Expr | None:
+    terminator = block.last_op
+    if isinstance(terminator, ReturnOp) and terminator.values:
+        return arg_expr(terminator.values[0])
+    previous = terminator.prev_op if terminator is not None else None
+    return previous if isinstance(previous, ExprOp) else None
+
+
+def _check_params(name: str, params: list[Var]) -> None:
     seen_names: set[str] = set()
     for index, param in enumerate(params):
         if not isinstance(param, Var):
@@ -181,12 +282,13 @@ def _build(name: str, params: list[Var], body: Expr, metadata: tuple[IRMetadata,
         if param.name in seen_names:
             raise VerifyError(f"function '{name}': parameter name '{param.name}' is used twice")
         seen_names.add(param.name)
-    ops = _collect_body(name, params, body)
-    names = [p.name for p in params]
-    consts = [p.is_const for p in params]
-    result_type = body.type
 
-    # Everything is checked: from here on the IR changes.
+
+def _assemble(name: str, params: list[Var], body: Expr) -> Block:
+    """Check, then build the block: params become its arguments, the body's ops its ops, and
+    a hir.return of the body's value ends it. Nothing changes when a check fails."""
+    _check_params(name, params)
+    ops = _collect_body(name, params, body)
     block = Block(arg_types=[p.value.type for p in params])
     for param, arg in zip(params, block.args, strict=True):
         assert isinstance(param.value, BlockArgument)
@@ -197,12 +299,21 @@ def _build(name: str, params: list[Var], body: Expr, metadata: tuple[IRMetadata,
     for op in ops:
         block.add_op(op)
     if isinstance(body, Var):
-        result: list[SSAValue] = [body.value]
+        block.add_op(ReturnOp(body.value))
     elif isinstance(body, Operation) and body.results:
-        result = [body.results[0]]
+        block.add_op(ReturnOp(body.results[0]))
     else:
-        result = []
-    block.add_op(ReturnOp(*result))
+        block.add_op(ReturnOp())
+    return block
+
+
+def _build(name: str, params: list[Var], body: Expr, metadata: tuple[IRMetadata, ...]) -> FuncOp:
+    _check_params(name, params)
+    check_dim_vars([*(p.type for p in params), body.type], f"function '{name}'")
+    names = [p.name for p in params]
+    consts = [p.is_const for p in params]
+    result_type = body.type
+    block = _assemble(name, params, body)
     outputs = [] if isinstance(result_type, UnitType) else [to_attr(result_type)]
     properties: dict[str, Any] = {
         "sym_name": StringAttr(name),

@@ -1,20 +1,37 @@
 """`Module`: the Python surface of a `tf.module` operation.
 
 A `Module` is a thin view over its `tf.module` op (one view per op), like `hir.Function`. The op
-holds everything the IR says (name, functions, child modules, entry, metadata); what is Python
-only — the orchestration `methods` and the sealing of functions — is kept beside it.
+holds everything the IR says (name, functions, child modules, entry, target, topologies,
+metadata); what is Python only — the orchestration `methods` and the sealing of functions — is
+kept beside it.
 
 ```python
-m = Module(name="mlp", functions=[f], entry="f")
-m.lookup("f")          # the Function node
-m.f(x_array, w_array)  # runs it on numpy arrays
+layer = Module(name="MLP", functions=[mlp])
+root = Module(
+    name="decoder",
+    functions=[step],
+    modules={f"layer{i}": layer.renamed(f"layer{i}") for i in range(4)},
+    target="h100",
+    topologies=(Topology("cluster", 2), Topology("cta", 4), Topology("warp", 4)),
+    entry="step",
+)
+root.step(x, *weights)     # runs the entry function on numpy arrays
+root.layer0                # the child named by the attribute it is attached under
+root.resolve_target()      # Target("h100"), found over the owner chain
 ```
+
+The attribute surface: `mod.<name>` resolves, in order, a function (a callable that runs it), a
+child module, or a method (bound like an instance method). Function, child and method names are
+disjoint at one level. Names of this class's own API (`name`, `lookup`, `weights`, ...) and
+names beginning with `_` resolve by normal attribute rules; reach a function that a name shadows
+with `lookup`.
 """
 
 from __future__ import annotations
 
+import types
 import weakref
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, cast
 
 from xdsl.dialects.builtin import DictionaryAttr, StringAttr, SymbolRefAttr
@@ -22,20 +39,53 @@ from xdsl.ir import Block, Operation, Region
 
 from tilefoundry.diagnostics import VerifyError
 from tilefoundry.dialects.hir import FuncOp
-from tilefoundry.dialects.tf import PENDING_CALLEES, CallOp, ModuleOp
 from tilefoundry.dialects.op_attr import attr_to_value, value_to_attr
-from tilefoundry.hir import Function
+from tilefoundry.dialects.tf import PENDING_CALLEES, CallOp, ModuleOp
+from tilefoundry.dialects.tf_module import (
+    CONTEXT_OWNERS,
+    effective_topologies,
+    owner_of,
+    resolve_target,
+)
+from tilefoundry.dialects.tir import PrimFuncOp
+from tilefoundry.hir import Function, seal
+from tilefoundry.tir import PrimFunction
+from tilefoundry.interpreter.evaluate import function_runner
 from tilefoundry.ir.callable import FunctionLike
 from tilefoundry.ir.verifier import verify_ir
+from tilefoundry.target import Target, Topology, check_distinct, check_levels
+from tilefoundry.types import TensorType
 
 __all__ = ["Module"]
 
 _VIEWS: weakref.WeakKeyDictionary[ModuleOp, Module] = weakref.WeakKeyDictionary()
+_METHODS: weakref.WeakKeyDictionary[ModuleOp, dict[str, Callable[..., Any]]] = (
+    weakref.WeakKeyDictionary()
+)
 
 
-def _function_view(op: Operation) -> Any:
-    assert isinstance(op, FuncOp)
-    return Function.of(op)
+def _function_view(op: Operation) -> Function | PrimFunction:
+    if isinstance(op, FuncOp):
+        return Function.of(op)
+    assert isinstance(op, PrimFuncOp)
+    return PrimFunction.of(op)
+
+
+def _as_target(target: Target | str | None) -> Target | None:
+    if target is None or isinstance(target, Target):
+        return target
+    return Target(target)
+
+
+def _as_topologies(topologies: Iterable[Topology] | None) -> tuple[Topology, ...] | None:
+    if topologies is None:
+        return None
+    levels = tuple(topologies)
+    for level in levels:
+        if not isinstance(level, Topology):
+            raise TypeError(f"topologies must hold Topology values, got {level!r}")
+    check_distinct(levels)
+    return levels
 
 
 class Module:
@@ -51,24 +101,51 @@ class Module:
         functions: Iterable[Any] = (),
         entry: str | None = None,
         modules: Iterable[Module] | Mapping[str, Module] = (),
+        target: Target | str | None = None,
+        topologies: Iterable[Topology] | None = None,
         metadata: Mapping[str, object] | None = None,
+        methods: Mapping[str, Callable[..., Any]] | None = None,
     ) -> Module:
         if not isinstance(name, str) or not name:
             raise TypeError(f"Module name must be a non-empty str, got {name!r}")
-        function_ops = []
-        for index, function in enumerate(functions):
-            op = getattr(function, "function_op", None)
-            if not isinstance(op, FunctionLike) or not isinstance(op, Operation):
-                raise TypeError(f"Module '{name}' function #{index} must be a Function, got {function!r}")
-            if op.parent is not None:
-                raise VerifyError(f"module '{name}': function '{function.name}' already belongs to a module")
-            function_ops.append(op)
+        function_ops = _function_ops(name, functions)
+        children = _children(name, modules)
+        method_table = dict(methods or {})
+        _check_names(name, function_ops, children, method_table)
         config = None
         if metadata is not None:
             config = DictionaryAttr({k: value_to_attr(v) for k, v in dict(metadata).items()})
-        op = ModuleOp(name, entry=entry, metadata=config, body=Region(Block(function_ops)))
-        _resolve_pending_calls(op)
-        verify_ir(op)
+        op = ModuleOp(
+            name,
+            entry=entry,
+            target=_as_target(target),
+            topologies=_as_topologies(topologies),
+            metadata=config,
+            body=Region(Block()),
+        )
+        paths = _pending_paths(function_ops, children)
+        undo: list[Callable[[], None]] = []
+        try:
+            block = op.body.block
+            for function in function_ops:
+                block.add_op(function)
+                undo.append(function.detach)
+            for attach_name, child in children:
+                _attach(block, attach_name, child, undo)
+            for call, path in paths.items():
+                undo.append(lambda call=call, old=call.callee: setattr(call, "callee", old))
+                call.callee = path
+            verify_ir(op)
+        except BaseException:
+            for step in reversed(undo):  # a refused module leaves its inputs as they were
+                step()
+            raise
+        for call in paths:
+            del PENDING_CALLEES[call]
+        for function in function_ops:
+            seal(function)
+        if method_table:
+            _METHODS[op] = method_table
         return cls.of(op)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -76,6 +153,7 @@ class Module:
 
     @classmethod
     def of(cls, op: ModuleOp) -> Module:
+        """The view of a `tf.module` op (one per op)."""
         view = _VIEWS.get(op)
         if view is None:
             view = object.__new__(cls)
@@ -83,13 +161,21 @@ class Module:
             _VIEWS[op] = view
         return view
 
+    # -- what the module declares ----------------------------------------------------------
+
     @property
     def module_op(self) -> ModuleOp:
         return self._op
 
     @property
     def name(self) -> str:
+        """The module's own name (a child is attached under `attached_name`, maybe another)."""
         return self._op.own_name
+
+    @property
+    def attached_name(self) -> str:
+        """The name this module is attached under (its symbol)."""
+        return self._op.sym_name.data
 
     @property
     def functions(self) -> tuple[Any, ...]:
@@ -98,20 +184,91 @@ class Module:
         )
 
     @property
+    def modules(self) -> tuple[Module, ...]:
+        """The child modules, in order (each named by `attached_name`)."""
+        return tuple(Module.of(op) for op in self._op.body.block.ops if isinstance(op, ModuleOp))
+
+    @property
     def entry(self) -> str | None:
         return None if self._op.entry is None else self._op.entry.root_reference.data
+
+    @property
+    def target(self) -> Target | None:
+        """The declared target (None inherits from the owner)."""
+        return self._op.declared_target
+
+    @property
+    def topologies(self) -> tuple[Topology, ...] | None:
+        """The declared hierarchy: None inherits, () declares none."""
+        return self._op.declared_topologies
 
     @property
     def metadata(self) -> dict[str, object]:
         config = self._op.metadata
         return {} if config is None else {k: attr_to_value(v) for k, v in config.data.items()}
 
+    @property
+    def methods(self) -> Mapping[str, Callable[..., Any]]:
+        return types.MappingProxyType(_METHODS.get(self._op, {}))
+
+    @property
+    def owner(self) -> Module | None:
+        owner = owner_of(self._op)
+        return None if owner is None else Module.of(owner)
+
+    # -- what it resolves to -----------------------------------------------------------------
+
+    def resolve_target(self) -> Target:
+        """This module's target if it declares one, else the nearest owner's; refused when no
+        module of the owner chain declares one."""
+        target = resolve_target(self._op)
+        assert target is not None
+        return target
+
+    def effective_topologies(self) -> tuple[Topology, ...]:
+        """The hierarchy in effect: the nearest declaration over the owner chain."""
+        return effective_topologies(self._op)
+
+    def resolve_topology(self, name: str) -> Topology:
+        """The one effective level named exactly `name`; refused, naming the available ones."""
+        levels = self.effective_topologies()
+        found = [t for t in levels if t.name == name]
+        if len(found) != 1:
+            available = ", ".join(t.name for t in levels) or "none"
+            raise VerifyError(
+                f"module '{self.name}' has no topology level '{name}' (available: {available})"
+            )
+        return found[0]
+
+    @property
+    def weights(self) -> Mapping[str, TensorType]:
+        """Every function's const params, in (function order, param order); a name used in two
+        functions must carry an identical TensorType."""
+        found: dict[str, TensorType] = {}
+        origin: dict[str, str] = {}
+        for function in self.functions:
+            for param in function.params:
+                if not param.is_const:
+                    continue
+                type = param.type
+                assert isinstance(type, TensorType)
+                known = found.setdefault(param.name, type)
+                if known != type:
+                    raise VerifyError(
+                        f"weight '{param.name}' is {known} in function '{origin[param.name]}' but "
+                        f"{type} in function '{function.name}'"
+                    )
+                origin.setdefault(param.name, function.name)
+        return types.MappingProxyType(found)
+
+    # -- access -------------------------------------------------------------------------------
+
     def function_named(self, name: str) -> tuple[Any, ...]:
         """The functions named `name` (length 0 or 1 in a verified module)."""
         return tuple(f for f in self.functions if f.name == name)
 
     def lookup(self, name: str) -> Any:
-        """The function named `name`; raises unless exactly one matches."""
+        """The function named `name` (the node itself); raises unless exactly one matches."""
         found = self.function_named(name)
         if len(found) != 1:
             names = ", ".join(f"'{f.name}'" for f in self.functions) or "none"
@@ -121,12 +278,85 @@ class Module:
     def entry_function(self) -> Any:
         """The function named by `entry`; refused when the module has no default step."""
         if self.entry is None:
-            names = ", ".join(f"'{f.name}'" for f in self.functions) or "none"
-            raise VerifyError(
-                f"module '{self.name}' has no entry, so no default step; its functions are "
-                f"{names}: select one with lookup('<name>')"
-            )
+            raise VerifyError(_no_entry_message(self))
         return self.lookup(self.entry)
+
+    def __call__(self, *args: Any) -> Any:
+        """Run the entry function (refused when there is none)."""
+        if self.entry is None:
+            raise VerifyError(_no_entry_message(self))
+        return getattr(self, self.entry)(*args)
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        functions = self.function_named(name)
+        if len(functions) > 1:
+            raise AttributeError(f"module '{self.name}' has {len(functions)} functions named '{name}'")
+        if functions:
+            return function_runner(functions[0])
+        children = [m for m in self.modules if m.attached_name == name]
+        if len(children) > 1:
+            raise AttributeError(f"module '{self.name}' has {len(children)} children named '{name}'")
+        if children:
+            return children[0]
+        method = self.methods.get(name)
+        if method is not None:
+            return types.MethodType(method, self)
+        raise AttributeError(
+            f"module '{self.name}' has no function, child module or method '{name}' "
+            f"(functions: {_names(f.name for f in self.functions)}; "
+            f"modules: {_names(m.attached_name for m in self.modules)}; "
+            f"methods: {_names(self.methods)})"
+        )
+
+    def __dir__(self) -> list[str]:
+        own = [f.name for f in self.functions] + [m.attached_name for m in self.modules]
+        return sorted({*object.__dir__(self), *own, *self.methods})
+
+    # -- copies -------------------------------------------------------------------------------
+
+    def cloned(self) -> Module:
+        """An independent copy: functions, bodies, children and calls between them are copies
+        (calls inside the copy reach the copies); the owner, target and topologies around it
+        stay shared. Methods are shared too (they are plain Python functions)."""
+        copy = self._op.clone()
+        owner = owner_of(self._op)
+        if owner is not None:
+            CONTEXT_OWNERS[copy] = owner
+        for original, duplicate in zip(self._op.walk(), copy.walk(), strict=True):
+            if isinstance(original, ModuleOp) and original in _METHODS:
+                _METHODS[cast(ModuleOp, duplicate)] = dict(_METHODS[original])
+            if isinstance(original, FuncOp):
+                seal(cast(FuncOp, duplicate))
+        return Module.of(copy)
+
+    def renamed(self, name: str) -> Module:
+        """`cloned()` under another name."""
+        if not isinstance(name, str) or not name:
+            raise TypeError(f"Module name must be a non-empty str, got {name!r}")
+        copy = self.cloned()
+        copy._op.sym_name = StringAttr(name)
+        copy._op.module_name = None
+        return copy
+
+    def publish(self) -> Module:
+        """Check that this module is an independently analysable root: it declares its target
+        and its topology levels, and its device can have those levels. Returns the module."""
+        if self._op.target is None:
+            raise VerifyError(
+                f"module '{self.name}' is published as a root but declares no target "
+                "(naming the device is enough, e.g. target=\"h100\")"
+            )
+        if self._op.topologies is None:
+            raise VerifyError(
+                f"module '{self.name}' is published as a root but declares no topology levels "
+                "(topologies=() declares that it has none)"
+            )
+        check_levels(self.resolve_target(), self.effective_topologies())
+        return self
+
+    # -- the rest ------------------------------------------------------------------------------
 
     def verify(self) -> None:
         verify_ir(self._op)
@@ -138,7 +368,8 @@ class Module:
         return id(self._op)
 
     def __repr__(self) -> str:
-        return f"Module({self.name}: {', '.join(f.name for f in self.functions)})"
+        parts = [f.name for f in self.functions] + [f"{m.attached_name}/" for m in self.modules]
+        return f"Module({self.name}: {', '.join(parts)})"
 
     def __str__(self) -> str:
         from tilefoundry.text import print_module
@@ -146,36 +377,135 @@ class Module:
         return print_module(self)
 
 
-def _resolve_pending_calls(module: ModuleOp) -> None:
-    """Give every call built with a function object the symbol path from its own module."""
-    for op in module.walk():
-        if not isinstance(op, CallOp):
-            continue
-        callee = PENDING_CALLEES.get(op)
-        if callee is None:
-            continue
-        path = _path_from(op, callee)
-        if path is None:
-            name = callee.properties["sym_name"]
-            raise VerifyError(
-                f"a call of '{getattr(name, 'data', name)}' is in a module whose tree does not "
-                "hold that function"
+# ---------------------------------------------------------------------------------------------
+
+
+def _names(names: Iterable[str]) -> str:
+    listed = ", ".join(f"'{n}'" for n in names)
+    return listed or "none"
+
+
+def _no_entry_message(module: Module) -> str:
+    return (
+        f"module '{module.name}' has no entry, so no default step; its functions are "
+        f"{_names(f.name for f in module.functions)}: select one with lookup('<name>')"
+    )
+
+
+def _function_ops(module_name: str, functions: Iterable[Any]) -> list[Operation]:
+    ops: list[Operation] = []
+    for index, function in enumerate(functions):
+        op = getattr(function, "function_op", None)
+        if not isinstance(op, FunctionLike) or not isinstance(op, Operation):
+            raise TypeError(
+                f"Module '{module_name}' function #{index} must be a Function or PrimFunction, "
+                f"got {function!r}"
             )
-        op.callee = path
-        del PENDING_CALLEES[op]
+        if op.parent is not None:
+            raise VerifyError(
+                f"module '{module_name}': function '{function.name}' already belongs to a module"
+            )
+        if op in ops:
+            raise VerifyError(f"module '{module_name}': function '{function.name}' is given twice")
+        ops.append(op)
+    return ops
 
 
-def _path_from(call: Operation, callee: Operation) -> SymbolRefAttr | None:
-    """The symbol reference from the module that holds `call` down to `callee`."""
-    holder = call.parent_op()
-    while holder is not None and not isinstance(holder, ModuleOp):
-        holder = holder.parent_op()
-    names: list[StringAttr] = []
-    node: Operation | None = callee
-    while node is not None and node is not holder:
-        names.append(cast(StringAttr, node.properties["sym_name"]))
-        node = node.parent_op()
-    if node is None:
-        return None
-    names.reverse()
-    return SymbolRefAttr(names[0], names[1:])
+def _children(module_name: str, modules: Iterable[Module] | Mapping[str, Module]) -> list[tuple[str, ModuleOp]]:
+    pairs = list(modules.items()) if isinstance(modules, Mapping) else [(m.name, m) for m in modules]
+    children: list[tuple[str, ModuleOp]] = []
+    for attach_name, child in pairs:
+        if not isinstance(child, Module):
+            raise TypeError(f"Module '{module_name}' child '{attach_name}' must be a Module, got {child!r}")
+        if child.target is not None:
+            raise VerifyError(
+                f"module '{module_name}': child '{attach_name}' declares target "
+                f"'{child.target.name}'; only the outermost module may declare one (a child "
+                "inherits its owner's)"
+            )
+        children.append((attach_name, child._op))
+    return children
+
+
+def _check_names(
+    name: str,
+    function_ops: list[Operation],
+    children: list[tuple[str, ModuleOp]],
+    methods: Mapping[str, Callable[..., Any]],
+) -> None:
+    kinds: dict[str, str] = {}
+    entries = [(cast(StringAttr, op.properties["sym_name"]).data, "function") for op in function_ops]
+    entries += [(attach_name, "child module") for attach_name, _ in children]
+    entries += [(method, "method") for method in methods]
+    for entry, kind in entries:
+        if entry.startswith("_"):
+            raise VerifyError(
+                f"module '{name}': {kind} name '{entry}' begins with '_'; such names are never "
+                "functions, modules or methods"
+            )
+        if entry in kinds:
+            raise VerifyError(
+                f"module '{name}': '{entry}' names both a {kinds[entry]} and a {kind}; function, "
+                "child module and method names must be disjoint"
+            )
+        kinds[entry] = kind
+    for method_name, method in methods.items():
+        if not callable(method):
+            raise TypeError(f"module '{name}': method '{method_name}' must be callable")
+
+
+def _attach(
+    block: Block, attach_name: str, child: ModuleOp, undo: list[Callable[[], None]]
+) -> None:
+    """Attach a child under a name. A child that already belongs to an owner is copied, so that
+    the first owner's subtree resolves exactly as before."""
+    if owner_of(child) is not None or child.parent is not None:
+        child = Module.of(child).cloned()._op
+        CONTEXT_OWNERS.pop(child, None)
+    old_sym, old_name = child.sym_name, child.module_name
+    own_name = child.own_name
+    child.sym_name = StringAttr(attach_name)
+    child.module_name = None if own_name == attach_name else StringAttr(own_name)
+    block.add_op(child)
+
+    def restore() -> None:
+        child.detach()
+        child.sym_name, child.module_name = old_sym, old_name
+
+    undo.append(restore)
+
+
+def _unreachable_callee(callee: Operation) -> str:
+    name = cast(StringAttr, callee.properties["sym_name"]).data
+    return (
+        f"a call of function '{name}' is in a module whose tree does not hold that function "
+        "(give the module the function, or the child module that holds it)"
+    )
+
+
+def _pending_paths(
+    function_ops: list[Operation], children: list[tuple[str, ModuleOp]]
+) -> dict[CallOp, SymbolRefAttr]:
+    """For each call (in the new module's own functions) built with a function object: the
+    symbol path from the new module to that function, which must be one of its own functions
+    or a function of one of its children's trees."""
+    attached = {child: attach_name for attach_name, child in children}
+    paths: dict[CallOp, SymbolRefAttr] = {}
+    for function in function_ops:
+        for op in function.walk():
+            if not isinstance(op, CallOp) or op not in PENDING_CALLEES:
+                continue
+            callee = PENDING_CALLEES[op]
+            names: list[str] = [cast(StringAttr, callee.properties["sym_name"]).data]
+            if callee not in function_ops:
+                node = callee.parent_op()
+                while node is not None and node not in attached:
+                    if isinstance(node, ModuleOp):
+                        names.append(node.sym_name.data)
+                    node = node.parent_op()
+                if node is None:
+                    raise VerifyError(_unreachable_callee(callee))
+                names.append(attached[cast(ModuleOp, node)])
+            names.reverse()
+            paths[op] = SymbolRefAttr(names[0], names[1:])
+    return paths

@@ -11,12 +11,19 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from xdsl.dialects.builtin import DictionaryAttr, UnitAttr
-from xdsl.ir import Attribute, SSAValue
+from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, UnitAttr
+from xdsl.ir import Attribute, BlockArgument, SSAValue
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 
-__all__ = ["ParsedParam", "parse_param", "print_named_value", "print_param_attrs"]
+__all__ = [
+    "ParsedParam",
+    "parse_param",
+    "parse_signature",
+    "print_named_value",
+    "print_param_attrs",
+    "print_signature",
+]
 
 _SUFFIXED = re.compile(r"(.*)_(\d+)")
 
@@ -75,3 +82,49 @@ def parse_param(parser: Parser, allowed_attrs: Sequence[str]) -> ParsedParam:
 def print_param_attrs(printer: Printer, attrs: DictionaryAttr | None) -> None:
     if attrs is not None and attrs.data:
         printer.print_string(" {" + ", ".join(attrs.data) + "}")
+
+
+def parse_signature(
+    parser: Parser, allowed_attrs: Sequence[str]
+) -> tuple[list[ParsedParam], list[Attribute]]:
+    """`(%x: T {const}, ...) -> R` (or `-> ()`): the parameters and the result types."""
+    params = parser.parse_comma_separated_list(
+        parser.Delimiter.PAREN, lambda: parse_param(parser, allowed_attrs)
+    )
+    results: list[Attribute] = []
+    if parser.parse_optional_punctuation("->") is not None:
+        if parser.parse_optional_punctuation("(") is not None:
+            parser.parse_punctuation(")", " (a function returns one value or nothing: `()`)")
+        else:
+            results.append(parser.parse_type())
+    return params, results
+
+
+def print_signature(
+    printer: Printer,
+    args: Sequence[BlockArgument],
+    names: Sequence[str],
+    arg_attrs: ArrayAttr[DictionaryAttr] | None,
+    outputs: Sequence[Attribute] | None,
+) -> None:
+    """Print `(%x: T {const} loc(..), ...)` and, when `outputs` is given, ` -> R`."""
+    printer.print_string("(")
+    for index, arg in enumerate(args):
+        if index:
+            printer.print_string(", ")
+        print_named_value(printer, arg, names[index])
+        printer.print_string(": ")
+        printer.print_attribute(arg.type)
+        if arg_attrs is not None:
+            print_param_attrs(printer, arg_attrs.data[index])
+        if printer.print_debuginfo:
+            printer.print_string(" ")
+            printer.print_attribute(arg.location)
+    printer.print_string(")")
+    if outputs is None:
+        return
+    printer.print_string(" -> ")
+    if outputs:
+        printer.print_attribute(outputs[0])
+    else:
+        printer.print_string("()")

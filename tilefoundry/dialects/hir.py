@@ -1,9 +1,12 @@
-"""The `hir` dialect: HIR functions (`hir.func`) and their terminator (`hir.return`).
+"""The `hir` dialect: HIR functions (`hir.func`), their shape-specialization variants
+(`hir.variant`), and `hir.return`.
 
 A `hir.func` is the IR form of `tilefoundry.hir.Function`: a symbol whose parameters are the
 entry block's arguments (each a `Var`: its name is semantic and kept in `param_names`, a
 `{const}` parameter is an external constant tensor), and whose body computes one value, returned
-by `hir.return`, or nothing (an effect-only function).
+by `hir.return`, or nothing (an effect-only function). Its variants live inside it, never as
+same-name functions: each covers a sub-range of the signature's DimVars (`DimVarRangePat`s that
+lie inside the DimVars' envelopes).
 """
 
 from __future__ import annotations
@@ -18,11 +21,12 @@ from xdsl.dialects.builtin import (
     SymbolNameConstraint,
     UnitAttr,
 )
-from xdsl.ir import Attribute, Block, BlockArgument, Dialect, Region, SSAValue
+from xdsl.ir import Attribute, BlockArgument, Dialect, Operation, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
     irdl_op_definition,
     opt_prop_def,
+    opt_region_def,
     prop_def,
     region_def,
     traits_def,
@@ -30,174 +34,93 @@ from xdsl.irdl import (
 )
 from xdsl.parser import Parser
 from xdsl.printer import Printer
-from xdsl.traits import HasParent, IsolatedFromAbove, IsTerminator, ReturnLike, SymbolOpInterface
+from xdsl.traits import (
+    HasParent,
+    IsolatedFromAbove,
+    IsTerminator,
+    NoTerminator,
+    ReturnLike,
+    SymbolOpInterface,
+)
 
 from tilefoundry.diagnostics import VerifyError
-from tilefoundry.dialects.asm import parse_param, print_named_value, print_param_attrs
+from tilefoundry.dialects.asm import parse_signature, print_signature
+from tilefoundry.dialects.dim_range import DimRangeAttr, check_ranges, parse_ranges, print_ranges
 from tilefoundry.ir.callable import FunctionLike
 from tilefoundry.ir.expr import VarOwner, check_var_name
 from tilefoundry.ir.metadata import check_metadata, location_to_metadata
+from tilefoundry.ir.patterns import DimVarRangePat
 from tilefoundry.types import DimVar, IRType, TensorType, TupleType, UnitType, from_attr
 
-__all__ = ["HIR", "FuncOp", "ReturnOp", "check_dim_vars"]
+__all__ = [
+    "HIR",
+    "PARAM_ATTRS",
+    "FuncOp",
+    "ReturnOp",
+    "VariantOp",
+    "check_dim_vars",
+    "verify_signature",
+]
 
 PARAM_ATTRS = ("const",)
 
 
-@irdl_op_definition
-class FuncOp(VarOwner, FunctionLike, IRDLOperation):
-    """An HIR function: named parameters, a body, one result (or none).
-
-    ```mlir
-    hir.func @mlp(%x: tensor<?x64xf32, #tf.dims<n: 1 to 4097>>, %w: tensor<64x64xf32> {const})
-        -> tensor<?x64xf32, #tf.dims<n: 1 to 4097>> {
-      %h = tf.call tf.linalg.matmul(%x, %w) : (...) -> tensor<?x64xf32, #tf.dims<n: 1 to 4097>>
-      hir.return %h : tensor<?x64xf32, #tf.dims<n: 1 to 4097>>
-    }
-    ```
-    """
-
-    name = "hir.func"
-
-    sym_name = prop_def(SymbolNameConstraint())
-    function_type = prop_def(FunctionType)
-    param_names = prop_def(ArrayAttr[StringAttr])
-    arg_attrs = opt_prop_def(ArrayAttr[DictionaryAttr])
-    body = region_def("single_block")
-
-    traits = traits_def(SymbolOpInterface(), IsolatedFromAbove())
-
-    # -- VarOwner / FunctionLike ------------------------------------------------------------
-
-    def var_name(self, value: SSAValue) -> str:
-        assert isinstance(value, BlockArgument)
-        return self.param_names.data[value.index].data
-
-    def var_is_const(self, value: SSAValue) -> bool:
-        assert isinstance(value, BlockArgument)
-        return "const" in self.param_attrs(value.index)
-
-    def param_attrs(self, index: int) -> dict[str, Attribute]:
-        if self.arg_attrs is None:
-            return {}
-        return dict(self.arg_attrs.data[index].data)
-
-    def param_types(self) -> tuple[IRType, ...]:
-        return tuple(from_attr(t) for t in self.function_type.inputs)
-
-    def result_type(self) -> IRType:
-        outputs = self.function_type.outputs.data
-        return from_attr(outputs[0]) if outputs else UnitType()
-
-    # -- verification ------------------------------------------------------------------------
-
-    def verify_(self) -> None:
-        block = self.body.block
-        inputs = self.function_type.inputs.data
-        names = [n.data for n in self.param_names]
-        if len(block.args) != len(inputs):
-            raise VerifyError(
-                f"entry block has {len(block.args)} argument(s) for {len(inputs)} parameter type(s)"
-            )
-        for index, (arg, declared) in enumerate(zip(block.args, inputs, strict=True)):
-            if arg.type != declared:
-                raise VerifyError(
-                    f"parameter #{index} has type {arg.type}, but the signature says {declared}"
-                )
-            check_metadata(location_to_metadata(arg.location), what=f"parameter #{index} metadata")
-        if len(names) != len(inputs):
-            raise VerifyError(f"{len(names)} parameter name(s) for {len(inputs)} parameter(s)")
-        seen: set[str] = set()
-        for name in names:
-            try:
-                check_var_name(name)
-            except ValueError as err:
-                raise VerifyError(str(err)) from None
-            if name in seen:
-                raise VerifyError(f"parameter name '{name}' is used twice")
-            seen.add(name)
-        if self.arg_attrs is not None:
-            if len(self.arg_attrs) != len(inputs):
-                raise VerifyError(
-                    f"{len(self.arg_attrs)} parameter attribute dictionaries for "
-                    f"{len(inputs)} parameter(s)"
-                )
-            for index, attrs in enumerate(self.arg_attrs):
-                for key, value in attrs.data.items():
-                    if key not in PARAM_ATTRS or not isinstance(value, UnitAttr):
-                        raise VerifyError(
-                            f"parameter '{names[index]}' has unknown attribute '{key}'; "
-                            f"expected one of: {', '.join(PARAM_ATTRS)}"
-                        )
-        outputs = self.function_type.outputs.data
-        if len(outputs) > 1:
-            raise VerifyError(
-                f"a function returns one value (use a tuple for several), got {len(outputs)} results"
-            )
-        params = self.param_types()
-        for index, (name, type) in enumerate(zip(names, params, strict=True)):
-            if "const" in self.param_attrs(index) and not isinstance(type, TensorType):
-                raise VerifyError(f"const parameter '{name}' must be a tensor, got {type}")
-        check_dim_vars([*params, self.result_type()], f"function '@{self.sym_name.data}'")
-        terminator = block.last_op
-        if not isinstance(terminator, ReturnOp):
-            raise VerifyError("body must end with hir.return")
-
-    # -- custom format -----------------------------------------------------------------------
-
-    @classmethod
-    def parse(cls, parser: Parser) -> FuncOp:
-        sym_name = parser.parse_symbol_name()
-        params = parser.parse_comma_separated_list(
-            parser.Delimiter.PAREN, lambda: parse_param(parser, PARAM_ATTRS)
+def verify_signature(
+    args: Sequence[BlockArgument],
+    function_type: FunctionType,
+    param_names: ArrayAttr[StringAttr],
+    arg_attrs: ArrayAttr[DictionaryAttr] | None,
+    where: str,
+) -> dict[str, DimVar]:
+    """The rules every function signature keeps (hir.func, tir.prim_func); its DimVars by name."""
+    inputs = function_type.inputs.data
+    names = [n.data for n in param_names]
+    if len(args) != len(inputs):
+        raise VerifyError(
+            f"entry block has {len(args)} argument(s) for {len(inputs)} parameter type(s)"
         )
-        results: list[Attribute] = []
-        if parser.parse_optional_punctuation("->") is not None:
-            if parser.parse_optional_punctuation("(") is not None:
-                parser.parse_punctuation(")", " (a function returns one value or nothing: `()`)")
-            else:
-                results.append(parser.parse_type())
-        attributes = parser.parse_optional_attr_dict_with_keyword()
-        body = parser.parse_region([p.argument for p in params])
-        arg_attrs = [DictionaryAttr(p.attrs) for p in params]
-        properties: dict[str, Attribute] = {
-            "sym_name": sym_name,
-            "function_type": FunctionType.from_lists([p.argument.type for p in params], results),
-            "param_names": ArrayAttr(StringAttr(p.name) for p in params),
-        }
-        if any(p.attrs for p in params):
-            properties["arg_attrs"] = ArrayAttr(arg_attrs)
-        op = cls.create(properties=properties, regions=[body])
-        if attributes is not None:
-            op.attributes |= attributes.data
-        return op
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_symbol_name(self.sym_name.data)
-        printer.print_string("(")
-        for index, arg in enumerate(self.body.block.args):
-            if index:
-                printer.print_string(", ")
-            print_named_value(printer, arg, self.param_names.data[index].data)
-            printer.print_string(": ")
-            printer.print_attribute(arg.type)
-            if self.arg_attrs is not None:
-                print_param_attrs(printer, self.arg_attrs.data[index])
-            if printer.print_debuginfo:
-                printer.print_string(" ")
-                printer.print_attribute(arg.location)
-        printer.print_string(")")
-        outputs = self.function_type.outputs.data
-        printer.print_string(" -> ")
-        if outputs:
-            printer.print_attribute(outputs[0])
-        else:
-            printer.print_string("()")
-        if self.attributes:
-            printer.print_op_attributes(self.attributes, print_keyword=True)
-        printer.print_string(" ")
-        printer.print_region(self.body, print_entry_block_args=False)
+    for index, (arg, declared) in enumerate(zip(args, inputs, strict=True)):
+        if arg.type != declared:
+            raise VerifyError(
+                f"parameter #{index} has type {arg.type}, but the signature says {declared}"
+            )
+        check_metadata(location_to_metadata(arg.location), what=f"parameter #{index} metadata")
+    if len(names) != len(inputs):
+        raise VerifyError(f"{len(names)} parameter name(s) for {len(inputs)} parameter(s)")
+    seen: set[str] = set()
+    for name in names:
+        try:
+            check_var_name(name)
+        except ValueError as err:
+            raise VerifyError(str(err)) from None
+        if name in seen:
+            raise VerifyError(f"parameter name '{name}' is used twice")
+        seen.add(name)
+    consts = [False] * len(inputs)
+    if arg_attrs is not None:
+        if len(arg_attrs) != len(inputs):
+            raise VerifyError(
+                f"{len(arg_attrs)} parameter attribute dictionaries for {len(inputs)} parameter(s)"
+            )
+        for index, attrs in enumerate(arg_attrs):
+            for key, value in attrs.data.items():
+                if key not in PARAM_ATTRS or not isinstance(value, UnitAttr):
+                    raise VerifyError(
+                        f"parameter '{names[index]}' has unknown attribute '{key}'; "
+                        f"expected one of: {', '.join(PARAM_ATTRS)}"
+                    )
+            consts[index] = "const" in attrs.data
+    outputs = function_type.outputs.data
+    if len(outputs) > 1:
+        raise VerifyError(
+            f"a function returns one value (use a tuple for several), got {len(outputs)} results"
+        )
+    params = [from_attr(t) for t in inputs]
+    for name, type, const in zip(names, params, consts, strict=True):
+        if const and not isinstance(type, TensorType):
+            raise VerifyError(f"const parameter '{name}' must be a tensor, got {type}")
+    results = [from_attr(t) for t in outputs]
+    return check_dim_vars([*params, *results], where)
 
 
 def check_dim_vars(types: Sequence[IRType], where: str) -> dict[str, DimVar]:
@@ -222,9 +145,199 @@ def check_dim_vars(types: Sequence[IRType], where: str) -> dict[str, DimVar]:
     return found
 
 
+def _parse_attributes(parser: Parser, op: Operation) -> None:
+    attributes = parser.parse_optional_attr_dict_with_keyword()
+    if attributes is not None:
+        op.attributes |= attributes.data
+
+
+@irdl_op_definition
+class FuncOp(VarOwner, FunctionLike, IRDLOperation):
+    """An HIR function: named parameters, a body, one result (or none), and its variants.
+
+    ```mlir
+    hir.func @mlp(%x: tensor<?x64xf32, #tf.dims<n: 1 to 4097>>, %w: tensor<64x64xf32> {const})
+        -> tensor<?x64xf32, #tf.dims<n: 1 to 4097>> {
+      %h = tf.call tf.linalg.matmul(%x, %w) : (...) -> tensor<?x64xf32, #tf.dims<n: 1 to 4097>>
+      hir.return %h : tensor<?x64xf32, #tf.dims<n: 1 to 4097>>
+    } variants {
+      hir.variant [n: 1 to 128] (%x: ..., %w: ...) { ... }
+    }
+    ```
+    """
+
+    name = "hir.func"
+
+    sym_name = prop_def(SymbolNameConstraint())
+    function_type = prop_def(FunctionType)
+    param_names = prop_def(ArrayAttr[StringAttr])
+    arg_attrs = opt_prop_def(ArrayAttr[DictionaryAttr])
+    body = region_def("single_block")
+    variants = opt_region_def("single_block")
+
+    # The body's terminator (hir.return) is checked by verify_; the variants need none.
+    traits = traits_def(SymbolOpInterface(), IsolatedFromAbove(), NoTerminator())
+
+    # -- VarOwner / FunctionLike ------------------------------------------------------------
+
+    def var_name(self, value: SSAValue) -> str:
+        assert isinstance(value, BlockArgument)
+        return self.param_names.data[value.index].data
+
+    def var_is_const(self, value: SSAValue) -> bool:
+        assert isinstance(value, BlockArgument)
+        return "const" in self.param_attrs(value.index)
+
+    def param_attrs(self, index: int) -> dict[str, Attribute]:
+        if self.arg_attrs is None:
+            return {}
+        return dict(self.arg_attrs.data[index].data)
+
+    def param_types(self) -> tuple[IRType, ...]:
+        return tuple(from_attr(t) for t in self.function_type.inputs)
+
+    def result_type(self) -> IRType:
+        outputs = self.function_type.outputs.data
+        return from_attr(outputs[0]) if outputs else UnitType()
+
+    def variant_ops(self) -> tuple[VariantOp, ...]:
+        if self.variants is None:
+            return ()
+        return tuple(op for op in self.variants.block.ops if isinstance(op, VariantOp))
+
+    # -- verification ------------------------------------------------------------------------
+
+    def verify_(self) -> None:
+        where = f"function '@{self.sym_name.data}'"
+        dim_vars = verify_signature(
+            self.body.block.args, self.function_type, self.param_names, self.arg_attrs, where
+        )
+        if not isinstance(self.body.block.last_op, ReturnOp):
+            raise VerifyError("body must end with hir.return")
+        if self.variants is None:
+            return
+        for index, op in enumerate(self.variants.block.ops):
+            if not isinstance(op, VariantOp):
+                raise VerifyError(f"'{op.name}' cannot be in the variants of {where}")
+            check_ranges(op.patterns(), dim_vars, f"variant #{index} of {where}")
+
+    # -- custom format -----------------------------------------------------------------------
+
+    @classmethod
+    def parse(cls, parser: Parser) -> FuncOp:
+        sym_name = parser.parse_symbol_name()
+        params, results = parse_signature(parser, PARAM_ATTRS)
+        attributes = parser.parse_optional_attr_dict_with_keyword()
+        regions = [parser.parse_region([p.argument for p in params])]
+        if parser.parse_optional_keyword("variants") is not None:
+            regions.append(parser.parse_region())
+        properties: dict[str, Attribute] = {
+            "sym_name": sym_name,
+            "function_type": FunctionType.from_lists([p.argument.type for p in params], results),
+            "param_names": ArrayAttr(StringAttr(p.name) for p in params),
+        }
+        if any(p.attrs for p in params):
+            properties["arg_attrs"] = ArrayAttr(DictionaryAttr(p.attrs) for p in params)
+        op = cls.create(properties=properties, regions=regions)
+        if attributes is not None:
+            op.attributes |= attributes.data
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_symbol_name(self.sym_name.data)
+        print_signature(
+            printer,
+            self.body.block.args,
+            [n.data for n in self.param_names],
+            self.arg_attrs,
+            self.function_type.outputs.data,
+        )
+        if self.attributes:
+            printer.print_op_attributes(self.attributes, print_keyword=True)
+        printer.print_string(" ")
+        printer.print_region(self.body, print_entry_block_args=False)
+        if self.variants is not None:
+            printer.print_string(" variants ")
+            printer.print_region(self.variants)
+
+
+@irdl_op_definition
+class VariantOp(VarOwner, IRDLOperation):
+    """A shape-specialization variant of its function: the same signature, another body, for
+    the sub-ranges of DimVars it covers.
+
+    ```mlir
+    hir.variant [n: 1 to 128] (%x: tensor<?x64xf32, #tf.dims<n: 1 to 4097>>) {
+      hir.return %x : tensor<?x64xf32, #tf.dims<n: 1 to 4097>>
+    }
+    ```
+    """
+
+    name = "hir.variant"
+
+    ranges = prop_def(ArrayAttr[DimRangeAttr])
+    body = region_def("single_block")
+
+    traits = traits_def(HasParent(FuncOp), IsolatedFromAbove())
+
+    def function(self) -> FuncOp:
+        parent = self.parent_op()
+        assert isinstance(parent, FuncOp)
+        return parent
+
+    def patterns(self) -> tuple[DimVarRangePat, ...]:
+        return tuple(r.pattern for r in self.ranges)
+
+    def var_name(self, value: SSAValue) -> str:
+        return self.function().var_name(value)
+
+    def var_is_const(self, value: SSAValue) -> bool:
+        return self.function().var_is_const(value)
+
+    def verify_(self) -> None:
+        function = self.parent_op()
+        if not isinstance(function, FuncOp):
+            return
+        params = function.function_type.inputs.data
+        types = tuple(arg.type for arg in self.body.block.args)
+        if types != tuple(params):
+            raise VerifyError(
+                f"a variant has its function's parameter types ({', '.join(str(t) for t in params)}), "
+                f"got ({', '.join(str(t) for t in types)})"
+            )
+        if not isinstance(self.body.block.last_op, ReturnOp):
+            raise VerifyError("body must end with hir.return")
+
+    @classmethod
+    def parse(cls, parser: Parser) -> VariantOp:
+        ranges = parse_ranges(parser)
+        params, _ = parse_signature(parser, PARAM_ATTRS)
+        body = parser.parse_region([p.argument for p in params])
+        op = cls.create(properties={"ranges": ranges}, regions=[body])
+        _parse_attributes(parser, op)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        print_ranges(printer, self.ranges)
+        printer.print_string(" ")
+        parent = self.parent_op()
+        names = (
+            [n.data for n in parent.param_names]
+            if isinstance(parent, FuncOp)
+            else [f"arg{i}" for i in range(len(self.body.block.args))]
+        )
+        print_signature(printer, self.body.block.args, names, None, None)
+        printer.print_string(" ")
+        printer.print_region(self.body, print_entry_block_args=False)
+        if self.attributes:
+            printer.print_op_attributes(self.attributes, print_keyword=True)
+
+
 @irdl_op_definition
 class ReturnOp(IRDLOperation):
-    """Ends a function body with its value (nothing, for an effect-only function).
+    """Ends a function (or variant) body with its value, or nothing for an effect-only one.
 
     ```mlir
     hir.return %y : tensor<4xf32>
@@ -235,7 +348,7 @@ class ReturnOp(IRDLOperation):
 
     values = var_operand_def()
 
-    traits = traits_def(IsTerminator(), ReturnLike(), HasParent(FuncOp))
+    traits = traits_def(IsTerminator(), ReturnLike(), HasParent(FuncOp, VariantOp))
 
     assembly_format = "attr-dict ($values^ `:` type($values))?"
 
@@ -243,7 +356,8 @@ class ReturnOp(IRDLOperation):
         super().__init__(operands=[list(values)])
 
     def verify_(self) -> None:
-        function = self.parent_op()
+        parent = self.parent_op()
+        function = parent.parent_op() if isinstance(parent, VariantOp) else parent
         if not isinstance(function, FuncOp):
             return
         expected = function.function_type.outputs.data
@@ -251,11 +365,9 @@ class ReturnOp(IRDLOperation):
         if actual != expected:
             shown = ", ".join(str(t) for t in expected) or "nothing"
             got = ", ".join(str(t) for t in actual) or "nothing"
-            raise VerifyError(f"returns {got}, but function '@{function.sym_name.data}' returns {shown}")
+            raise VerifyError(
+                f"returns {got}, but function '@{function.sym_name.data}' returns {shown}"
+            )
 
 
-def new_function_body(param_types: Sequence[Attribute]) -> Region:
-    return Region(Block(arg_types=param_types))
-
-
-HIR = Dialect("hir", [FuncOp, ReturnOp], [])
+HIR = Dialect("hir", [FuncOp, VariantOp, ReturnOp], [])

@@ -45,12 +45,15 @@ from xdsl.traits import (
 )
 
 from tilefoundry.diagnostics import VerifyError, with_context
+from tilefoundry.dialects.dim_range import DimRangeAttr
 from tilefoundry.dialects.dense import array_to_dense, dense_to_array
 from tilefoundry.dialects.op_attr import OpAttr, attr_to_op, canonical, op_to_attr, parse_op_body
 from tilefoundry.dialects.op_attr import print_op_body as _print_op_body
 from tilefoundry.ir.callable import FunctionLike, fits
 from tilefoundry.ir.expr import Expr, ExprOp, Var, expr_value
+from tilefoundry.dialects.tf_mesh import MeshOp, YieldOp
 from tilefoundry.dialects.tf_module import ModuleOp
+from tilefoundry.target import TargetAttr, TopologyAttr
 from tilefoundry.ir.metadata import (
     BindingMetadata,
     IRMetadata,
@@ -67,8 +70,10 @@ __all__ = [
     "CallOp",
     "ConstantOp",
     "HasFunctionOp",
+    "MeshOp",
     "ModuleOp",
     "TupleOp",
+    "YieldOp",
     "arg_expr",
 ]
 
@@ -438,4 +443,8 @@ def _shown(type: IRType) -> str:
     return str(type) if not isinstance(type, UnitType) else "() (no result)"
 
 
-TF = Dialect("tf", [ModuleOp, CallOp, ConstantOp, TupleOp], [OpAttr, DimsAttr, SpanEndAttr, MetaAttr])
+TF = Dialect(
+    "tf",
+    [ModuleOp, CallOp, ConstantOp, TupleOp, MeshOp, YieldOp],
+    [OpAttr, DimsAttr, DimRangeAttr, SpanEndAttr, MetaAttr, TargetAttr, TopologyAttr],
+)

@@ -1,29 +1,40 @@
 """Reference execution of HIR functions on numpy arrays.
 
 `run_function(func_op, args)` checks each argument against its parameter's type (dtype, rank,
-static sizes, DimVar envelopes, one size per DimVar), evaluates the body op by op (constants,
-tuples, op calls through `REFERENCE`, function calls through the symbol table), and returns the
-result as a numpy array, a tuple for a tuple value, or None for an effect-only function.
+static sizes, DimVar envelopes, one size per DimVar), picks the first variant whose DimVar
+ranges hold the sizes (else the function's own body), evaluates it op by op (constants, tuples,
+op calls through `REFERENCE`, function calls through the symbol table, mesh regions), and
+returns the result as a numpy array, a tuple for a tuple value, or None for an effect-only
+function.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 from xdsl.dialects.builtin import SymbolRefAttr
-from xdsl.ir import Operation, SSAValue
-from xdsl.traits import SymbolTable
+from xdsl.ir import Block, Operation, SSAValue
+from xdsl.traits import IsTerminator, SymbolTable
 
 from tilefoundry.dialects.dense import numpy_dtype
 from tilefoundry.dialects.hir import FuncOp, ReturnOp
 from tilefoundry.dialects.op_attr import OpAttr, attr_to_op
-from tilefoundry.dialects.tf import CallOp, ConstantOp, TupleOp
+from tilefoundry.dialects.tf import CallOp, ConstantOp, MeshOp, TupleOp
+from tilefoundry.dialects.tir import DispatchOp, EvaluateOp, LetOp, PrimFuncOp
 from tilefoundry.interpreter.reference import REFERENCE
 from tilefoundry.types import DimVar, IRType, TensorType, TupleType, from_attr
 
-__all__ = ["ExecutionError", "check_argument", "evaluate_op", "run_function"]
+__all__ = [
+    "ExecutionError",
+    "check_argument",
+    "evaluate_op",
+    "function_runner",
+    "run_any",
+    "run_function",
+    "run_prim_function",
+]
 
 
 class ExecutionError(ValueError):
@@ -95,32 +106,123 @@ def run_function(function: FuncOp, args: Sequence[Any]) -> Any:
             f"({', '.join(names)}), got {len(args)}"
         )
     sizes: dict[str, int] = {}
-    env: dict[SSAValue, Any] = {}
-    for arg, name, type, value in zip(function.body.block.args, names, params, args, strict=True):
-        env[arg] = check_argument(name, type, value, sizes)
-    for op in function.body.block.ops:
-        if isinstance(op, ReturnOp):
-            return env[op.values[0]] if op.values else None
-        result = _evaluate(op, [env[v] for v in op.operands])
-        if op.results:
-            env[op.results[0]] = result
-    raise ExecutionError(f"function '{function.sym_name.data}' has no hir.return")
+    values = [
+        check_argument(name, type, value, sizes)
+        for name, type, value in zip(names, params, args, strict=True)
+    ]
+    block = function.body.block
+    for variant in function.variant_ops():
+        if all(p.dim_var in sizes and p.match(sizes[p.dim_var]) for p in variant.patterns()):
+            block = variant.body.block
+            break
+    env: dict[SSAValue, Any] = dict(zip(block.args, values, strict=True))
+    returned = _run_block(block, env)
+    return returned[0] if returned else None
 
 
-def _evaluate(op: Operation, values: list[Any]) -> Any:
+def _run_block(block: Block, env: dict[SSAValue, Any]) -> list[Any]:
+    """Run a block's ops; the values its terminator returns or yields."""
+    for op in block.ops:
+        if op.has_trait(IsTerminator):
+            return [env[v] for v in op.operands]
+        for result, value in zip(op.results, _evaluate(op, env), strict=True):
+            env[result] = value
+    return []
+
+
+def _evaluate(op: Operation, env: dict[SSAValue, Any]) -> list[Any]:
+    """The values of an op's results."""
+    if isinstance(op, MeshOp):
+        return _run_block(op.body.block, env)
+    if isinstance(op, LetOp | EvaluateOp):
+        inner = _anchored(op)
+        results = _evaluate(inner, env)
+        return results
+    values = [env[v] for v in op.operands]
     if isinstance(op, ConstantOp):
-        return op.value
+        return [op.value]
     if isinstance(op, TupleOp):
-        return tuple(values)
+        return [tuple(values)]
+    if isinstance(op, DispatchOp):
+        return _listed(_dispatch(op, values), op)
     if isinstance(op, CallOp):
         if isinstance(op.callee, SymbolRefAttr):
             callee = SymbolTable.lookup_symbol(op, op.callee)
-            if not isinstance(callee, FuncOp):
-                raise ExecutionError(f"'{op.callee}' does not name an HIR function to run")
-            return run_function(callee, values)
+            return _listed(_call_function(callee, op.callee, values), op)
         result = evaluate_op(op, values)
         expected = from_attr(op.results[0].type) if op.results else None
         if isinstance(expected, TensorType):
-            return np.asarray(result).astype(numpy_dtype(expected.dtype), copy=False)
-        return result
+            result = np.asarray(result).astype(numpy_dtype(expected.dtype), copy=False)
+        return _listed(result, op)
     raise ExecutionError(f"'{op.name}' has no reference semantics")
+
+
+def _listed(value: Any, op: Operation) -> list[Any]:
+    return [value] if op.results else []
+
+
+def _anchored(op: Operation) -> Operation:
+    inner = op.regions[0].block.first_op
+    assert inner is not None
+    return inner
+
+
+def _call_function(callee: Operation | None, ref: SymbolRefAttr, values: list[Any]) -> Any:
+    if isinstance(callee, FuncOp):
+        return run_function(callee, values)
+    if isinstance(callee, PrimFuncOp):
+        return run_prim_function(callee, values)
+    raise ExecutionError(f"'{ref}' does not name a function to run")
+
+
+def _dispatch(op: DispatchOp, values: list[Any]) -> Any:
+    sizes: dict[str, int] = {}
+    for value, arg in zip(values, op.args, strict=True):
+        check_argument(str(arg.name_hint), from_attr(arg.type), value, sizes)
+    for callee, patterns in zip(op.callees, op.case_patterns, strict=True):
+        if all(p.dim_var in sizes and p.match(sizes[p.dim_var]) for p in patterns):
+            return _call_function(SymbolTable.lookup_symbol(op, callee), callee, values)
+    shown = ", ".join(f"{k} = {v}" for k, v in sizes.items())
+    raise ExecutionError(f"no dispatch case holds the argument sizes ({shown})")
+
+
+def run_prim_function(function: PrimFuncOp, args: Sequence[Any]) -> Any:
+    """Run a `tir.prim_func` on numpy arrays: its statements in order (effect-form calls act
+    on the arrays in place); its return value, or None."""
+    params = function.param_types()
+    names = [n.data for n in function.param_names]
+    if len(args) != len(params):
+        raise ExecutionError(
+            f"function '{function.sym_name.data}' takes {len(params)} argument(s) "
+            f"({', '.join(names)}), got {len(args)}"
+        )
+    sizes: dict[str, int] = {}
+    block = function.body.block
+    env: dict[SSAValue, Any] = {
+        arg: check_argument(name, type, value, sizes)
+        for arg, name, type, value in zip(block.args, names, params, args, strict=True)
+    }
+    returned = _run_block(block, env)
+    return returned[0] if returned else None
+
+
+def run_any(op: Operation, args: Sequence[Any]) -> Any:
+    """Run a `hir.func` or a `tir.prim_func` on numpy arrays."""
+    if isinstance(op, PrimFuncOp):
+        return run_prim_function(op, args)
+    assert isinstance(op, FuncOp)
+    return run_function(op, args)
+
+
+def function_runner(function: Any) -> Callable[..., Any]:
+    """A callable that runs a function (a `Function` / `PrimFunction` view) on numpy arrays,
+    one per declared parameter: what `module.<function name>` gives."""
+    op = function.function_op
+    names = [p.name for p in function.params]
+
+    def run(*args: Any) -> Any:
+        return run_any(op, list(args))
+
+    run.__name__ = run.__qualname__ = function.name
+    run.__doc__ = f"Run '{function.name}({', '.join(names)})' on numpy arrays."
+    return run

@@ -33,7 +33,7 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import ParseError
 
 from tilefoundry.diagnostics import VerifyError
-from tilefoundry.ir.expr import ExprOp
+from tilefoundry.ir.expr import ExprOp, VarOwner
 from tilefoundry.ir.metadata import (
     BindingMetadata,
     SpanEndAttr,
@@ -105,7 +105,7 @@ class TFParser(Parser):
                 raise
             raise _OpParseError(Span(start, start + 1, self.lexer.input), err.msg) from None
         self.op_offsets[op] = start
-        if isinstance(op, ExprOp) and len(op.results) == 1:
+        if isinstance(op, ExprOp | VarOwner) and len(op.results) == 1:
             self._bind_ssa_name(op, start)
         return op
 

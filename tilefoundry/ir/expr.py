@@ -13,9 +13,10 @@ views); `structural_equal` compares structure. `repr` never shows metadata.
 from __future__ import annotations
 
 import abc
+import contextlib
 import re
 import weakref
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import TypeVar, cast
 
 from xdsl.dialects.builtin import UnknownLoc
@@ -35,6 +36,7 @@ from tilefoundry.types import IRType, TensorType, TupleType, UnitType, from_attr
 
 __all__ = [
     "Expr",
+    "building",
     "ExprOp",
     "Var",
     "VarOwner",
@@ -105,9 +107,12 @@ class ExprOp(Expr):
         return location_to_metadata(self.location)
 
     def _init_metadata(self, metadata: Iterable[IRMetadata]) -> None:
-        """Validate and store the metadata given to a constructor."""
+        """Validate and store the metadata given to a constructor (the last step of every Expr
+        op constructor, so it also records the op in the innermost `building()` scope)."""
         assert isinstance(self, Operation)
         _apply_metadata(self, check_metadata(metadata, what=f"'{self.name}' metadata"))
+        if _BUILDING:
+            _BUILDING[-1].append(self)
 
     def _copy_with_metadata(self: E, metadata: tuple[IRMetadata, ...]) -> E:
         assert isinstance(self, Operation)
@@ -132,6 +137,21 @@ def _type_text(op: Operation) -> str:
     if not op.results:
         return "()"
     return ", ".join(str(r.type) for r in op.results)
+
+
+_BUILDING: list[list[Operation]] = []
+
+
+@contextlib.contextmanager
+def building() -> Iterator[list[Operation]]:
+    """Collect, in creation order, the Expr ops constructed inside the `with` block (how a
+    region-holding Expr such as `Mesh` learns which expressions form its body)."""
+    built: list[Operation] = []
+    _BUILDING.append(built)
+    try:
+        yield built
+    finally:
+        _BUILDING.pop()
 
 
 class VarOwner(abc.ABC):

@@ -126,7 +126,7 @@ tf.module @m {
 
 // -----
 
-// expected-error @+1 {{'hir.return' expects parent op 'hir.func'}}
+// expected-error @+1 {{'hir.return' expects parent op to be one of 'hir.func', 'hir.variant'}}
 "hir.return"() : () -> ()
 
 // -----
@@ -135,5 +135,72 @@ tf.module @m {
   // expected-error @+1 {{parameter #0 metadata holds more than one BindingMetadata}}
   hir.func @f(%x: tensor<4xf32> loc(fused["a", "b"])) -> () {
     hir.return
+  }
+}
+
+// -----
+
+// Variants.
+
+tf.module @m {
+  // expected-error @+1 {{variant #0 of function '@f' range [0, 128) of 'n' is not inside its envelope [1, 4097)}}
+  hir.func @f(%x: tensor<?xf32, #tf.dims<n: 1 to 4097>>) -> () {
+    hir.return
+  } variants {
+    hir.variant [n: 0 to 128] (%x: tensor<?xf32, #tf.dims<n: 1 to 4097>>) {
+      hir.return
+    }
+  }
+}
+
+// -----
+
+tf.module @m {
+  // expected-error @+1 {{variant #0 of function '@f' ranges over 'm', which is not a DimVar of the signature (DimVars: n)}}
+  hir.func @f(%x: tensor<?xf32, #tf.dims<n: 1 to 4097>>) -> () {
+    hir.return
+  } variants {
+    hir.variant [m: 1 to 128] (%x: tensor<?xf32, #tf.dims<n: 1 to 4097>>) {
+      hir.return
+    }
+  }
+}
+
+// -----
+
+tf.module @m {
+  // expected-error @+1 {{variant #0 of function '@f' gives DimVar 'n' two ranges}}
+  hir.func @f(%x: tensor<?xf32, #tf.dims<n: 1 to 4097>>) -> () {
+    hir.return
+  } variants {
+    hir.variant [n: 1 to 128, n: 2 to 3] (%x: tensor<?xf32, #tf.dims<n: 1 to 4097>>) {
+      hir.return
+    }
+  }
+}
+
+// -----
+
+tf.module @m {
+  hir.func @f(%x: tensor<?xf32, #tf.dims<n: 1 to 4097>>) -> () {
+    hir.return
+  } variants {
+    // expected-error @+1 {{a variant has its function's parameter types (tensor<?xf32, #tf.dims<n: 1 to 4097>>), got (tensor<4xf32>)}}
+    hir.variant [n: 1 to 128] (%x: tensor<4xf32>) {
+      hir.return
+    }
+  }
+}
+
+// -----
+
+tf.module @m {
+  hir.func @f(%x: tensor<?xf32, #tf.dims<n: 1 to 4097>>) -> () {
+    hir.return
+  } variants {
+    // expected-error @+1 {{DimVarRangePat for 'n' needs lo < hi, got [128, 128)}}
+    hir.variant [n: 128 to 128] (%x: tensor<?xf32, #tf.dims<n: 1 to 4097>>) {
+      hir.return
+    }
   }
 }

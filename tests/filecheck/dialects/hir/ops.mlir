@@ -54,3 +54,37 @@ hir.func @bare(%x: tensor<4xf32>) -> tensor<4xf32> {
 // CHECK-NEXT:  }
 
 // GENERIC-LABEL: "hir.func"() <{sym_name = "bare"
+
+// -----
+
+// Shape-specialization variants live inside their function, each over sub-ranges of the
+// signature's DimVars.
+
+tf.module @specialized {
+  hir.func @f(%x: tensor<?x8xf32, #tf.dims<n: 1 to 4097>>, %w_0: tensor<8x8xf32> {const}) -> tensor<?x8xf32, #tf.dims<n: 1 to 4097>> {
+    %y = tf.call tf.linalg.matmul(%x, %w_0) : (tensor<?x8xf32, #tf.dims<n: 1 to 4097>>, tensor<8x8xf32>) -> tensor<?x8xf32, #tf.dims<n: 1 to 4097>>
+    hir.return %y : tensor<?x8xf32, #tf.dims<n: 1 to 4097>>
+  } variants {
+    hir.variant [n: 1 to 128] (%x: tensor<?x8xf32, #tf.dims<n: 1 to 4097>>, %w_0: tensor<8x8xf32>) {
+      %y = tf.call tf.linalg.matmul(%x, %w_0) : (tensor<?x8xf32, #tf.dims<n: 1 to 4097>>, tensor<8x8xf32>) -> tensor<?x8xf32, #tf.dims<n: 1 to 4097>>
+      hir.return %y : tensor<?x8xf32, #tf.dims<n: 1 to 4097>>
+    }
+    hir.variant [n: 128 to 4097] (%x: tensor<?x8xf32, #tf.dims<n: 1 to 4097>>, %w_0: tensor<8x8xf32>) {
+      %t = tf.call tf.linalg.transpose<perm = [1, 0]>(%w_0) : (tensor<8x8xf32>) -> tensor<8x8xf32>
+      %u = tf.call tf.linalg.transpose<perm = [1, 0]>(%t) : (tensor<8x8xf32>) -> tensor<8x8xf32>
+      %y = tf.call tf.linalg.matmul(%x, %u) : (tensor<?x8xf32, #tf.dims<n: 1 to 4097>>, tensor<8x8xf32>) -> tensor<?x8xf32, #tf.dims<n: 1 to 4097>>
+      hir.return %y : tensor<?x8xf32, #tf.dims<n: 1 to 4097>>
+    }
+  }
+}
+
+// CHECK-LABEL: tf.module @specialized {
+// CHECK:         } variants {
+// CHECK-NEXT:      hir.variant [n: 1 to 128] (%x: tensor<?x8xf32, #tf.dims<n: 1 to 4097>>, %w_0: tensor<8x8xf32>) {
+// CHECK-NEXT:        %[[Y:.*]] = tf.call tf.linalg.matmul(%x, %w_0)
+// CHECK-NEXT:        hir.return %[[Y]]
+// CHECK-NEXT:      }
+// CHECK-NEXT:      hir.variant [n: 128 to 4097] (%x: tensor<?x8xf32, #tf.dims<n: 1 to 4097>>, %w_0: tensor<8x8xf32>) {
+
+// GENERIC-LABEL: "tf.module"() <{sym_name = "specialized"}> ({
+// GENERIC:         "hir.variant"() <{ranges = [#tf.range<n: 1 to 128>]}> ({

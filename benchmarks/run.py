@@ -1,0 +1,397 @@
+"""Time tf-opt side by side with xdsl-opt and mlir-opt-19, in one run, and print the ratios.
+
+The inputs come from `generate.py` (written into a temporary directory): tf-opt reads the custom
+form, xdsl-opt and mlir-opt (`--allow-unregistered-dialect`) the generic form tf-opt prints. Each
+case runs each tool `--repeat` times (`--large-repeat` for the large module), one process per run,
+timed with `time.perf_counter` around `subprocess.run` (start-up, parse, verify, passes, print).
+
+A run counts only if it exits 0 and prints something; its output's `tf.call` ops are counted, so
+a tool that drops or keeps ops differently shows up in the table. mlir-opt's `--cse` is timed only
+if it removes what `-p cse` removes: upstream passes leave unregistered ops alone, so it is probed
+once and otherwise reported as not equivalent.
+
+Usage: `make bench`, or `.venv/bin/python benchmarks/run.py --quick` for a run of a minute or so.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import importlib.metadata
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from generate import Inputs, LargeShape, find_tool, generate
+
+TF_OPT = "tf-opt"
+XDSL_OPT = "xdsl-opt"
+MLIR_OPT = "mlir-opt"
+TF_OPT_GENERIC = "tf-opt (generic in)"
+PASS_FLAGS = {"cse": "--cse", "dce": "--canonicalize"}
+QUICK_SHAPE = LargeShape(functions=10)
+
+
+@dataclass(frozen=True)
+class Command:
+    """One tool's command line for one case; `input` None means the input could not be made."""
+
+    tool: str
+    argv: list[str] | None
+    input: Path | None
+    probe: bool = False  # run once first; time only if its output matches the reference
+
+
+@dataclass(frozen=True)
+class Case:
+    """A row group of the table: one input and one job, run by every tool."""
+
+    name: str
+    repeat: int
+    commands: list[Command]
+
+
+@dataclass
+class Result:
+    """The measurements of one tool on one case, or why there are none."""
+
+    case: str
+    tool: str
+    times: list[float] = field(default_factory=list)
+    status: str = "ok"  # ok | not found | FAILED | skipped
+    note: str = ""
+    calls: int | None = None
+
+    @property
+    def median(self) -> float | None:
+        """The median wall time, when every run succeeded."""
+        return statistics.median(self.times) if self.status == "ok" and self.times else None
+
+
+class RunFailed(Exception):
+    """A run that exited non-zero, printed nothing or timed out; the message is one line."""
+
+
+def progress(message: str) -> None:
+    """One progress line on stderr."""
+    print(message, file=sys.stderr, flush=True)
+
+
+def first_line(text: str, default: str) -> str:
+    """The first non-blank line of a tool's output."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    return lines[0] if lines else default
+
+
+def run_once(argv: list[str], timeout: float) -> tuple[float, bytes]:
+    """Run a command once: its wall time and stdout, or RunFailed."""
+    started = time.perf_counter()
+    try:
+        done = subprocess.run(argv, capture_output=True, timeout=timeout, check=False)
+    except subprocess.TimeoutExpired:
+        raise RunFailed(f"timed out after {timeout:g} s") from None
+    elapsed = time.perf_counter() - started
+    if done.returncode != 0:
+        stderr = done.stderr.decode("utf-8", "replace")
+        raise RunFailed(first_line(stderr, f"exit code {done.returncode}, no stderr"))
+    if not done.stdout.strip():
+        raise RunFailed("empty output")
+    return elapsed, done.stdout
+
+
+def count_calls(output: bytes) -> int:
+    """The `tf.call` ops of a printed module, custom (`tf.call`) or generic (`"tf.call"`)."""
+    return output.count(b"tf.call")
+
+
+def measure(case: Case, command: Command, reference: int | None, timeout: float) -> Result:
+    """Run one tool `case.repeat` times, stopping at the first failure."""
+    result = Result(case.name, command.tool)
+    if command.argv is None:
+        result.status = "not found"
+        return result
+    if command.input is None:
+        result.status, result.note = "skipped", "no input (generic form not written)"
+        return result
+    if command.probe:
+        try:
+            _, output = run_once(command.argv, timeout)
+        except RunFailed as err:
+            result.status, result.note = "FAILED", str(err)
+            return result
+        result.calls = count_calls(output)
+        if reference is None or result.calls != reference:
+            result.status = "skipped"
+            result.note = (
+                "no tf-opt or xdsl-opt result to compare with"
+                if reference is None
+                else f"not equivalent: leaves {result.calls} tf.call, tf-opt leaves {reference}"
+            )
+            progress(f"[{case.name}] {command.tool}: {result.note}")
+            return result
+    for index in range(case.repeat):
+        try:
+            elapsed, output = run_once(command.argv, timeout)
+        except RunFailed as err:
+            result.status, result.note = "FAILED", str(err)
+            progress(f"[{case.name}] {command.tool} run {index + 1}/{case.repeat}: FAILED: {err}")
+            return result
+        result.times.append(elapsed)
+        result.calls = count_calls(output)
+        progress(f"[{case.name}] {command.tool} run {index + 1}/{case.repeat}: {elapsed:.3f} s")
+    return result
+
+
+def build_cases(
+    inputs: Inputs, tools: dict[str, str | None], args: argparse.Namespace
+) -> list[Case]:
+    """The cases: a trivial file, the large file parsed and printed, and with a pass."""
+
+    def command(tool: str, flags: list[str], source: Path | None, probe: bool = False) -> Command:
+        path = tools[TF_OPT if tool == TF_OPT_GENERIC else tool]
+        argv = None if path is None else [path, *flags, *([str(source)] if source else [])]
+        return Command(tool, argv, source, probe)
+
+    def trio(
+        flags: dict[str, list[str]], custom: Path, generic: Path | None, probe: bool = False
+    ) -> list[Command]:
+        return [
+            command(TF_OPT, flags[TF_OPT], custom),
+            command(XDSL_OPT, flags[XDSL_OPT], generic),
+            command(MLIR_OPT, flags[MLIR_OPT], generic, probe),
+        ]
+
+    plain = {TF_OPT: [], XDSL_OPT: [], MLIR_OPT: ["--allow-unregistered-dialect"]}
+    with_pass = {
+        TF_OPT: ["-p", args.pass_name],
+        XDSL_OPT: ["-p", args.pass_name],
+        MLIR_OPT: ["--allow-unregistered-dialect", PASS_FLAGS[args.pass_name]],
+    }
+    ops = inputs.shape.op_count
+    large_parse = trio(plain, inputs.large, inputs.large_generic)
+    large_parse.insert(1, command(TF_OPT_GENERIC, [], inputs.large_generic))
+    return [
+        Case("trivial", args.repeat, trio(plain, inputs.trivial, inputs.trivial_generic)),
+        Case(f"large ({ops} ops)", args.large_repeat, large_parse),
+        Case(
+            f"large + {args.pass_name}",
+            args.large_repeat,
+            trio(with_pass, inputs.large, inputs.large_generic, probe=True),
+        ),
+    ]
+
+
+def run_case(case: Case, timeout: float) -> list[Result]:
+    """Every tool on one case; tf-opt's output count is the reference for mlir-opt's probe."""
+    results: list[Result] = []
+    reference: int | None = None
+    for command in case.commands:
+        result = measure(case, command, reference, timeout)
+        if reference is None and result.status == "ok" and command.tool in (TF_OPT, XDSL_OPT):
+            reference = result.calls
+        results.append(result)
+    return results
+
+
+def warm_up(cases: Sequence[Case], timeout: float) -> None:
+    """One untimed run of each tool on the trivial case (page cache, `.pyc` files)."""
+    for command in cases[0].commands:
+        if command.argv is not None and command.input is not None:
+            progress(f"[warm-up] {command.tool}")
+            try:
+                run_once(command.argv, timeout)
+            except RunFailed:
+                pass  # the timed runs report it
+
+
+def ratio(numerator: float | None, denominator: float | None) -> str:
+    """`numerator / denominator` with two or three significant digits, or a dash."""
+    if numerator is None or not denominator:
+        return "-"
+    value = numerator / denominator
+    if value < 10:
+        return f"{value:.2f}"
+    return f"{value:.1f}" if value < 100 else f"{value:.0f}"
+
+
+def seconds(value: float | None) -> str:
+    """A time in seconds for the table."""
+    return "-" if value is None else f"{value:.3f}"
+
+
+def format_table(results: Sequence[Result]) -> str:
+    """The results as a Markdown table; `tf-opt ÷` is tf-opt's median over this row's median."""
+    header = ["case", "tool", "runs", "min s", "median s", "tf-opt ÷", "tf.call out", "status"]
+    rows: list[list[str]] = []
+    tf_median: dict[str, float | None] = {r.case: r.median for r in results if r.tool == TF_OPT}
+    for r in results:
+        status = r.status if not r.note else f"{r.status}: {r.note}"
+        rows.append(
+            [
+                r.case,
+                r.tool,
+                str(len(r.times)),
+                seconds(min(r.times) if r.times and r.status == "ok" else None),
+                seconds(r.median),
+                "-" if r.tool == TF_OPT else ratio(tf_median.get(r.case), r.median),
+                "-" if r.calls is None else str(r.calls),
+                status,
+            ]
+        )
+    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
+
+    def line(cells: list[str]) -> str:
+        return (
+            "| " + " | ".join(cell.ljust(w) for cell, w in zip(cells, widths, strict=True)) + " |"
+        )
+
+    rule = "|" + "|".join("-" * (w + 2) for w in widths) + "|"
+    return "\n".join([line(header), rule, *(line(row) for row in rows)])
+
+
+def format_ratios(results: Sequence[Result]) -> str:
+    """A Markdown table, one row per case: tf-opt/xdsl-opt and tf-opt/mlir-opt, medians."""
+    by_key = {(r.case, r.tool): r for r in results}
+
+    def cell(case: str, tool: str) -> str:
+        tf, other = by_key.get((case, TF_OPT)), by_key.get((case, tool))
+        if tf is None or other is None:
+            return "-"
+        if tf.median is None or other.median is None:
+            missing = tf if tf.median is None else other
+            return f"- ({missing.tool} {missing.status})"
+        return ratio(tf.median, other.median)
+
+    lines = ["| case | tf-opt / xdsl-opt | tf-opt / mlir-opt |", "|---|---|---|"]
+    for case in dict.fromkeys(r.case for r in results):
+        lines.append(f"| {case} | {cell(case, XDSL_OPT)} | {cell(case, MLIR_OPT)} |")
+    return "\n".join(lines)
+
+
+def tool_version(path: str | None) -> str:
+    """The first line of `<tool> --version`, or why there is none."""
+    if path is None:
+        return "not found"
+    try:
+        done = subprocess.run([path, "--version"], capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired) as err:
+        return f"unknown ({err})"
+    return first_line(done.stdout + done.stderr, "unknown")
+
+
+def package_version(name: str) -> str:
+    """An installed distribution's version, through the stdlib."""
+    try:
+        return importlib.metadata.version(name)
+    except importlib.metadata.PackageNotFoundError:
+        return "not installed"
+
+
+def cpu_model() -> str:
+    """The CPU model from /proc/cpuinfo, where there is one."""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as stream:
+            for line in stream:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def environment(tools: dict[str, str | None]) -> list[str]:
+    """The lines describing where the numbers come from."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:
+        cores = os.cpu_count() or 0
+    lines = [
+        f"date: {datetime.datetime.now().astimezone().isoformat(timespec='seconds')}",
+        f"python: {platform.python_version()} ({sys.executable})",
+        f"xdsl: {package_version('xdsl')}",
+        f"tilefoundry: {package_version('tilefoundry')}",
+        f"nproc: {cores}",
+        f"cpu: {cpu_model()}",
+    ]
+    for name, path in tools.items():
+        lines.append(f"{name}: {path or 'not found'} -- {tool_version(path)}")
+    return lines
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    """The command line; `--quick` shrinks the large module and the repeats."""
+    defaults = LargeShape()
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=None, help="runs per tool (default 5)")
+    parser.add_argument(
+        "--large-repeat", type=int, default=None, help="runs per tool on the large module (3)"
+    )
+    parser.add_argument("--quick", action="store_true", help="~5,000 ops, 3 and 2 runs")
+    parser.add_argument("--functions", type=int, default=None, help=f"F ({defaults.functions})")
+    parser.add_argument("--chain", type=int, default=defaults.chain, help="N calls per function")
+    parser.add_argument("--constants", type=int, default=defaults.constants)
+    parser.add_argument("--pass", dest="pass_name", choices=sorted(PASS_FLAGS), default="cse")
+    parser.add_argument("--tf-opt", default=TF_OPT, help="tf-opt command or path")
+    parser.add_argument("--xdsl-opt", default=XDSL_OPT, help="xdsl-opt command or path")
+    parser.add_argument("--mlir-opt", default="mlir-opt-19", help="mlir-opt command or path")
+    parser.add_argument("--timeout", type=float, default=900.0, help="seconds per run")
+    parser.add_argument("--keep", type=Path, default=None, help="write the inputs here, keep them")
+    args = parser.parse_args(argv)
+    args.repeat = args.repeat or (3 if args.quick else 5)
+    args.large_repeat = args.large_repeat or (2 if args.quick else min(3, args.repeat))
+    functions = args.functions or (QUICK_SHAPE.functions if args.quick else defaults.functions)
+    args.shape = LargeShape(functions, args.chain, args.constants)
+    return args
+
+
+def benchmark(args: argparse.Namespace, directory: Path) -> int:
+    """Generate, run every case, print the environment, the table and the ratios.
+
+    The exit code is 1 if tf-opt is missing or a tf-opt run failed; the other tools' failures are
+    results, shown as such.
+    """
+    tools = {
+        TF_OPT: find_tool(args.tf_opt),
+        XDSL_OPT: find_tool(args.xdsl_opt),
+        MLIR_OPT: find_tool(args.mlir_opt),
+    }
+    progress(f"generating inputs in {directory} ({args.shape.op_count} ops) ...")
+    started = time.perf_counter()
+    inputs = generate(directory, args.shape, tools[TF_OPT])
+    progress(f"generated in {time.perf_counter() - started:.1f} s")
+    if inputs.generic_error:
+        progress(f"warning: {inputs.generic_error}")
+    cases = build_cases(inputs, tools, args)
+    warm_up(cases, args.timeout)
+    results: list[Result] = []
+    for case in cases:
+        results.extend(run_case(case, args.timeout))
+    print("## Environment\n")
+    print("\n".join(f"- {line}" for line in environment(tools)))
+    print(f"- large module: {args.shape} = {args.shape.op_count} ops")
+    print(f"- runs: {args.repeat} (trivial), {args.large_repeat} (large)\n")
+    print("## Results (wall seconds per process)\n")
+    print(format_table(results))
+    print("\n## Ratios (tf-opt median / other median; > 1 means tf-opt is slower)\n")
+    print(format_ratios(results))
+    return 1 if any(r.tool == TF_OPT and r.status != "ok" for r in results) else 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point: a temporary directory unless `--keep` names one."""
+    args = parse_args(argv)
+    if args.keep is not None:
+        return benchmark(args, args.keep)
+    with tempfile.TemporaryDirectory(prefix="tf-bench-") as directory:
+        return benchmark(args, Path(directory))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,160 @@
+"""`tf.mesh`: a lexical mesh binding inside a function body.
+
+The ops of its body run over one level of the execution domain's effective topology hierarchy
+(the `with Mesh(topology="cta", ...)` of the DSL); the level must be one the enclosing module
+resolves through its owners. Its value is what `tf.yield` yields (nothing for an effect-only
+body).
+
+```python
+y = Mesh("cta", lambda: ops.add(ops.exp(x), x))   # the ops built in the lambda form the body
+```
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import cast
+
+from xdsl.dialects.builtin import StringAttr
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.irdl import (
+    IRDLOperation,
+    irdl_op_definition,
+    opt_result_def,
+    prop_def,
+    region_def,
+    traits_def,
+    var_operand_def,
+)
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.traits import HasParent, IsTerminator, RecursiveMemoryEffect
+
+from tilefoundry.diagnostics import VerifyError
+from tilefoundry.dialects.tf_module import ModuleOp, effective_topologies
+from tilefoundry.ir.expr import Expr, ExprOp, building, expr_value
+from tilefoundry.ir.metadata import IRMetadata
+
+__all__ = ["MeshOp", "YieldOp"]
+
+
+@irdl_op_definition
+class MeshOp(ExprOp, IRDLOperation):
+    """A region whose ops run over one effective topology level (`Mesh` in the spec).
+
+    ```mlir
+    %y = tf.mesh "cta" {
+      %h = tf.call tf.math.unary<kind = exp>(%x) : (tensor<4xf32>) -> tensor<4xf32>
+      tf.yield %h : tensor<4xf32>
+    } : tensor<4xf32>
+    ```
+    """
+
+    name = "tf.mesh"
+
+    topology = prop_def(StringAttr)
+    body = region_def("single_block")
+    res = opt_result_def()
+
+    traits = traits_def(RecursiveMemoryEffect())
+
+    def __init__(
+        self,
+        topology: str,
+        body: Callable[[], Expr | None] | Expr,
+        *,
+        metadata: Iterable[IRMetadata] = (),
+    ) -> None:
+        if not isinstance(topology, str) or not topology:
+            raise TypeError(f"Mesh topology must be a level name, got {topology!r}")
+        if callable(body) and not isinstance(body, Expr):
+            with building() as built:
+                result = body()
+        else:
+            result, built = body, []
+        inner = [op for op in built if op.parent is None]
+        value: list[SSAValue] = [] if result is None else [expr_value(result, "the mesh body")]
+        block = Block(inner)
+        block.add_op(YieldOp(*value))
+        super().__init__(
+            properties={"topology": StringAttr(topology)},
+            regions=[Region(block)],
+            result_types=[[v.type for v in value]],
+        )
+        self._init_metadata(metadata)
+
+    def verify_(self) -> None:
+        self.verify_metadata()
+        terminator = self.body.block.last_op
+        if not isinstance(terminator, YieldOp):
+            raise VerifyError("body must end with tf.yield")
+        if tuple(terminator.values.types) != tuple(self.result_types):
+            raise VerifyError(
+                f"yields ({', '.join(str(t) for t in terminator.values.types)}) but the mesh "
+                f"has type ({', '.join(str(t) for t in self.result_types)})"
+            )
+        module = _enclosing_module(self)
+        if module is None:
+            return
+        levels = effective_topologies(module)
+        level = self.topology.data
+        if level not in {t.name for t in levels}:
+            available = ", ".join(t.name for t in levels) or "none"
+            raise VerifyError(
+                f"mesh names topology level '{level}', which is not an effective level of module "
+                f"'{module.own_name}' (available: {available})"
+            )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> MeshOp:
+        topology = StringAttr(parser.parse_str_literal(" (the topology level of the mesh)"))
+        attributes = parser.parse_optional_attr_dict_with_keyword()
+        body = parser.parse_region()
+        result_types: list[Attribute] = []
+        if parser.parse_optional_punctuation(":") is not None:
+            result_types.append(parser.parse_type())
+        op = cls.create(
+            properties={"topology": topology}, regions=[body], result_types=result_types
+        )
+        if attributes is not None:
+            op.attributes |= attributes.data
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_string_literal(self.topology.data)
+        if self.attributes:
+            printer.print_op_attributes(self.attributes, print_keyword=True)
+        printer.print_string(" ")
+        printer.print_region(self.body, print_entry_block_args=False)
+        if self.res is not None:
+            printer.print_string(" : ")
+            printer.print_attribute(self.res.type)
+
+
+def _enclosing_module(op: Operation) -> ModuleOp | None:
+    parent = op.parent_op()
+    while parent is not None and not isinstance(parent, ModuleOp):
+        parent = parent.parent_op()
+    return cast(ModuleOp | None, parent)
+
+
+@irdl_op_definition
+class YieldOp(IRDLOperation):
+    """Ends a `tf.mesh` body with its value.
+
+    ```mlir
+    tf.yield %h : tensor<4xf32>
+    ```
+    """
+
+    name = "tf.yield"
+
+    values = var_operand_def()
+
+    traits = traits_def(IsTerminator(), HasParent(MeshOp))
+
+    assembly_format = "attr-dict ($values^ `:` type($values))?"
+
+    def __init__(self, *values: SSAValue) -> None:
+        super().__init__(operands=[list(values)])

@@ -1,0 +1,421 @@
+"""The `tir` dialect: TIR functions (`tir.prim_func`) and their statements.
+
+A prim function's body is a list of statements, never bare expressions:
+- `tir.let` anchors a value-form call (or another value-form Expr) and binds its value to a Var;
+- `tir.evaluate` runs an effect-form call (one with no value, `UnitType`);
+- `tir.return` ends the body.
+A `tf.call` standing alone as a statement is refused. `tir.dispatch` (a `DispatchCall`) calls one
+of several same-module functions, the first whose `case_patterns` hold the runtime DimVar sizes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import cast
+
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DictionaryAttr,
+    FunctionType,
+    StringAttr,
+    SymbolNameConstraint,
+    SymbolRefAttr,
+)
+from xdsl.ir import Attribute, Block, BlockArgument, Dialect, Operation, OpResult, Region, SSAValue
+from xdsl.irdl import (
+    IRDLOperation,
+    irdl_op_definition,
+    opt_prop_def,
+    opt_result_def,
+    prop_def,
+    region_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+)
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.traits import (
+    HasParent,
+    IsolatedFromAbove,
+    IsTerminator,
+    NoTerminator,
+    ReturnLike,
+    SymbolOpInterface,
+    SymbolTable,
+    SymbolUserOpInterface,
+)
+
+from tilefoundry.diagnostics import VerifyError
+from tilefoundry.dialects.asm import parse_signature, print_signature
+from tilefoundry.dialects.dim_range import DimRangeAttr, check_ranges, parse_ranges, print_ranges
+from tilefoundry.dialects.hir import PARAM_ATTRS, check_dim_vars, verify_signature
+from tilefoundry.dialects.tf import CallOp
+from tilefoundry.ir.callable import FunctionLike, fits
+from tilefoundry.ir.expr import ExprOp, Var, VarOwner
+from tilefoundry.ir.metadata import BindingMetadata, location_to_metadata
+from tilefoundry.ir.patterns import DimVarRangePat
+from tilefoundry.types import IRType, UnitType, from_attr
+
+__all__ = ["TIR", "DispatchOp", "EvaluateOp", "LetOp", "PrimFuncOp", "ReturnOp"]
+
+
+@irdl_op_definition
+class PrimFuncOp(VarOwner, FunctionLike, IRDLOperation):
+    """A TIR function: named parameters and a body of statements.
+
+    ```mlir
+    tir.prim_func @scale(%x: tensor<4xf32>, %out: tensor<4xf32>) -> () {
+      %y = tir.let tf.call tf.math.binary<kind = mul>(%x, %x) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+      tir.evaluate tf.call tf.memory.copy(%out, %y) : (tensor<4xf32>, tensor<4xf32>) -> ()
+      tir.return
+    }
+    ```
+    """
+
+    name = "tir.prim_func"
+
+    sym_name = prop_def(SymbolNameConstraint())
+    function_type = prop_def(FunctionType)
+    param_names = prop_def(ArrayAttr[StringAttr])
+    arg_attrs = opt_prop_def(ArrayAttr[DictionaryAttr])
+    body = region_def("single_block")
+
+    traits = traits_def(SymbolOpInterface(), IsolatedFromAbove(), NoTerminator())
+
+    def var_name(self, value: SSAValue) -> str:
+        assert isinstance(value, BlockArgument)
+        return self.param_names.data[value.index].data
+
+    def var_is_const(self, value: SSAValue) -> bool:
+        assert isinstance(value, BlockArgument)
+        return self.arg_attrs is not None and "const" in self.arg_attrs.data[value.index].data
+
+    def param_types(self) -> tuple[IRType, ...]:
+        return tuple(from_attr(t) for t in self.function_type.inputs)
+
+    def result_type(self) -> IRType:
+        outputs = self.function_type.outputs.data
+        return from_attr(outputs[0]) if outputs else UnitType()
+
+    def verify_(self) -> None:
+        where = f"function '@{self.sym_name.data}'"
+        verify_signature(
+            self.body.block.args, self.function_type, self.param_names, self.arg_attrs, where
+        )
+        for op in self.body.block.ops:
+            if isinstance(op, LetOp | EvaluateOp | ReturnOp):
+                continue
+            if isinstance(op, CallOp):
+                raise VerifyError(
+                    "a tf.call cannot be a statement: anchor a value-form call with tir.let, or "
+                    "run an effect-form call with tir.evaluate"
+                )
+            raise VerifyError(
+                f"'{op.name}' cannot be a statement of {where}; statements are tir.let, "
+                "tir.evaluate and tir.return"
+            )
+        if not isinstance(self.body.block.last_op, ReturnOp):
+            raise VerifyError("body must end with tir.return")
+
+    @classmethod
+    def parse(cls, parser: Parser) -> PrimFuncOp:
+        sym_name = parser.parse_symbol_name()
+        params, results = parse_signature(parser, PARAM_ATTRS)
+        attributes = parser.parse_optional_attr_dict_with_keyword()
+        body = parser.parse_region([p.argument for p in params])
+        properties: dict[str, Attribute] = {
+            "sym_name": sym_name,
+            "function_type": FunctionType.from_lists([p.argument.type for p in params], results),
+            "param_names": ArrayAttr(StringAttr(p.name) for p in params),
+        }
+        if any(p.attrs for p in params):
+            properties["arg_attrs"] = ArrayAttr(DictionaryAttr(p.attrs) for p in params)
+        op = cls.create(properties=properties, regions=[body])
+        if attributes is not None:
+            op.attributes |= attributes.data
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_symbol_name(self.sym_name.data)
+        print_signature(
+            printer,
+            self.body.block.args,
+            [n.data for n in self.param_names],
+            self.arg_attrs,
+            self.function_type.outputs.data,
+        )
+        if self.attributes:
+            printer.print_op_attributes(self.attributes, print_keyword=True)
+        printer.print_string(" ")
+        printer.print_region(self.body, print_entry_block_args=False)
+
+
+def _parse_anchored(parser: Parser) -> Region:
+    inner = parser.parse_operation()
+    return Region(Block([inner]))
+
+
+def _print_anchored(printer: Printer, inner: Operation) -> None:
+    printer.print_string(" " + inner.name)
+    inner.print(printer)
+    if printer.print_debuginfo:
+        printer.print_string(" ")
+        printer.print_attribute(inner.location)
+
+
+def _anchored(op: Operation) -> Operation | None:
+    ops = list(op.regions[0].block.ops) if op.regions[0].blocks else []
+    return ops[0] if len(ops) == 1 else None
+
+
+@irdl_op_definition
+class LetOp(VarOwner, IRDLOperation):
+    """`LetStmt`: anchors a value-form call (or constant, tuple, dispatch) and binds its value.
+
+    ```mlir
+    %y = tir.let tf.call tf.math.unary<kind = exp>(%x) : (tensor<4xf32>) -> tensor<4xf32>
+    ```
+    """
+
+    name = "tir.let"
+
+    value_region = region_def("single_block")
+    binding = result_def()
+
+    traits = traits_def(HasParent(PrimFuncOp), NoTerminator())
+
+    @property
+    def value(self) -> Operation | None:
+        """The expression the statement anchors."""
+        return _anchored(self)
+
+    @property
+    def var(self) -> Var:
+        """The Var the statement binds."""
+        return Var.view(self.binding)
+
+    def var_name(self, value: SSAValue) -> str:
+        metadata = location_to_metadata(self.location)
+        binding = next((m.name for m in metadata if type(m) is BindingMetadata), None)
+        return binding or value.name_hint or f"v{id(value) & 0xFFFF:x}"
+
+    def var_is_const(self, value: SSAValue) -> bool:
+        return False
+
+    def verify_(self) -> None:
+        inner = self.value
+        if not isinstance(inner, ExprOp):
+            raise VerifyError("tir.let anchors exactly one expression (a call, constant, tuple or dispatch)")
+        if len(inner.results) != 1:
+            raise VerifyError(
+                f"tir.let anchors a value-form expression; this '{inner.name}' has no value "
+                "(run an effect-form call with tir.evaluate)"
+            )
+        if inner.results[0].type != self.binding.type:
+            raise VerifyError(
+                f"binds type {self.binding.type}, but the anchored '{inner.name}' has type "
+                f"{inner.results[0].type}"
+            )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> LetOp:
+        region = _parse_anchored(parser)
+        inner = region.block.ops.first
+        assert inner is not None
+        return cls.create(regions=[region], result_types=[r.type for r in inner.results])
+
+    def print(self, printer: Printer) -> None:
+        inner = self.value
+        if inner is None:
+            printer.print_op_with_default_format(self)
+            return
+        _print_anchored(printer, inner)
+
+
+@irdl_op_definition
+class EvaluateOp(IRDLOperation):
+    """`Evaluate(op, args)`: runs an effect-form call as a statement.
+
+    ```mlir
+    tir.evaluate tf.call tf.memory.copy(%out, %y) : (tensor<4xf32>, tensor<4xf32>) -> ()
+    ```
+    """
+
+    name = "tir.evaluate"
+
+    call_region = region_def("single_block")
+
+    traits = traits_def(HasParent(PrimFuncOp), NoTerminator())
+
+    @property
+    def call(self) -> Operation | None:
+        return _anchored(self)
+
+    def verify_(self) -> None:
+        inner = self.call
+        if not isinstance(inner, CallOp | DispatchOp):
+            raise VerifyError("tir.evaluate runs exactly one call")
+        if inner.results:
+            raise VerifyError(
+                f"tir.evaluate runs an effect-form call; this one has a value of type "
+                f"{inner.results[0].type} (bind it with tir.let)"
+            )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> EvaluateOp:
+        return cls.create(regions=[_parse_anchored(parser)])
+
+    def print(self, printer: Printer) -> None:
+        inner = self.call
+        if inner is None:
+            printer.print_op_with_default_format(self)
+            return
+        _print_anchored(printer, inner)
+
+
+class DispatchSymbolUse(SymbolUserOpInterface):
+    """Each case of a dispatch names a function of the module tree that the arguments fit and
+    that returns the dispatch's type; each case's ranges name DimVars of the arguments."""
+
+    def verify(self, op: Operation) -> None:
+        dispatch = cast(DispatchOp, op)
+        arg_types = [from_attr(v.type) for v in dispatch.args]
+        dim_vars = check_dim_vars(arg_types, "the dispatch arguments")
+        result = dispatch.type
+        for index, (callee_ref, ranges) in enumerate(
+            zip(dispatch.callees, dispatch.case_ranges, strict=True)
+        ):
+            callee = SymbolTable.lookup_symbol(op, callee_ref)
+            shown = f"@{callee_ref.root_reference.data}"
+            if not isinstance(callee, FunctionLike):
+                raise VerifyError(f"case #{index}: '{shown}' does not reference a function")
+            params = callee.param_types()
+            if len(params) != len(arg_types) or not all(
+                fits(p, a) for p, a in zip(params, arg_types, strict=True)
+            ):
+                raise VerifyError(f"case #{index}: the arguments do not fit {shown}'s parameters")
+            if callee.result_type() != result:
+                raise VerifyError(
+                    f"case #{index}: {shown} returns {callee.result_type()}, the dispatch {result}"
+                )
+            check_ranges([r.pattern for r in ranges], dim_vars, f"case #{index} ({shown})")
+
+
+@irdl_op_definition
+class DispatchOp(ExprOp, IRDLOperation):
+    """`DispatchCall`: calls the first case whose `case_patterns` hold the runtime DimVar sizes.
+
+    ```mlir
+    %y = tir.let tir.dispatch [@small: [n: 1 to 128], @large: [n: 128 to 4097]](%x) : (tensor<?x8xf32, #tf.dims<n: 1 to 4097>>) -> tensor<?x8xf32, #tf.dims<n: 1 to 4097>>
+    ```
+    """
+
+    name = "tir.dispatch"
+
+    callees = prop_def(ArrayAttr[SymbolRefAttr])
+    case_ranges = prop_def(ArrayAttr[ArrayAttr[DimRangeAttr]], prop_name="case_patterns")
+    args = var_operand_def()
+    res = opt_result_def()
+
+    traits = traits_def(DispatchSymbolUse())
+
+    @property
+    def case_patterns(self) -> tuple[tuple[DimVarRangePat, ...], ...]:
+        return tuple(tuple(r.pattern for r in ranges) for ranges in self.case_ranges)
+
+    def verify_(self) -> None:
+        self.verify_metadata()
+        if not self.callees.data:
+            raise VerifyError("a dispatch needs at least one case")
+        if len(self.callees) != len(self.case_ranges):
+            raise VerifyError(
+                f"{len(self.callees)} callee(s) for {len(self.case_ranges)} case pattern list(s)"
+            )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> DispatchOp:
+        def parse_case() -> tuple[SymbolRefAttr, ArrayAttr[DimRangeAttr]]:
+            callee = SymbolRefAttr(parser.parse_symbol_name())
+            parser.parse_punctuation(":")
+            return callee, parse_ranges(parser)
+
+        cases = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parse_case)
+        operands = parser.parse_comma_separated_list(
+            parser.Delimiter.PAREN, parser.parse_unresolved_operand
+        )
+        parser.parse_punctuation(":")
+        position = parser.pos
+        function_type = parser.parse_function_type()
+        values = parser.resolve_operands(operands, function_type.inputs.data, position)
+        return cls.create(
+            operands=values,
+            result_types=list(function_type.outputs.data),
+            properties={
+                "callees": ArrayAttr(c for c, _ in cases),
+                "case_patterns": ArrayAttr(r for _, r in cases),
+            },
+        )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" [")
+        for index, (callee, ranges) in enumerate(zip(self.callees, self.case_ranges, strict=True)):
+            if index:
+                printer.print_string(", ")
+            printer.print_symbol_name(callee.root_reference.data)
+            printer.print_string(": ")
+            print_ranges(printer, ranges)
+        printer.print_string("](")
+        printer.print_list(self.args, printer.print_operand)
+        printer.print_string(") : ")
+        printer.print_function_type(self.args.types, self.result_types)
+
+
+@irdl_op_definition
+class ReturnOp(IRDLOperation):
+    """Ends a prim function's body, with its value when it has one.
+
+    ```mlir
+    tir.return
+    ```
+    """
+
+    name = "tir.return"
+
+    values = var_operand_def()
+
+    traits = traits_def(IsTerminator(), ReturnLike(), HasParent(PrimFuncOp))
+
+    assembly_format = "attr-dict ($values^ `:` type($values))?"
+
+    def __init__(self, *values: SSAValue) -> None:
+        super().__init__(operands=[list(values)])
+
+    def verify_(self) -> None:
+        function = self.parent_op()
+        if not isinstance(function, PrimFuncOp):
+            return
+        expected = function.function_type.outputs.data
+        actual = tuple(self.values.types)
+        if actual != expected:
+            shown = ", ".join(str(t) for t in expected) or "nothing"
+            got = ", ".join(str(t) for t in actual) or "nothing"
+            raise VerifyError(f"returns {got}, but function '@{function.sym_name.data}' returns {shown}")
+
+
+def statement_values(op: Operation) -> Sequence[SSAValue]:
+    """The values a statement uses, its anchored expression's included."""
+    return [v for inner in op.walk() for v in inner.operands if not _inside(v, op)]
+
+
+def _inside(value: SSAValue, op: Operation) -> bool:
+    owner = value.owner if isinstance(value, OpResult) else value.block.parent_op()
+    while owner is not None:
+        if owner is op:
+            return True
+        owner = owner.parent_op()
+    return False
+
+
+TIR = Dialect("tir", [PrimFuncOp, LetOp, EvaluateOp, DispatchOp, ReturnOp], [])

@@ -1,0 +1,80 @@
+"""`LoadedModule`: a Module with its weights bound.
+
+`module.f(*arrays)` takes one array per declared parameter, const ones included (a Module holds
+no constants). `LoadedModule(module, weights).f(*arrays)` takes only the non-const parameters
+and fills the const ones from the bindings by name. Both run the reference interpreter
+(`tilefoundry.interpreter`); a function with variants runs the first variant whose DimVar ranges
+hold the argument sizes, else its own body.
+"""
+
+from __future__ import annotations
+
+import types
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from tilefoundry.diagnostics import VerifyError
+from tilefoundry.interpreter.evaluate import ExecutionError, check_argument, run_any
+from tilefoundry.module import Module
+
+__all__ = ["LoadedModule"]
+
+
+class LoadedModule:
+    """A Module with its weights bound (name -> array): its functions take only the non-const
+    parameters. Every weight of the module needs a binding that fits its type; a binding for a
+    name that is no weight is refused."""
+
+    def __init__(self, module: Module, weights: Mapping[str, Any]) -> None:
+        if not isinstance(module, Module):
+            raise TypeError(f"LoadedModule takes a Module, got {module!r}")
+        expected = module.weights
+        missing = [name for name in expected if name not in weights]
+        if missing:
+            raise VerifyError(f"module '{module.name}': no binding for weight(s) {', '.join(missing)}")
+        extra = [name for name in weights if name not in expected]
+        if extra:
+            raise VerifyError(
+                f"module '{module.name}': {', '.join(extra)} is not a weight of it "
+                f"(weights: {', '.join(expected) or 'none'})"
+            )
+        bound: dict[str, Any] = {}
+        for name, type in expected.items():
+            try:
+                bound[name] = check_argument(name, type, weights[name], {})
+            except ExecutionError as err:
+                raise VerifyError(f"module '{module.name}': weight {err}") from None
+        self.module = module
+        self.bindings: Mapping[str, Any] = types.MappingProxyType(bound)
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        functions = self.module.function_named(name)
+        if functions:
+            return self._runner(functions[0])
+        method = self.module.methods.get(name)
+        if method is not None:
+            return types.MethodType(method, self)
+        raise AttributeError(f"loaded module '{self.module.name}' has no function or method '{name}'")
+
+    def __call__(self, *args: Any) -> Any:
+        return getattr(self, self.module.entry_function().name)(*args)
+
+    def _runner(self, function: Any) -> Callable[..., Any]:
+        params = function.params
+        free = [p.name for p in params if not p.is_const]
+        op = function.function_op
+
+        def run(*args: Any) -> Any:
+            if len(args) != len(free):
+                raise ExecutionError(
+                    f"'{function.name}' takes {len(free)} argument(s) ({', '.join(free)}) once its "
+                    f"weights are bound, got {len(args)}"
+                )
+            supplied = iter(args)
+            values = [self.bindings[p.name] if p.is_const else next(supplied) for p in params]
+            return run_any(op, values)
+
+        run.__name__ = run.__qualname__ = function.name
+        return run

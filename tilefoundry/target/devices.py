@@ -1,0 +1,92 @@
+"""Device documents: one JSON file per device in `devices/`, shipped as package data.
+
+Each document gives a device's vendor, backend, architecture, SM / CU count, warp size, CTA and
+cluster limits, shared memory, registers, caches, memory, bandwidth and peak throughput from the
+vendor's public figures (with the sources and conventions in `sources` / `notes`), and the
+parallel-resource levels the device has (`topology.levels`, outermost first) with how many units
+of a level fit in one unit of its parent (`topology.max_extent_within_parent`).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Any
+
+__all__ = ["BACKENDS", "DeviceSpec", "device_named", "known_devices"]
+
+BACKENDS = ("cuda", "rocm", "cpu")
+"""Backend kinds a target may name without a device (no architecture)."""
+
+
+@dataclass(frozen=True)
+class DeviceSpec:
+    """A device document (see the module docstring); `raw` holds every field of the file."""
+
+    name: str
+    aliases: tuple[str, ...]
+    display_name: str
+    vendor: str
+    backend: str
+    arch: str
+    sm_count: int
+    warp_size: int
+    max_threads_per_cta: int
+    max_ctas_per_cluster: int
+    shared_memory_per_sm_bytes: int
+    max_shared_memory_per_cta_bytes: int
+    l2_cache_bytes: int
+    memory_bytes: int
+    memory_bandwidth_bytes_per_s: float
+    peak_flops_per_s: dict[str, float]
+    topology_levels: tuple[str, ...]
+    max_extent_within_parent: dict[str, int]
+    raw: dict[str, Any]
+
+    @staticmethod
+    def from_json(document: dict[str, Any]) -> DeviceSpec:
+        topology = document["topology"]
+        return DeviceSpec(
+            name=document["name"],
+            aliases=tuple(document["aliases"]),
+            display_name=document["display_name"],
+            vendor=document["vendor"],
+            backend=document["backend"],
+            arch=document["arch"],
+            sm_count=document["sm_count"],
+            warp_size=document["warp_size"],
+            max_threads_per_cta=document["max_threads_per_cta"],
+            max_ctas_per_cluster=document["max_ctas_per_cluster"],
+            shared_memory_per_sm_bytes=document["shared_memory_per_sm_bytes"],
+            max_shared_memory_per_cta_bytes=document["max_shared_memory_per_cta_bytes"],
+            l2_cache_bytes=document["l2_cache_bytes"],
+            memory_bytes=document["memory_bytes"],
+            memory_bandwidth_bytes_per_s=document["memory_bandwidth_bytes_per_s"],
+            peak_flops_per_s=dict(document["peak_flops_per_s"]),
+            topology_levels=tuple(topology["levels"]),
+            max_extent_within_parent=dict(topology["max_extent_within_parent"]),
+            raw=document,
+        )
+
+
+@cache
+def _documents() -> dict[str, DeviceSpec]:
+    found: dict[str, DeviceSpec] = {}
+    for entry in sorted(resources.files("tilefoundry.target").joinpath("devices").iterdir(), key=str):
+        if entry.name.endswith(".json"):
+            spec = DeviceSpec.from_json(json.loads(entry.read_text(encoding="utf-8")))
+            for name in (spec.name, *spec.aliases):
+                found[name] = spec
+    return found
+
+
+def known_devices() -> list[str]:
+    """The device names (without aliases), sorted."""
+    return sorted({spec.name for spec in _documents().values()})
+
+
+def device_named(name: str) -> DeviceSpec | None:
+    """The document of a device, by name or alias (case-insensitive)."""
+    return _documents().get(name.lower())

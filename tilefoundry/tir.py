@@ -1,0 +1,262 @@
+"""`tilefoundry.tir`: the Python surface of TIR — `PrimFunction` and its statements.
+
+```python
+x = Var("x", TensorType((4,), "f32"))
+out = Var("out", TensorType((4,), "f32"))
+y = LetStmt("y", Call(Binary(kind=BinaryKind.MUL), [x, x]))   # a value-form call, anchored
+k = PrimFunction(name="square", params=[x, out], body=[y, Evaluate(Copy(), [out, y.var])])
+```
+
+A statement list holds `LetStmt`s and `Evaluate`s only: a bare `Call` is refused, whatever its
+form. Same-module calls of other prim functions resolve through the module's symbol table (a
+call names its callee by symbol), and `DispatchCall` picks among them by `case_patterns`.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Iterable, Sequence
+from typing import Any, cast
+
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DictionaryAttr,
+    FunctionType,
+    StringAttr,
+    SymbolRefAttr,
+    UnitAttr,
+)
+from xdsl.ir import Block, BlockArgument, Operation, OpResult, Region, SSAValue
+
+from tilefoundry.diagnostics import VerifyError
+from tilefoundry.dialects.dim_range import DimRangeAttr
+from tilefoundry.dialects.tf import PENDING_CALLEES, CallOp, HasFunctionOp
+from tilefoundry.dialects.tir import (
+    DispatchOp,
+    EvaluateOp,
+    LetOp,
+    PrimFuncOp,
+    ReturnOp,
+    statement_values,
+)
+from tilefoundry.hir import _check_params
+from tilefoundry.ir.callable import FunctionLike, fits
+from tilefoundry.ir.expr import Expr, ExprOp, Var, check_var_name, expr_value
+from tilefoundry.ir.metadata import BindingMetadata, IRMetadata, check_metadata, metadata_to_location
+from tilefoundry.ir.op_registry import Op
+from tilefoundry.ir.patterns import DimVarRangePat
+from tilefoundry.types import IRType, UnitType, from_attr, to_attr
+
+__all__ = ["DispatchCall", "Evaluate", "LetStmt", "PrimFunction"]
+
+_VIEWS: weakref.WeakKeyDictionary[PrimFuncOp, PrimFunction] = weakref.WeakKeyDictionary()
+
+
+def LetStmt(name: str, value: Expr, *, metadata: Iterable[IRMetadata] = ()) -> LetOp:  # noqa: N802 - the spec's name
+    """Anchor a value-form expression (detached) and bind its value to the Var `name`: the
+    statement's `var`."""
+    check_var_name(name)
+    if not isinstance(value, ExprOp) or not isinstance(value, Operation):
+        raise TypeError(f"LetStmt '{name}' anchors an expression (a Call, ...), got {value!r}")
+    if value.parent is not None:
+        raise VerifyError(f"LetStmt '{name}': its expression already belongs to a statement or function")
+    if not value.results:
+        raise VerifyError(
+            f"LetStmt '{name}' anchors a value-form expression; this '{value.name}' has no value "
+            "(use Evaluate for an effect-form op)"
+        )
+    items = check_metadata((BindingMetadata(name), *metadata), what=f"LetStmt '{name}' metadata")
+    let = LetOp.create(regions=[Region(Block([value]))], result_types=[value.results[0].type])
+    let.location = metadata_to_location(items)
+    let.results[0].name_hint = name if SSAValue.is_valid_name(name) else None
+    return let
+
+
+def Evaluate(op: Op, args: Iterable[Expr], *, metadata: Iterable[IRMetadata] = ()) -> EvaluateOp:  # noqa: N802
+    """Run an effect-form op (one whose call has no value) as a statement."""
+    call = CallOp(op, args, metadata=metadata)
+    if call.results:
+        raise VerifyError(
+            f"Evaluate runs an effect-form op; {op.op_name} has a value of type {call.type} "
+            "(anchor it with LetStmt)"
+        )
+    return EvaluateOp.create(regions=[Region(Block([call]))])
+
+
+def DispatchCall(  # noqa: N802 - the spec's name
+    targets: Sequence[Any],
+    case_patterns: Sequence[Sequence[DimVarRangePat]],
+    args: Iterable[Expr],
+    *,
+    metadata: Iterable[IRMetadata] = (),
+) -> DispatchOp:
+    """A call of the first target whose `case_patterns` hold the runtime DimVar sizes; the
+    targets are functions of the module that will hold the call (named by their symbols)."""
+    functions = [t.function_op if isinstance(t, HasFunctionOp) else t for t in targets]
+    if not functions or len(functions) != len(case_patterns):
+        raise VerifyError(
+            f"DispatchCall needs one case pattern list per target, got {len(functions)} target(s) "
+            f"and {len(case_patterns)} list(s)"
+        )
+    values = [expr_value(a, f"argument #{i}") for i, a in enumerate(args)]
+    arg_types = [from_attr(v.type) for v in values]
+    results: set[IRType] = set()
+    for function in functions:
+        if not isinstance(function, FunctionLike) or not isinstance(function, Operation):
+            raise TypeError(f"DispatchCall targets are functions, got {function!r}")
+        params = function.param_types()
+        if len(params) != len(arg_types) or not all(
+            fits(p, a) for p, a in zip(params, arg_types, strict=True)
+        ):
+            raise VerifyError("DispatchCall: the arguments do not fit every target's parameters")
+        results.add(function.result_type())
+    if len(results) != 1:
+        raise VerifyError("DispatchCall targets must return one type")
+    (result,) = results
+    ranges = ArrayAttr(ArrayAttr(DimRangeAttr.of(p) for p in case) for case in case_patterns)
+    callees = ArrayAttr(SymbolRefAttr(cast(StringAttr, f.properties["sym_name"])) for f in functions)
+    dispatch = DispatchOp.create(
+        operands=values,
+        result_types=[] if isinstance(result, UnitType) else [to_attr(result)],
+        properties={"callees": callees, "case_patterns": ranges},
+    )
+    dispatch._init_metadata(metadata)
+    return dispatch
+
+
+class PrimFunction:
+    """A TIR function (a Stmt): `name`, `params` (Vars), `body` (statements), optional result.
+
+    A thin view over its `tir.prim_func` op, like `hir.Function`. Construction checks first, so
+    a refused call changes nothing: statements must be detached `LetStmt` / `Evaluate`, and
+    each uses only the parameters and the Vars of earlier `LetStmt`s.
+    """
+
+    __slots__ = ("_op", "__weakref__")
+
+    _op: PrimFuncOp
+
+    def __new__(
+        cls,
+        name: str | None = None,
+        params: Iterable[Var] = (),
+        body: Iterable[Operation] = (),
+        result: Expr | None = None,
+        *,
+        metadata: Iterable[IRMetadata] = (),
+    ) -> PrimFunction:
+        if not isinstance(name, str) or not name:
+            raise TypeError(f"PrimFunction name must be a non-empty str, got {name!r}")
+        return cls.of(_build(name, list(params), list(body), result, check_metadata(metadata)))
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        pass
+
+    @classmethod
+    def of(cls, op: PrimFuncOp) -> PrimFunction:
+        view = _VIEWS.get(op)
+        if view is None:
+            view = object.__new__(cls)
+            view._op = op
+            _VIEWS[op] = view
+        return view
+
+    @property
+    def function_op(self) -> PrimFuncOp:
+        return self._op
+
+    @property
+    def name(self) -> str:
+        return self._op.sym_name.data
+
+    @property
+    def params(self) -> tuple[Var, ...]:
+        return tuple(Var.view(arg) for arg in self._op.body.block.args)
+
+    @property
+    def body(self) -> tuple[Operation, ...]:
+        """The statements, `tir.return` excluded."""
+        return tuple(op for op in self._op.body.block.ops if not isinstance(op, ReturnOp))
+
+    @property
+    def type(self) -> IRType:
+        return self._op.result_type()
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, PrimFunction) and other._op is self._op
+
+    def __hash__(self) -> int:
+        return id(self._op)
+
+    def __repr__(self) -> str:
+        params = ", ".join(f"{p.name}: {p.type}" for p in self.params)
+        return f"PrimFunction(@{self.name}({params}) -> {self.type})"
+
+
+def _build(
+    name: str,
+    params: list[Var],
+    body: list[Operation],
+    result: Expr | None,
+    metadata: tuple[IRMetadata, ...],
+) -> PrimFuncOp:
+    _check_params(name, params)
+    available: set[SSAValue] = {p.value for p in params}
+    for index, statement in enumerate(body):
+        if isinstance(statement, CallOp):
+            raise VerifyError(
+                f"prim function '{name}' statement #{index} is a bare Call: anchor a value-form "
+                "call with LetStmt, or run an effect-form op with Evaluate"
+            )
+        if not isinstance(statement, LetOp | EvaluateOp):
+            raise TypeError(
+                f"prim function '{name}' statement #{index} must be a LetStmt or Evaluate, "
+                f"got {statement!r}"
+            )
+        if statement.parent is not None:
+            raise VerifyError(f"prim function '{name}' statement #{index} already belongs to a function")
+        for value in statement_values(statement):
+            if value not in available:
+                shown = Var.view(value).name if isinstance(value, BlockArgument | OpResult) else "?"
+                raise VerifyError(
+                    f"prim function '{name}' statement #{index} uses '{shown}', which is neither a "
+                    "parameter nor the Var of an earlier LetStmt"
+                )
+        available.update(statement.results)
+    returned: list[SSAValue] = []
+    if result is not None:
+        value = expr_value(result, "the result")
+        if value not in available:
+            raise VerifyError(
+                f"prim function '{name}' returns a value that is neither a parameter nor a Var of "
+                "its statements"
+            )
+        returned.append(value)
+    names = [p.name for p in params]
+    consts = [p.is_const for p in params]
+    block = Block(arg_types=[p.value.type for p in params])
+    for param, arg in zip(params, block.args, strict=True):
+        assert isinstance(param.value, BlockArgument)
+        arg.location = param.value.location
+        arg.name_hint = param.value.name_hint
+        param.value.replace_all_uses_with(arg)
+        param.rebind(arg)
+    for statement in body:
+        block.add_op(statement)
+    if result is not None:  # the value again: a parameter Var now views its block argument
+        returned = [expr_value(result, "the result")]
+    block.add_op(ReturnOp(*returned))
+    properties: dict[str, Any] = {
+        "sym_name": StringAttr(name),
+        "function_type": FunctionType.from_lists(
+            [p.value.type for p in params], [v.type for v in returned]
+        ),
+        "param_names": ArrayAttr(StringAttr(n) for n in names),
+    }
+    if any(consts):
+        properties["arg_attrs"] = ArrayAttr(
+            DictionaryAttr({"const": UnitAttr()} if c else {}) for c in consts
+        )
+    op = PrimFuncOp.create(properties=properties, regions=[Region(block)])
+    op.location = metadata_to_location(metadata)
+    return op
