@@ -367,6 +367,17 @@ def test_function_refuses_a_free_var_as_body() -> None:
         Function(name="f", params=[x], body=y)
 
 
+def test_free_var_refusal_names_the_failing_node() -> None:
+    """DESIGN section 1: a VerifyError names the binding / source span of the failing node when
+    known; here the failing node is the call that uses the free Var."""
+    x = Var("x", T4)
+    y = Var("y", T4)
+    with pytest.raises(VerifyError, match=r"'y'") as err:
+        Function(name="f", params=[x], body=ops.add(x, y, metadata=CONTEXT))
+    assert "'h'" in str(err.value)
+    assert "model.py:3:4" in str(err.value)
+
+
 def test_refused_free_var_changes_nothing() -> None:
     x = Var("x", T4)
     y = Var("y", T4)

@@ -188,6 +188,12 @@ def test_function_carries_metadata() -> None:
     assert f.metadata == (SPAN,)
 
 
+def test_var_metadata_is_kept_when_it_becomes_a_param() -> None:
+    x = Var("x", T4, metadata=(BIND, SPAN))
+    f = Function(name="f", params=[x], body=ops.neg(x))
+    assert f.params[0].metadata == (BIND, SPAN)
+
+
 def test_a_subclass_is_a_class_of_its_own() -> None:
     """At most one value per *exact* class: a subclass may sit next to its base."""
     expr = call(SPAN, PreciseSpan("g.py", 1, 1), BIND, SpecialBinding("s"))

@@ -92,11 +92,11 @@ class ModuleOp(IRDLOperation):
         properties: dict[str, Attribute | None] = {
             "sym_name": StringAttr(sym_name),
             "module_name": None if module_name in (None, sym_name) else StringAttr(module_name),
-            "entry": None if entry is None else SymbolRefAttr(entry),
             "target": None if target is None else TargetAttr(StringAttr(target.name)),
             "topologies": None
             if topologies is None
             else ArrayAttr(TopologyAttr.of(t) for t in topologies),
+            "entry": None if entry is None else SymbolRefAttr(entry),
             "metadata": metadata,
         }
         super().__init__(

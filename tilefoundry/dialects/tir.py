@@ -281,6 +281,7 @@ class DispatchSymbolUse(SymbolUserOpInterface):
 
     def verify(self, op: Operation) -> None:
         dispatch = cast(DispatchOp, op)
+        dispatch.verify_cases()
         arg_types = [from_attr(v.type) for v in dispatch.args]
         dim_vars = check_dim_vars(arg_types, "the dispatch arguments")
         result = dispatch.type
@@ -327,6 +328,9 @@ class DispatchOp(ExprOp, IRDLOperation):
 
     def verify_(self) -> None:
         self.verify_metadata()
+        self.verify_cases()
+
+    def verify_cases(self) -> None:
         if not self.callees.data:
             raise VerifyError("a dispatch needs at least one case")
         if len(self.callees) != len(self.case_ranges):

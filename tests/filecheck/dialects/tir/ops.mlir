@@ -1,0 +1,54 @@
+// RUN: %roundtrip
+// RUN: %generic-roundtrip
+// RUN: %generic-form
+// RUN: %fixpoint
+
+// tir.prim_func: statements only. tir.let anchors a value-form call and binds its Var;
+// tir.evaluate runs an effect-form call; same-module calls go through the symbol table;
+// tir.dispatch picks a case by DimVar ranges.
+
+tf.module @kernels {
+  tir.prim_func @square(%x: tensor<4xf32>, %out: tensor<4xf32>) -> () {
+    %y = tir.let tf.call tf.math.binary<kind = mul>(%x, %x) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+    tir.evaluate tf.call tf.memory.copy(%out, %y) : (tensor<4xf32>, tensor<4xf32>) -> ()
+    tir.return
+  }
+  tir.prim_func @twice(%x: tensor<4xf32>, %out: tensor<4xf32>) -> tensor<4xf32> {
+    %c = tir.let tf.constant dense<2.0> : tensor<4xf32>
+    %y = tir.let tf.call tf.math.binary<kind = mul>(%x, %c) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+    tir.evaluate tf.call @square(%y, %out) : (tensor<4xf32>, tensor<4xf32>) -> ()
+    tir.return %y : tensor<4xf32>
+  }
+  tir.prim_func @small(%x: tensor<?xf32, #tf.dims<n: 1 to 4097>>) -> tensor<?xf32, #tf.dims<n: 1 to 4097>> {
+    tir.return %x : tensor<?xf32, #tf.dims<n: 1 to 4097>>
+  }
+  tir.prim_func @large(%x: tensor<?xf32, #tf.dims<n: 1 to 4097>>) -> tensor<?xf32, #tf.dims<n: 1 to 4097>> {
+    %y = tir.let tf.call tf.math.unary<kind = neg>(%x) : (tensor<?xf32, #tf.dims<n: 1 to 4097>>) -> tensor<?xf32, #tf.dims<n: 1 to 4097>>
+    tir.return %y : tensor<?xf32, #tf.dims<n: 1 to 4097>>
+  }
+  tir.prim_func @pick(%x: tensor<?xf32, #tf.dims<n: 1 to 4097>>) -> tensor<?xf32, #tf.dims<n: 1 to 4097>> {
+    %y = tir.let tir.dispatch [@small: [n: 1 to 128], @large: [n: 128 to 4097]](%x) : (tensor<?xf32, #tf.dims<n: 1 to 4097>>) -> tensor<?xf32, #tf.dims<n: 1 to 4097>>
+    tir.return %y : tensor<?xf32, #tf.dims<n: 1 to 4097>>
+  }
+}
+
+// CHECK-LABEL: tf.module @kernels {
+// CHECK-NEXT:    tir.prim_func @square(%x: tensor<4xf32>, %out: tensor<4xf32>) -> () {
+// CHECK-NEXT:      %y = tir.let tf.call tf.math.binary<kind = mul>(%x, %x) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+// CHECK-NEXT:      tir.evaluate tf.call tf.memory.copy(%out, %y) : (tensor<4xf32>, tensor<4xf32>) -> ()
+// CHECK-NEXT:      tir.return
+// CHECK-NEXT:    }
+// CHECK-NEXT:    tir.prim_func @twice(%x: tensor<4xf32>, %out: tensor<4xf32>) -> tensor<4xf32> {
+// CHECK-NEXT:      %c = tir.let tf.constant dense<2.000000e+00> : tensor<4xf32>
+// CHECK-NEXT:      %y = tir.let tf.call tf.math.binary<kind = mul>(%x, %c)
+// CHECK-NEXT:      tir.evaluate tf.call @square(%y, %out) : (tensor<4xf32>, tensor<4xf32>) -> ()
+// CHECK-NEXT:      tir.return %y : tensor<4xf32>
+// CHECK:         tir.prim_func @pick(%x: tensor<?xf32, #tf.dims<n: 1 to 4097>>) -> tensor<?xf32, #tf.dims<n: 1 to 4097>> {
+// CHECK-NEXT:      %y = tir.let tir.dispatch [@small: [n: 1 to 128], @large: [n: 128 to 4097]](%x) : (tensor<?xf32, #tf.dims<n: 1 to 4097>>) -> tensor<?xf32, #tf.dims<n: 1 to 4097>>
+
+// GENERIC-LABEL: "tf.module"() <{sym_name = "kernels"}> ({
+// GENERIC:         %y = "tir.let"() ({
+// GENERIC-NEXT:      %{{.*}} = "tf.call"(%x, %x) <{callee = #tf.op<tf.math.binary<kind = mul>>}> : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+// GENERIC-NEXT:    }) : () -> tensor<4xf32>
+// GENERIC-NEXT:    "tir.evaluate"() ({
+// GENERIC:         "tir.dispatch"(%x) <{callees = [@small, @large], case_patterns = {{\[}}[#tf.range<n: 1 to 128>], [#tf.range<n: 128 to 4097>]]}>
