@@ -20,16 +20,23 @@ from __future__ import annotations
 import weakref
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 
 from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, FunctionType, StringAttr, UnitAttr
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, Region, SSAValue
 
-from tilefoundry.diagnostics import VerifyError
+from tilefoundry.diagnostics import VerifyError, with_context
 from tilefoundry.dialects.dim_range import DimRangeAttr, check_ranges
 from tilefoundry.dialects.hir import FuncOp, ReturnOp, VariantOp, check_dim_vars
 from tilefoundry.dialects.tf import arg_expr
-from tilefoundry.ir.expr import Expr, ExprOp, Var, check_var_name
+from tilefoundry.ir.expr import (
+    Expr,
+    ExprOp,
+    Var,
+    binding_name,
+    check_var_name,
+    diagnostic_span,
+)
 from tilefoundry.ir.metadata import IRMetadata, check_metadata, location_to_metadata, metadata_to_location
 from tilefoundry.ir.patterns import DimVarRangePat
 from tilefoundry.types import IRType, UnitType, to_attr
@@ -60,47 +67,54 @@ class Variant:
 
 
 def _collect_body(name: str, params: list[Var], body: Expr) -> list[Operation]:
-    """The detached ops the body needs, in definition order; refuse anything else."""
+    """The detached ops the body needs, in definition order; refuse anything else (naming the
+    binding and span of the expression that uses the offending value)."""
     param_values = {p.value for p in params}
     order: list[Operation] = []
     seen: set[Operation] = set()
 
-    def visit_value(value: SSAValue, user: str) -> None:
+    def refuse(message: str, user: Operation | None) -> NoReturn:
+        if user is None or not isinstance(user, Expr):
+            raise VerifyError(f"function '{name}': {message}")
+        raise VerifyError(
+            with_context(f"function '{name}': {message}", binding_name(user), diagnostic_span(user))
+        )
+
+    def visit_value(value: SSAValue, what: str, user: Operation | None) -> None:
         if isinstance(value, OpResult):
             visit_op(value.owner)
         elif value not in param_values:
             var = Var.view(value)
-            owner = var.owner()
-            if owner is None and isinstance(value, BlockArgument) and value.block.parent is None:
-                raise VerifyError(
-                    f"function '{name}': {user} uses Var '{var.name}', which is not one of its "
-                    f"parameters ({', '.join(p.name for p in params) or 'none'})"
+            if var.owner() is None and isinstance(value, BlockArgument) and value.block.parent is None:
+                listed = ", ".join(p.name for p in params) or "none"
+                refuse(
+                    f"{what} uses Var '{var.name}', which is not one of its parameters ({listed})",
+                    user,
                 )
-            raise VerifyError(
-                f"function '{name}': {user} uses a value of another function ('{var.name}')"
-            )
+            refuse(f"{what} uses a value of another function ('{var.name}')", user)
 
     def visit_op(op: Operation) -> None:
         if op in seen:
             return
         if not isinstance(op, ExprOp):
-            raise VerifyError(f"function '{name}': '{op.name}' is not an expression")
+            refuse(f"'{op.name}' is not an expression", None)
         if op.parent is not None:
-            raise VerifyError(
-                f"function '{name}': a '{op.name}' expression already belongs to a function; "
-                "an expression can be used in one function only"
+            refuse(
+                f"a '{op.name}' expression already belongs to a function; an expression can be "
+                "used in one function only",
+                op,
             )
         seen.add(op)
         for index, operand in enumerate(op.operands):
-            visit_value(operand, f"argument #{index} of '{op.name}'")
+            visit_value(operand, f"argument #{index} of '{op.name}'", op)
         for inner in _nested_ops(op):  # a region's ops may use values defined outside it
             for index, operand in enumerate(inner.operands):
                 if not _defined_within(operand, op):
-                    visit_value(operand, f"argument #{index} of '{inner.name}'")
+                    visit_value(operand, f"argument #{index} of '{inner.name}'", inner)
         order.append(op)
 
     if isinstance(body, Var):
-        visit_value(body.value, "the body")
+        visit_value(body.value, "the body", None)
     elif isinstance(body, Operation):
         visit_op(body)
     else:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import io
 
 from xdsl.ir import Operation
-from xdsl.utils.exceptions import ParseError
+from xdsl.utils.exceptions import DiagnosticException, ParseError
 
 from tilefoundry.context import make_context
 from tilefoundry.dialects.hir import FuncOp
@@ -43,6 +43,8 @@ def parse_module(text: str, name: str = "<string>") -> Module:
         top = parser.parse_module()
     except ParseError as err:
         raise TextError(parser.position_of(err.span.start), err.msg) from None
+    except DiagnosticException as err:  # an attribute's verifier, run while parsing
+        raise TextError(parser.position_of(parser.pos), str(err)) from None
     ops = list(top.ops)
     if len(ops) == 1 and isinstance(ops[0], ModuleOp):
         root: Operation = ops[0]

@@ -246,7 +246,7 @@ def to_attr(type: IRType) -> Attribute:
         encoding: Attribute = DimsAttr.from_dim_vars(dim_vars) if dim_vars else NoneAttr()
         return BuiltinTensorType(DTYPES[type.dtype], shape, encoding)
     if isinstance(type, TupleType):
-        return BuiltinTupleType([to_attr(f) for f in type.fields])
+        return BuiltinTupleType(tuple(to_attr(f) for f in type.fields))
     if isinstance(type, UnitType):
         return NoneType()
     raise TypeError(f"expected a TensorType, TupleType or UnitType, got {type!r}")

@@ -9,6 +9,8 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
+from typing import Any, cast
+
 import pytest
 
 from tilefoundry import (
@@ -220,27 +222,27 @@ def test_duplicate_span_is_refused_with_span_context() -> None:
 
 
 @pytest.mark.parametrize("bad", ["h", 3, None, ("f.py", 3, 4), {"name": "h"}])
-def test_non_metadata_entries_are_refused_with_context(bad: object) -> None:
+def test_non_metadata_entries_are_refused_with_context(bad: Any) -> None:
     with pytest.raises(VerifyError, match="IRMetadata") as err:
-        call(BIND, SPAN, bad)  # type: ignore[arg-type]
+        call(BIND, SPAN, bad)
     assert "'h'" in str(err.value)
     assert "f.py:3:4" in str(err.value)
 
 
 def test_non_metadata_entry_on_a_var_is_refused() -> None:
     with pytest.raises(VerifyError, match="IRMetadata"):
-        Var("v", T4, metadata=("v",))  # type: ignore[arg-type]
+        Var("v", T4, metadata=cast(Any, ("v",)))
 
 
 def test_non_metadata_entry_on_a_function_is_refused() -> None:
     x = Var("x", T4)
     with pytest.raises(VerifyError, match="IRMetadata"):
-        Function(name="f", params=[x], body=ops.neg(x), metadata=(3,))  # type: ignore[arg-type]
+        Function(name="f", params=[x], body=ops.neg(x), metadata=cast(Any, (3,)))
 
 
 def test_metadata_class_itself_is_not_a_value() -> None:
     with pytest.raises(VerifyError, match="IRMetadata"):
-        call(BindingMetadata)  # type: ignore[arg-type]
+        call(cast(Any, BindingMetadata))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -419,10 +421,10 @@ def test_replace_on_a_function() -> None:
 
 
 @pytest.mark.parametrize("bad", ["h", 3, None, BindingMetadata])
-def test_replace_refuses_a_non_metadata_value(bad: object) -> None:
+def test_replace_refuses_a_non_metadata_value(bad: Any) -> None:
     original = call(BIND)
     with pytest.raises(VerifyError, match="IRMetadata"):
-        replace_metadata(original, bad)  # type: ignore[arg-type]
+        replace_metadata(original, bad)
     assert original.metadata == (BIND,)
 
 
@@ -430,7 +432,7 @@ def test_replace_refusal_names_the_binding_and_span() -> None:
     """Invalid entries raise VerifyError *including* binding / span context when available."""
     original = call(BIND, SPAN)
     with pytest.raises(VerifyError, match="IRMetadata") as err:
-        replace_metadata(original, "oops")  # type: ignore[arg-type]
+        replace_metadata(original, cast(Any, "oops"))
     assert "'h'" in str(err.value)
     assert "f.py:3:4" in str(err.value)
 
@@ -637,11 +639,12 @@ def test_hand_written_range_locations_parse_to_spans() -> None:
 
 
 def test_param_and_function_metadata_round_trip_through_text() -> None:
-    x = Var("x", T4, metadata=(SourceSpanMetadata("p.py", 1, 2, None, 9), BindingMetadata("xx")))
+    param_metadata = (SourceSpanMetadata("p.py", 1, 2, None, 9), BindingMetadata("xx"))
+    x = Var("x", T4, metadata=param_metadata)
     f = Function(name="f", params=[x], body=ops.neg(x), metadata=(SPAN, FUSE))
     text = print_module(Module(name="m", functions=[f]), debuginfo=True)
     g = parse_module(text).lookup("f")
-    assert g.params[0].metadata == (SourceSpanMetadata("p.py", 1, 2, None, 9), BindingMetadata("xx"))
+    assert g.params[0].metadata == param_metadata
     assert g.metadata == (SPAN, FUSE)
 
 

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import enum
 import inspect
-from typing import ClassVar
+from collections.abc import Callable
+from typing import Any, ClassVar, cast
 
 import pytest
 
@@ -291,9 +292,9 @@ def test_missing_attribute_is_refused() -> None:
         (lambda: ReduceSum(axis=1, keepdims="yes"), r"'keepdims'.*bool"),
     ],
 )
-def test_wrongly_typed_attribute_is_refused(make: object, words: str) -> None:
+def test_wrongly_typed_attribute_is_refused(make: Callable[[], object], words: str) -> None:
     with pytest.raises(TypeError, match=words):
-        make()  # type: ignore[operator]
+        make()
 
 
 def test_none_is_refused_for_a_non_optional_attribute() -> None:
@@ -360,9 +361,9 @@ def test_param_def_fields() -> None:
         (lambda: ParamDef(kind="input", optional=True), "optional"),
     ],
 )
-def test_param_def_fields_belong_to_their_kind(make: object, words: str) -> None:
+def test_param_def_fields_belong_to_their_kind(make: Callable[[], object], words: str) -> None:
     with pytest.raises((TypeError, ValueError), match=words):
-        make()  # type: ignore[operator]
+        make()
 
 
 def test_params_are_in_definition_order() -> None:
@@ -444,7 +445,7 @@ def test_op_schemas_of_unknown_coordinates_is_empty() -> None:
 
 def test_register_op_refuses_a_non_op() -> None:
     with pytest.raises(TypeError, match="Op"):
-        register_op(dialect=D, category=C, name="not_an_op")(int)  # type: ignore[type-var]
+        register_op(dialect=D, category=C, name="not_an_op")(cast(Any, int))
 
 
 # ---------------------------------------------------------------------------------------------

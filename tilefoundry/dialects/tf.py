@@ -184,7 +184,7 @@ class TupleOp(ExprOp, IRDLOperation):
         items = tuple(elements)
         values = [expr_value(e, f"tuple element #{i}") for i, e in enumerate(items)]
         super().__init__(
-            operands=[values], result_types=[BuiltinTupleType([v.type for v in values])]
+            operands=[values], result_types=[BuiltinTupleType(tuple(v.type for v in values))]
         )
         self._init_metadata(metadata)
 

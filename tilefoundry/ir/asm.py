@@ -11,6 +11,8 @@
 
 from __future__ import annotations
 
+import re
+from collections import defaultdict
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -27,8 +29,9 @@ from xdsl.dialects.builtin import (
     UnknownLoc,
 )
 from xdsl.ir import Attribute, AttributeInvT, Operation, SSAValue
-from xdsl.parser import Parser, UnresolvedOperand
-from xdsl.utils.lexer import Span
+from xdsl.parser import AttrParser, Parser, ParserState, UnresolvedOperand
+from xdsl.utils.lexer import Input, Span
+from xdsl.utils.mlir_lexer import MLIRLexer
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import ParseError
 
@@ -61,11 +64,27 @@ class _OpParseError(ParseError):
     """A parse error already placed at the operation it is about."""
 
 
+class _Lexer(MLIRLexer):
+    """xDSL 0.74's lexer, with a string-literal pattern that cannot backtrack. The original
+    nests a `+` inside a `*`, which takes exponential time on an unterminated string: a
+    one-character typo hung the parser. This one matches one character per step."""
+
+    _unescaped_characters_regex = re.compile(
+        r'"(?:[^"\\\n\v\f]|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*+"'
+    )
+
+
 class TFParser(Parser):
     """xDSL's parser with range locations, operation positions and SSA-name bindings."""
 
     def __init__(self, ctx: Context, input: str | bytes, name: str = "<unknown>") -> None:
-        super().__init__(ctx, input, name)
+        # Parser.__init__, with the lexer above (xDSL builds its MLIRLexer inside __init__).
+        text = input.decode("utf-8") if isinstance(input, bytes) else input
+        AttrParser.__init__(self, ParserState(_Lexer(Input(text, name))), ctx)
+        self.ssa_values = {}
+        self.blocks = {}
+        self.forward_block_references = defaultdict(list)
+        self.forward_ssa_references = {}
         self.file_name = name
         self.op_offsets: dict[Operation, int] = {}
         self.first_uses: dict[str, Span] = {}

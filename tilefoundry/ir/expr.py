@@ -126,7 +126,8 @@ class ExprOp(Expr):
     def verify_metadata(self) -> None:
         """Part of the op's verifier: the location must hold valid metadata."""
         assert isinstance(self, Operation)
-        check_metadata(location_to_metadata(self.location), what=f"'{self.name}' metadata")
+        # The verifier's error names the op's binding and span itself.
+        check_metadata(location_to_metadata(self.location), what="metadata", context=False)
 
     def __repr__(self) -> str:
         assert isinstance(self, Operation)
@@ -316,7 +317,13 @@ def get_metadata(expr: Expr, cls: type[T]) -> T | None:
 def replace_metadata(expr: E, value: IRMetadata) -> E:
     """A copy with the value of `value`'s exact class replaced in place (appended if absent)."""
     if not isinstance(value, IRMetadata):
-        raise VerifyError(f"metadata must be an IRMetadata value, got {type(value).__name__} {value!r}")
+        raise VerifyError(
+            with_context(
+                f"metadata must be an IRMetadata value, got {type(value).__name__} {value!r}",
+                binding_name(expr),
+                diagnostic_span(expr),
+            )
+        )
     items = list(expr.metadata)
     for index, item in enumerate(items):
         if type(item) is type(value):

@@ -39,6 +39,7 @@ from xdsl.dialects.builtin import (
     IntegerType,
     NameLoc,
     NoneAttr,
+    NoneType,
     StringAttr,
     UnknownLoc,
     f64,
@@ -219,13 +220,15 @@ class MetaAttr(ParametrizedAttribute):
 
 
 def check_metadata(
-    metadata: Iterable[object], *, what: str = "metadata"
+    metadata: Iterable[object], *, what: str = "metadata", context: bool = True
 ) -> tuple[IRMetadata, ...]:
-    """The metadata as a tuple, or a VerifyError (with binding / span context) when it is invalid:
-    every entry an `IRMetadata`, at most one per exact class."""
+    """The metadata as a tuple, or a VerifyError (with binding / span context, unless the caller
+    adds its own) when it is invalid: every entry an `IRMetadata`, at most one per exact class."""
     items = tuple(metadata)
-    binding = next((m.name for m in items if type(m) is BindingMetadata), None)
-    span = next((span_text(m) for m in items if type(m) is SourceSpanMetadata), None)
+    binding = span = None
+    if context:
+        binding = next((m.name for m in items if type(m) is BindingMetadata), None)
+        span = next((span_text(m) for m in items if type(m) is SourceSpanMetadata), None)
     seen: set[type] = set()
     for item in items:
         if not isinstance(item, IRMetadata):
@@ -280,7 +283,7 @@ def _attr_to_field(attr: Attribute) -> object:
         return attr.value.data
     if isinstance(attr, StringAttr):
         return attr.data
-    if isinstance(attr, NoneAttr):
+    if isinstance(attr, NoneAttr | NoneType):  # `none` in text parses as the type
         return None
     if isinstance(attr, ArrayAttr):
         return tuple(_attr_to_field(a) for a in attr)

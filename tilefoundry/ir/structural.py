@@ -30,6 +30,9 @@ class _Equal:
         self.values: dict[SSAValue, SSAValue] = {}
         self.blocks: dict[Block, Block] = {}
         self.ops: dict[Operation, Operation] = {}
+        self.matched: set[Operation] = set()
+        """The ops of `b` already matched: the matching is one-to-one, so one node used twice
+        differs from two equal nodes."""
 
     def value(self, a: SSAValue, b: SSAValue) -> bool:
         if a in self.values:
@@ -53,6 +56,8 @@ class _Equal:
     def op(self, a: Operation, b: Operation) -> bool:
         if a in self.ops:
             return self.ops[a] is b
+        if b in self.matched:
+            return False
         if (
             a.name != b.name
             or a.properties != b.properties
@@ -65,6 +70,7 @@ class _Equal:
         if not all(self.value(x, y) for x, y in zip(a.operands, b.operands, strict=True)):
             return False
         self.ops[a] = b
+        self.matched.add(b)
         for ra, rb in zip(a.regions, b.regions, strict=True):
             blocks_a, blocks_b = list(ra.blocks), list(rb.blocks)
             if len(blocks_a) != len(blocks_b):

@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable
 
 from tilefoundry.ir.op_registry import Op, ParamDef, register_alias, register_op
 from tilefoundry.ir.patterns import Tensor
@@ -117,14 +118,31 @@ BINARY_ALIASES = tuple(kind.value for kind in BinaryKind)
 UNARY_ALIASES = tuple(kind.value for kind in UnaryKind)
 
 
+def _binary_builder(kind: BinaryKind) -> Callable[[], Op]:
+    def build() -> Op:
+        return Binary(kind=kind)
+
+    build.__name__ = f"_{kind.value}"
+    return build
+
+
+def _unary_builder(kind: UnaryKind) -> Callable[[], Op]:
+    def build() -> Op:
+        return Unary(kind=kind)
+
+    build.__name__ = f"_{kind.value}"
+    return build
+
+
 def _register_aliases() -> None:
+    """One alias per kind; each builder fixes the kind, so it takes no kwargs."""
     for binary in BinaryKind:
         register_alias(
             dialect="tf", category="math", name=binary.value, params=[Binary.lhs, Binary.rhs]
-        )(lambda binary=binary: Binary(kind=binary))
+        )(_binary_builder(binary))
     for unary in UnaryKind:
         register_alias(dialect="tf", category="math", name=unary.value, params=[Unary.input])(
-            lambda unary=unary: Unary(kind=unary)
+            _unary_builder(unary)
         )
 
 
