@@ -74,6 +74,11 @@ class Result:
         """The median wall time, when every run succeeded."""
         return statistics.median(self.times) if self.status == "ok" and self.times else None
 
+    @property
+    def best(self) -> float | None:
+        """The minimum wall time, when every run succeeded."""
+        return min(self.times) if self.status == "ok" and self.times else None
+
 
 class RunFailed(Exception):
     """A run that exited non-zero, printed nothing or timed out; the message is one line."""
@@ -111,42 +116,44 @@ def count_calls(output: bytes) -> int:
     return output.count(b"tf.call")
 
 
-def measure(case: Case, command: Command, reference: int | None, timeout: float) -> Result:
-    """Run one tool `case.repeat` times, stopping at the first failure."""
-    result = Result(case.name, command.tool)
+def unavailable(command: Command) -> Result | None:
+    """The result of a command that cannot run at all: its tool or its input is missing."""
     if command.argv is None:
-        result.status = "not found"
-        return result
+        return Result("", command.tool, status="not found")
     if command.input is None:
-        result.status, result.note = "skipped", "no input (generic form not written)"
-        return result
-    if command.probe:
-        try:
-            _, output = run_once(command.argv, timeout)
-        except RunFailed as err:
-            result.status, result.note = "FAILED", str(err)
-            return result
-        result.calls = count_calls(output)
-        if reference is None or result.calls != reference:
-            result.status = "skipped"
-            result.note = (
-                "no tf-opt or xdsl-opt result to compare with"
-                if reference is None
-                else f"not equivalent: leaves {result.calls} tf.call, tf-opt leaves {reference}"
-            )
-            progress(f"[{case.name}] {command.tool}: {result.note}")
-            return result
-    for index in range(case.repeat):
-        try:
-            elapsed, output = run_once(command.argv, timeout)
-        except RunFailed as err:
-            result.status, result.note = "FAILED", str(err)
-            progress(f"[{case.name}] {command.tool} run {index + 1}/{case.repeat}: FAILED: {err}")
-            return result
-        result.times.append(elapsed)
-        result.calls = count_calls(output)
-        progress(f"[{case.name}] {command.tool} run {index + 1}/{case.repeat}: {elapsed:.3f} s")
-    return result
+        return Result(
+            "", command.tool, status="skipped", note="no input (generic form not written)"
+        )
+    return None
+
+
+def probe(command: Command, result: Result, reference: int | None, timeout: float) -> None:
+    """Run a probed command once; mark it skipped unless it leaves `reference` tf.call ops."""
+    try:
+        _, output = run_once(command.argv or [], timeout)
+    except RunFailed as err:
+        result.status, result.note = "FAILED", str(err)
+        return
+    result.calls = count_calls(output)
+    if reference is None:
+        result.status, result.note = "skipped", "no tf-opt or xdsl-opt result to compare with"
+    elif result.calls != reference:
+        result.status = "skipped"
+        result.note = f"not equivalent: leaves {result.calls} tf.call, tf-opt leaves {reference}"
+
+
+def measure_once(case: Case, command: Command, result: Result, index: int, timeout: float) -> None:
+    """One timed run, recorded in `result`; a failure ends the tool's runs for this case."""
+    label = f"[{case.name}] {command.tool} run {index + 1}/{case.repeat}"
+    try:
+        elapsed, output = run_once(command.argv or [], timeout)
+    except RunFailed as err:
+        result.status, result.note = "FAILED", str(err)
+        progress(f"{label}: FAILED: {err}")
+        return
+    result.times.append(elapsed)
+    result.calls = count_calls(output)
+    progress(f"{label}: {elapsed:.3f} s")
 
 
 def build_cases(
@@ -189,14 +196,29 @@ def build_cases(
 
 
 def run_case(case: Case, timeout: float) -> list[Result]:
-    """Every tool on one case; tf-opt's output count is the reference for mlir-opt's probe."""
+    """Every tool on one case, in rounds (tf-opt, xdsl-opt, mlir-opt, tf-opt, ...) so that a
+    burst of load on the machine spreads over the tools instead of landing on one of them.
+
+    tf-opt's output (xdsl-opt's if tf-opt failed) is the reference of mlir-opt's probe.
+    """
     results: list[Result] = []
-    reference: int | None = None
     for command in case.commands:
-        result = measure(case, command, reference, timeout)
-        if reference is None and result.status == "ok" and command.tool in (TF_OPT, XDSL_OPT):
-            reference = result.calls
+        result = unavailable(command) or Result("", command.tool)
+        result.case = case.name
         results.append(result)
+    reference: int | None = None
+    for index in range(case.repeat):
+        for command, result in zip(case.commands, results, strict=True):
+            if result.status != "ok":
+                continue
+            if command.probe and index == 0:
+                probe(command, result, reference, timeout)
+                if result.status != "ok":
+                    progress(f"[{case.name}] {command.tool}: {result.status}: {result.note}")
+                    continue
+            measure_once(case, command, result, index, timeout)
+            if reference is None and command.tool in (TF_OPT, XDSL_OPT) and result.status == "ok":
+                reference = result.calls
     return results
 
 
@@ -238,7 +260,7 @@ def format_table(results: Sequence[Result]) -> str:
                 r.case,
                 r.tool,
                 str(len(r.times)),
-                seconds(min(r.times) if r.times and r.status == "ok" else None),
+                seconds(r.best),
                 seconds(r.median),
                 "-" if r.tool == TF_OPT else ratio(tf_median.get(r.case), r.median),
                 "-" if r.calls is None else str(r.calls),
@@ -257,7 +279,8 @@ def format_table(results: Sequence[Result]) -> str:
 
 
 def format_ratios(results: Sequence[Result]) -> str:
-    """A Markdown table, one row per case: tf-opt/xdsl-opt and tf-opt/mlir-opt, medians."""
+    """A Markdown table, one row per case: tf-opt/xdsl-opt and tf-opt/mlir-opt, of the medians
+    and, in parentheses, of the minimums (the less noisy of the two on a busy machine)."""
     by_key = {(r.case, r.tool): r for r in results}
 
     def cell(case: str, tool: str) -> str:
@@ -267,7 +290,7 @@ def format_ratios(results: Sequence[Result]) -> str:
         if tf.median is None or other.median is None:
             missing = tf if tf.median is None else other
             return f"- ({missing.tool} {missing.status})"
-        return ratio(tf.median, other.median)
+        return f"{ratio(tf.median, other.median)} (min {ratio(tf.best, other.best)})"
 
     lines = ["| case | tf-opt / xdsl-opt | tf-opt / mlir-opt |", "|---|---|---|"]
     for case in dict.fromkeys(r.case for r in results):
@@ -306,7 +329,15 @@ def cpu_model() -> str:
     return platform.processor() or "unknown"
 
 
-def environment(tools: dict[str, str | None]) -> list[str]:
+def load_average() -> str:
+    """The 1, 5 and 15 minute load averages, where the system has them."""
+    try:
+        return " ".join(f"{load:.2f}" for load in os.getloadavg())
+    except OSError:
+        return "unknown"
+
+
+def environment(tools: dict[str, str | None], load_before: str) -> list[str]:
     """The lines describing where the numbers come from."""
     try:
         cores = len(os.sched_getaffinity(0))
@@ -319,6 +350,7 @@ def environment(tools: dict[str, str | None]) -> list[str]:
         f"tilefoundry: {package_version('tilefoundry')}",
         f"nproc: {cores}",
         f"cpu: {cpu_model()}",
+        f"load average (1/5/15 min): {load_before} before, {load_average()} after",
     ]
     for name, path in tools.items():
         lines.append(f"{name}: {path or 'not found'} -- {tool_version(path)}")
@@ -362,6 +394,7 @@ def benchmark(args: argparse.Namespace, directory: Path) -> int:
         XDSL_OPT: find_tool(args.xdsl_opt),
         MLIR_OPT: find_tool(args.mlir_opt),
     }
+    load_before = load_average()
     progress(f"generating inputs in {directory} ({args.shape.op_count} ops) ...")
     started = time.perf_counter()
     inputs = generate(directory, args.shape, tools[TF_OPT])
@@ -374,12 +407,12 @@ def benchmark(args: argparse.Namespace, directory: Path) -> int:
     for case in cases:
         results.extend(run_case(case, args.timeout))
     print("## Environment\n")
-    print("\n".join(f"- {line}" for line in environment(tools)))
+    print("\n".join(f"- {line}" for line in environment(tools, load_before)))
     print(f"- large module: {args.shape} = {args.shape.op_count} ops")
     print(f"- runs: {args.repeat} (trivial), {args.large_repeat} (large)\n")
     print("## Results (wall seconds per process)\n")
     print(format_table(results))
-    print("\n## Ratios (tf-opt median / other median; > 1 means tf-opt is slower)\n")
+    print("\n## Ratios (tf-opt time / other time; > 1 means tf-opt is slower)\n")
     print(format_ratios(results))
     return 1 if any(r.tool == TF_OPT and r.status != "ok" for r in results) else 0
 

@@ -345,7 +345,7 @@ tf.module @m {
 
 tf.module @m {
   hir.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
-    // expected-error @+1 {{'tf.call' metadata holds more than one SourceSpanMetadata (bound to 'y' at a.py:1:1)}}
+    // expected-error @+1 {{'tf.call' op metadata holds more than one SourceSpanMetadata (bound to 'y' at a.py:1:1)}}
     %y = tf.call tf.math.unary<kind = neg>(%x) : (tensor<4xf32>) -> tensor<4xf32> loc(fused["a.py":1:1, "b.py":2:2])
     hir.return %y : tensor<4xf32>
   }
