@@ -2,7 +2,8 @@
 
 The ops of its body run over one level of the execution domain's effective topology hierarchy
 (the `with Mesh(topology="cta", ...)` of the DSL); the level must be one the enclosing module
-resolves through its owners. Its value is what `tf.yield` yields (nothing for an effect-only
+resolves through its owners. A module whose owner chain declares no hierarchy at all (a layer
+prototype, before it is placed) is checked when it is placed under one that does. Its value is what `tf.yield` yields (nothing for an effect-only
 body).
 
 ```python
@@ -31,7 +32,7 @@ from xdsl.printer import Printer
 from xdsl.traits import HasParent, IsTerminator, RecursiveMemoryEffect
 
 from tilefoundry.diagnostics import VerifyError
-from tilefoundry.dialects.tf_module import ModuleOp, effective_topologies
+from tilefoundry.dialects.tf_module import ModuleOp, declared_in_chain
 from tilefoundry.ir.expr import Expr, ExprOp, building, expr_value
 from tilefoundry.ir.metadata import IRMetadata
 
@@ -96,7 +97,9 @@ class MeshOp(ExprOp, IRDLOperation):
         module = _enclosing_module(self)
         if module is None:
             return
-        levels = effective_topologies(module)
+        levels = declared_in_chain(module)
+        if levels is None:  # nothing declared yet: checked once an owner declares a hierarchy
+            return
         level = self.topology.data
         if level not in {t.name for t in levels}:
             available = ", ".join(t.name for t in levels) or "none"

@@ -44,6 +44,7 @@ __all__ = [
     "CONTEXT_OWNERS",
     "MODULE_BODY_OPS",
     "ModuleOp",
+    "declared_in_chain",
     "effective_topologies",
     "function_names",
     "owner_of",
@@ -272,12 +273,18 @@ def resolve_target(module: ModuleOp, *, required: bool = True) -> Target | None:
     return None
 
 
-def effective_topologies(module: ModuleOp) -> tuple[Topology, ...]:
-    """The hierarchy in effect: the nearest declaration over the owner chain (none: `()`)."""
+def declared_in_chain(module: ModuleOp) -> tuple[Topology, ...] | None:
+    """The nearest topology declaration over the owner chain; None when no module declares one
+    (the hierarchy is then unknown until the module is placed under an owner)."""
     node: ModuleOp | None = module
     while node is not None:
         declared = node.declared_topologies
         if declared is not None:
             return declared
         node = owner_of(node)
-    return ()
+    return None
+
+
+def effective_topologies(module: ModuleOp) -> tuple[Topology, ...]:
+    """The hierarchy in effect: the nearest declaration over the owner chain (none: `()`)."""
+    return declared_in_chain(module) or ()

@@ -33,7 +33,6 @@ from xdsl.pattern_rewriter import (
 from tilefoundry.dialects.dense import array_to_dense
 from tilefoundry.dialects.op_attr import OpAttr
 from tilefoundry.dialects.tf import CallOp, ConstantOp
-from tilefoundry.interpreter.evaluate import ExecutionError, evaluate_op
 from tilefoundry.ir.expr import source_metadata
 from tilefoundry.types import TensorType, from_attr
 
@@ -56,6 +55,8 @@ class FoldConstantCall(RewritePattern):
             return
         if math.prod(d for d in result_type.shape if isinstance(d, int)) > self.max_elements:
             return
+        # The numpy reference is imported only once there is something to fold.
+        
         try:
             value = evaluate_op(op, [c.value for c in constants if isinstance(c, ConstantOp)])
         except ExecutionError:
