@@ -84,15 +84,14 @@ def _layer_prototype(seq: tf.DimVar, d_model: int, d_ff: int) -> tf.Module:
         up = ops.matmul(_rms_norm(x, norm2, d_model), w_up)
         return ops.add(x, ops.matmul(ops.mul(up, ops.sigmoid(up)), w_down))
 
-    mlp = Function(
-        name="mlp", params=[x, norm2, w_up, w_down], body=Mesh("warp", mlp_body)
-    )
+    mlp = Function(name="mlp", params=[x, norm2, w_up, w_down], body=Mesh("warp", mlp_body))
 
     # block(x, all weights) = mlp(attention(x))
     x = tf.Var("x", activation)
     ws = {name: weight(name) for name in WEIGHTS}
     after_attention = tf.Call(
-        attention, [x, ws["norm1"], ws["wq"], ws["wk"], ws["wv"], ws["wo"]],
+        attention,
+        [x, ws["norm1"], ws["wq"], ws["wk"], ws["wv"], ws["wo"]],
         metadata=[tf.BindingMetadata("h")],
     )
     out = tf.Call(mlp, [after_attention, ws["norm2"], ws["w_up"], ws["w_down"]])
@@ -114,8 +113,7 @@ def build_decoder(
     h: tf.Expr = x
     for name, layer in layers.items():
         ws = [
-            tf.Var(f"{name}.{w}", tf.TensorType(shapes[w], "f32"), is_const=True)
-            for w in WEIGHTS
+            tf.Var(f"{name}.{w}", tf.TensorType(shapes[w], "f32"), is_const=True) for w in WEIGHTS
         ]
         params += ws
         h = tf.Call(layer.lookup("block"), [h, *ws], metadata=[tf.BindingMetadata(name)])
@@ -147,7 +145,9 @@ def random_weights(
     return weights
 
 
-def reference(x: np.ndarray[Any, Any], weights: dict[str, np.ndarray[Any, Any]], num_layers: int) -> Any:
+def reference(
+    x: np.ndarray[Any, Any], weights: dict[str, np.ndarray[Any, Any]], num_layers: int
+) -> Any:
     """The decoder in plain numpy."""
 
     def rms_norm(v: Any, gain: Any) -> Any:
@@ -170,11 +170,15 @@ def reference(x: np.ndarray[Any, Any], weights: dict[str, np.ndarray[Any, Any]],
 def main() -> int:
     num_layers = 4
     root = build_decoder(num_layers)
-    print(f"built {root!r}: target {root.resolve_target()} ({root.resolve_target().arch}), "
-          f"topologies {', '.join(map(str, root.effective_topologies()))}")
+    print(
+        f"built {root!r}: target {root.resolve_target()} ({root.resolve_target().arch}), "
+        f"topologies {', '.join(map(str, root.effective_topologies()))}"
+    )
     kernel = tf.select(root, "layer2.mlp")
-    print(f"select('layer2.mlp') -> entry {kernel.entry}, target {kernel.target}, "
-          f"topologies {', '.join(map(str, kernel.topologies or ()))}")
+    print(
+        f"select('layer2.mlp') -> entry {kernel.entry}, target {kernel.target}, "
+        f"topologies {', '.join(map(str, kernel.topologies or ()))}"
+    )
     print("functions:", ", ".join(path for path, _ in tf.function_selectors(root)))
 
     weights = random_weights(root)

@@ -42,8 +42,10 @@ def main() -> int:
     root = build_decoder(args.layers)
     source = out / "decoder.mlir"
     source.write_text(tf.print_module(root, debuginfo=True))
-    print(f"      {source}: {sum(_op_counts(root).values())} ops, "
-          f"target {root.resolve_target()} ({root.resolve_target().arch})")
+    print(
+        f"      {source}: {sum(_op_counts(root).values())} ops, "
+        f"target {root.resolve_target()} ({root.resolve_target().arch})"
+    )
 
     tf_opt = shutil.which("tf-opt")
     if tf_opt is None:
@@ -66,8 +68,10 @@ def main() -> int:
         if before[name] != after[name]:
             print(f"      {name}: {before[name]} -> {after[name]}")
     kernel = tf.select(result, "layer0.attention")
-    print(f"      select('layer0.attention'): target {kernel.target}, "
-          f"topologies {', '.join(map(str, kernel.topologies or ()))}")
+    print(
+        f"      select('layer0.attention'): target {kernel.target}, "
+        f"topologies {', '.join(map(str, kernel.topologies or ()))}"
+    )
 
     print(f"[4/4] running step on x[{args.seq}x64] against numpy ...", flush=True)
     weights = random_weights(root)

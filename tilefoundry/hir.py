@@ -37,7 +37,12 @@ from tilefoundry.ir.expr import (
     check_var_name,
     diagnostic_span,
 )
-from tilefoundry.ir.metadata import IRMetadata, check_metadata, location_to_metadata, metadata_to_location
+from tilefoundry.ir.metadata import (
+    IRMetadata,
+    check_metadata,
+    location_to_metadata,
+    metadata_to_location,
+)
 from tilefoundry.ir.patterns import DimVarRangePat
 from tilefoundry.types import IRType, UnitType, to_attr
 
@@ -85,7 +90,11 @@ def _collect_body(name: str, params: list[Var], body: Expr) -> list[Operation]:
             visit_op(value.owner)
         elif value not in param_values:
             var = Var.view(value)
-            if var.owner() is None and isinstance(value, BlockArgument) and value.block.parent is None:
+            if (
+                var.owner() is None
+                and isinstance(value, BlockArgument)
+                and value.block.parent is None
+            ):
                 listed = ", ".join(p.name for p in params) or "none"
                 refuse(
                     f"{what} uses Var '{var.name}', which is not one of its parameters ({listed})",
@@ -200,7 +209,11 @@ class Function(Expr):
     def variants(self) -> tuple[Variant, ...]:
         """The shape-specialization variants, in order."""
         return tuple(
-            Variant(op.patterns(), tuple(Var.view(a) for a in op.body.block.args), _body_of(op.body.block))
+            Variant(
+                op.patterns(),
+                tuple(Var.view(a) for a in op.body.block.args),
+                _body_of(op.body.block),
+            )
             for op in self._op.variant_ops()
         )
 

@@ -49,11 +49,11 @@ from tilefoundry.dialects.tf_module import (
 )
 from tilefoundry.dialects.tir import PrimFuncOp
 from tilefoundry.hir import Function, seal
-from tilefoundry.tir import PrimFunction
 from tilefoundry.interpreter.evaluate import function_runner
 from tilefoundry.ir.callable import FunctionLike
 from tilefoundry.ir.verifier import verify_ir
 from tilefoundry.target import Target, Topology, check_distinct, check_levels
+from tilefoundry.tir import PrimFunction
 from tilefoundry.types import TensorType
 
 __all__ = ["Module"]
@@ -292,12 +292,16 @@ class Module:
             raise AttributeError(name)
         functions = self.function_named(name)
         if len(functions) > 1:
-            raise AttributeError(f"module '{self.name}' has {len(functions)} functions named '{name}'")
+            raise AttributeError(
+                f"module '{self.name}' has {len(functions)} functions named '{name}'"
+            )
         if functions:
             return function_runner(functions[0])
         children = [m for m in self.modules if m.attached_name == name]
         if len(children) > 1:
-            raise AttributeError(f"module '{self.name}' has {len(children)} children named '{name}'")
+            raise AttributeError(
+                f"module '{self.name}' has {len(children)} children named '{name}'"
+            )
         if children:
             return children[0]
         method = self.methods.get(name)
@@ -346,7 +350,7 @@ class Module:
         if self._op.target is None:
             raise VerifyError(
                 f"module '{self.name}' is published as a root but declares no target "
-                "(naming the device is enough, e.g. target=\"h100\")"
+                '(naming the device is enough, e.g. target="h100")'
             )
         if self._op.topologies is None:
             raise VerifyError(
@@ -411,12 +415,18 @@ def _function_ops(module_name: str, functions: Iterable[Any]) -> list[Operation]
     return ops
 
 
-def _children(module_name: str, modules: Iterable[Module] | Mapping[str, Module]) -> list[tuple[str, ModuleOp]]:
-    pairs = list(modules.items()) if isinstance(modules, Mapping) else [(m.name, m) for m in modules]
+def _children(
+    module_name: str, modules: Iterable[Module] | Mapping[str, Module]
+) -> list[tuple[str, ModuleOp]]:
+    pairs = (
+        list(modules.items()) if isinstance(modules, Mapping) else [(m.name, m) for m in modules]
+    )
     children: list[tuple[str, ModuleOp]] = []
     for attach_name, child in pairs:
         if not isinstance(child, Module):
-            raise TypeError(f"Module '{module_name}' child '{attach_name}' must be a Module, got {child!r}")
+            raise TypeError(
+                f"Module '{module_name}' child '{attach_name}' must be a Module, got {child!r}"
+            )
         if child.target is not None:
             raise VerifyError(
                 f"module '{module_name}': child '{attach_name}' declares target "
@@ -434,7 +444,9 @@ def _check_names(
     methods: Mapping[str, Callable[..., Any]],
 ) -> None:
     kinds: dict[str, str] = {}
-    entries = [(cast(StringAttr, op.properties["sym_name"]).data, "function") for op in function_ops]
+    entries = [
+        (cast(StringAttr, op.properties["sym_name"]).data, "function") for op in function_ops
+    ]
     entries += [(attach_name, "child module") for attach_name, _ in children]
     entries += [(method, "method") for method in methods]
     for entry, kind in entries:

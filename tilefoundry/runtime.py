@@ -31,7 +31,9 @@ class LoadedModule:
         expected = module.weights
         missing = [name for name in expected if name not in weights]
         if missing:
-            raise VerifyError(f"module '{module.name}': no binding for weight(s) {', '.join(missing)}")
+            raise VerifyError(
+                f"module '{module.name}': no binding for weight(s) {', '.join(missing)}"
+            )
         extra = [name for name in weights if name not in expected]
         if extra:
             raise VerifyError(
@@ -56,7 +58,9 @@ class LoadedModule:
         method = self.module.methods.get(name)
         if method is not None:
             return types.MethodType(method, self)
-        raise AttributeError(f"loaded module '{self.module.name}' has no function or method '{name}'")
+        raise AttributeError(
+            f"loaded module '{self.module.name}' has no function or method '{name}'"
+        )
 
     def __call__(self, *args: Any) -> Any:
         return getattr(self, self.module.entry_function().name)(*args)

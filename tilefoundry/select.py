@@ -11,8 +11,6 @@ function_selectors(root)       # [("step", <Function step>), ("layer0.mlp", <Fun
 
 from __future__ import annotations
 
-
-
 from xdsl.dialects.builtin import ArrayAttr, StringAttr, SymbolRefAttr
 
 from tilefoundry.dialects.tf_module import CONTEXT_OWNERS
@@ -80,5 +78,3 @@ def function_selectors(module: Module) -> list[tuple[str, Function]]:
 
     visit(module, "")
     return found
-
-

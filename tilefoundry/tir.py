@@ -30,7 +30,7 @@ from xdsl.ir import Block, BlockArgument, Operation, OpResult, Region, SSAValue
 
 from tilefoundry.diagnostics import VerifyError
 from tilefoundry.dialects.dim_range import DimRangeAttr
-from tilefoundry.dialects.tf import PENDING_CALLEES, CallOp, HasFunctionOp
+from tilefoundry.dialects.tf import CallOp, HasFunctionOp
 from tilefoundry.dialects.tir import (
     DispatchOp,
     EvaluateOp,
@@ -42,7 +42,12 @@ from tilefoundry.dialects.tir import (
 from tilefoundry.hir import _check_params
 from tilefoundry.ir.callable import FunctionLike, fits
 from tilefoundry.ir.expr import Expr, ExprOp, Var, check_var_name, expr_value
-from tilefoundry.ir.metadata import BindingMetadata, IRMetadata, check_metadata, metadata_to_location
+from tilefoundry.ir.metadata import (
+    BindingMetadata,
+    IRMetadata,
+    check_metadata,
+    metadata_to_location,
+)
 from tilefoundry.ir.op_registry import Op
 from tilefoundry.ir.patterns import DimVarRangePat
 from tilefoundry.types import IRType, UnitType, from_attr, to_attr
@@ -59,7 +64,9 @@ def LetStmt(name: str, value: Expr, *, metadata: Iterable[IRMetadata] = ()) -> L
     if not isinstance(value, ExprOp) or not isinstance(value, Operation):
         raise TypeError(f"LetStmt '{name}' anchors an expression (a Call, ...), got {value!r}")
     if value.parent is not None:
-        raise VerifyError(f"LetStmt '{name}': its expression already belongs to a statement or function")
+        raise VerifyError(
+            f"LetStmt '{name}': its expression already belongs to a statement or function"
+        )
     if not value.results:
         raise VerifyError(
             f"LetStmt '{name}' anchors a value-form expression; this '{value.name}' has no value "
@@ -114,7 +121,9 @@ def DispatchCall(  # noqa: N802 - the spec's name
         raise VerifyError("DispatchCall targets must return one type")
     (result,) = results
     ranges = ArrayAttr(ArrayAttr(DimRangeAttr.of(p) for p in case) for case in case_patterns)
-    callees = ArrayAttr(SymbolRefAttr(cast(StringAttr, f.properties["sym_name"])) for f in functions)
+    callees = ArrayAttr(
+        SymbolRefAttr(cast(StringAttr, f.properties["sym_name"])) for f in functions
+    )
     dispatch = DispatchOp.create(
         operands=values,
         result_types=[] if isinstance(result, UnitType) else [to_attr(result)],
@@ -214,7 +223,9 @@ def _build(
                 f"got {statement!r}"
             )
         if statement.parent is not None:
-            raise VerifyError(f"prim function '{name}' statement #{index} already belongs to a function")
+            raise VerifyError(
+                f"prim function '{name}' statement #{index} already belongs to a function"
+            )
         for value in statement_values(statement):
             if value not in available:
                 shown = Var.view(value).name if isinstance(value, BlockArgument | OpResult) else "?"

@@ -96,9 +96,7 @@ class DimVar:
         _check_plain_int(self.lo, "DimVar lo")
         _check_plain_int(self.hi, "DimVar hi")
         if not 0 <= self.lo < self.hi:
-            raise ValueError(
-                f"DimVar '{self.name}' needs 0 <= lo < hi, got [{self.lo}, {self.hi})"
-            )
+            raise ValueError(f"DimVar '{self.name}' needs 0 <= lo < hi, got [{self.lo}, {self.hi})")
 
     def contains(self, size: int) -> bool:
         """Whether a concrete size lies in the envelope."""

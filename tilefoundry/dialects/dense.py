@@ -61,7 +61,9 @@ def array_to_dense(value: object, dtype: str | None = None) -> DenseIntOrFPEleme
     elements = array.reshape(-1).tolist()
     if dtype == "i1":
         elements = [int(bool(e)) for e in elements]
-    return DenseIntOrFPElementsAttr.from_list(type, [float(e) for e in elements] if dtype == "bf16" else elements)
+    return DenseIntOrFPElementsAttr.from_list(
+        type, [float(e) for e in elements] if dtype == "bf16" else elements
+    )
 
 
 def dense_to_array(attr: DenseIntOrFPElementsAttr) -> Any:

@@ -42,7 +42,7 @@ class DimRangeAttr(ParametrizedAttribute):
 
     def verify(self) -> None:
         try:
-            self.pattern
+            DimVarRangePat(self.dim_var.data, self.lo.data, self.hi.data)
         except (TypeError, ValueError) as err:
             raise VerifyError(str(err)) from None
 

@@ -13,7 +13,8 @@ The `tf.module` op lives in `tilefoundry.dialects.tf_module`; this file's `TF` d
 from __future__ import annotations
 
 import weakref
-from collections.abc import Iterable, Sequence, Set as AbstractSet
+from collections.abc import Iterable, Sequence
+from collections.abc import Set as AbstractSet
 from typing import Any, Protocol, cast, runtime_checkable
 
 from xdsl.dialects.builtin import (
@@ -45,15 +46,14 @@ from xdsl.traits import (
 )
 
 from tilefoundry.diagnostics import VerifyError, with_context
-from tilefoundry.dialects.dim_range import DimRangeAttr
 from tilefoundry.dialects.dense import array_to_dense, dense_to_array
+from tilefoundry.dialects.dim_range import DimRangeAttr
 from tilefoundry.dialects.op_attr import OpAttr, attr_to_op, canonical, op_to_attr, parse_op_body
 from tilefoundry.dialects.op_attr import print_op_body as _print_op_body
-from tilefoundry.ir.callable import FunctionLike, fits
-from tilefoundry.ir.expr import Expr, ExprOp, Var, expr_value
 from tilefoundry.dialects.tf_mesh import MeshOp, YieldOp
 from tilefoundry.dialects.tf_module import ModuleOp
-from tilefoundry.target import TargetAttr, TopologyAttr
+from tilefoundry.ir.callable import FunctionLike, fits
+from tilefoundry.ir.expr import Expr, ExprOp, Var, expr_value
 from tilefoundry.ir.metadata import (
     BindingMetadata,
     IRMetadata,
@@ -63,6 +63,7 @@ from tilefoundry.ir.metadata import (
     span_text,
 )
 from tilefoundry.ir.op_registry import Op, typeinfer
+from tilefoundry.target import TargetAttr, TopologyAttr
 from tilefoundry.types import DimsAttr, IRType, TensorType, UnitType, from_attr, to_attr
 
 __all__ = [
@@ -124,7 +125,9 @@ class ConstantOp(ExprOp, IRDLOperation):
         dtype: str | None = None,
         metadata: Iterable[IRMetadata] = (),
     ) -> None:
-        attr = value if isinstance(value, DenseIntOrFPElementsAttr) else array_to_dense(value, dtype)
+        attr = (
+            value if isinstance(value, DenseIntOrFPElementsAttr) else array_to_dense(value, dtype)
+        )
         super().__init__(properties={"value": attr}, result_types=[attr.type])
         self._init_metadata(metadata)
 
@@ -204,9 +207,12 @@ class TupleOp(ExprOp, IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> TupleOp:
-        operands = parser.parse_optional_undelimited_comma_separated_list(
-            parser.parse_optional_unresolved_operand, parser.parse_unresolved_operand
-        ) or []
+        operands = (
+            parser.parse_optional_undelimited_comma_separated_list(
+                parser.parse_optional_unresolved_operand, parser.parse_unresolved_operand
+            )
+            or []
+        )
         attributes = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
         position = parser.pos
@@ -218,7 +224,9 @@ class TupleOp(ExprOp, IRDLOperation):
                 f"tuple type has {len(tuple_type.types)} field(s) for {len(operands)} element(s)",
                 position,
             )
-        values = [parser.resolve_operand(o, t) for o, t in zip(operands, tuple_type.types)]
+        values = [
+            parser.resolve_operand(o, t) for o, t in zip(operands, tuple_type.types, strict=True)
+        ]
         op = cls.create(operands=values, result_types=[tuple_type])
         op.attributes |= attributes
         return op
@@ -258,12 +266,16 @@ class CallSymbolUse(SymbolUserOpInterface):
                 f"'{_symbol_text(call.callee)}' does not reference a function in the module tree"
             )
         if not isinstance(callee, FunctionLike):
-            raise VerifyError(f"'{_symbol_text(call.callee)}' references a '{callee.name}', not a function")
+            raise VerifyError(
+                f"'{_symbol_text(call.callee)}' references a '{callee.name}', not a function"
+            )
         _check_function_call(callee, _types_of(call.args_), call.type, _symbol_text(call.callee))
 
 
 def _symbol_text(ref: SymbolRefAttr) -> str:
-    return "::".join(["@" + ref.root_reference.data, *("@" + r.data for r in ref.nested_references)])
+    return "::".join(
+        ["@" + ref.root_reference.data, *("@" + r.data for r in ref.nested_references)]
+    )
 
 
 def _check_function_call(

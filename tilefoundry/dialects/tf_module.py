@@ -38,7 +38,14 @@ from xdsl.traits import IsolatedFromAbove, NoTerminator, SymbolOpInterface, Symb
 
 from tilefoundry.diagnostics import VerifyError
 from tilefoundry.ir.callable import FunctionLike
-from tilefoundry.target import Target, TargetAttr, Topology, TopologyAttr, check_distinct, check_levels
+from tilefoundry.target import (
+    Target,
+    TargetAttr,
+    Topology,
+    TopologyAttr,
+    check_distinct,
+    check_levels,
+)
 
 __all__ = [
     "CONTEXT_OWNERS",
@@ -268,7 +275,7 @@ def resolve_target(module: ModuleOp, *, required: bool = True) -> Target | None:
     if required:
         raise VerifyError(
             f"module '{module.own_name}' has no target: neither it nor any owner declares one; "
-            "declare it on the root module, e.g. Module(..., target=\"h100\")"
+            'declare it on the root module, e.g. Module(..., target="h100")'
         )
     return None
 

@@ -207,7 +207,9 @@ class LetOp(VarOwner, IRDLOperation):
     def verify_(self) -> None:
         inner = self.value
         if not isinstance(inner, ExprOp):
-            raise VerifyError("tir.let anchors exactly one expression (a call, constant, tuple or dispatch)")
+            raise VerifyError(
+                "tir.let anchors exactly one expression (a call, constant, tuple or dispatch)"
+            )
         if len(inner.results) != 1:
             raise VerifyError(
                 f"tir.let anchors a value-form expression; this '{inner.name}' has no value "
@@ -405,7 +407,9 @@ class ReturnOp(IRDLOperation):
         if actual != expected:
             shown = ", ".join(str(t) for t in expected) or "nothing"
             got = ", ".join(str(t) for t in actual) or "nothing"
-            raise VerifyError(f"returns {got}, but function '@{function.sym_name.data}' returns {shown}")
+            raise VerifyError(
+                f"returns {got}, but function '@{function.sym_name.data}' returns {shown}"
+            )
 
 
 def statement_values(op: Operation) -> Sequence[SSAValue]:

@@ -19,7 +19,7 @@ from xdsl.ir import Block, Operation, SSAValue
 from xdsl.traits import IsTerminator, SymbolTable
 
 from tilefoundry.dialects.dense import numpy_dtype
-from tilefoundry.dialects.hir import FuncOp, ReturnOp
+from tilefoundry.dialects.hir import FuncOp
 from tilefoundry.dialects.op_attr import OpAttr, attr_to_op
 from tilefoundry.dialects.tf import CallOp, ConstantOp, MeshOp, TupleOp
 from tilefoundry.dialects.tir import DispatchOp, EvaluateOp, LetOp, PrimFuncOp
@@ -41,9 +41,7 @@ class ExecutionError(ValueError):
     """A reference run refused: a bad argument, or an op without a reference implementation."""
 
 
-def check_argument(
-    name: str, type: IRType, value: Any, sizes: dict[str, int]
-) -> Any:
+def check_argument(name: str, type: IRType, value: Any, sizes: dict[str, int]) -> Any:
     """The argument as an array of the parameter's dtype; refused when it does not fit."""
     if isinstance(type, TupleType):
         if not isinstance(value, tuple | list) or len(value) != len(type):

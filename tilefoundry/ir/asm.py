@@ -18,11 +18,11 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
     CallSiteLoc,
-    ModuleOp,
     FileLineColLoc,
     FusedLoc,
     IntAttr,
     LocationAttr,
+    ModuleOp,
     NameLoc,
     NoneAttr,
     StringAttr,
@@ -30,10 +30,10 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, AttributeInvT, Operation, SSAValue
 from xdsl.parser import AttrParser, Parser, ParserState, UnresolvedOperand
-from xdsl.utils.lexer import Input, Span
-from xdsl.utils.mlir_lexer import MLIRLexer
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import ParseError
+from xdsl.utils.lexer import Input, Span
+from xdsl.utils.mlir_lexer import MLIRLexer
 
 from tilefoundry.diagnostics import VerifyError
 from tilefoundry.ir.expr import ExprOp, VarOwner
@@ -69,9 +69,7 @@ class _Lexer(MLIRLexer):
     nests a `+` inside a `*`, which takes exponential time on an unterminated string: a
     one-character typo hung the parser. This one matches one character per step."""
 
-    _unescaped_characters_regex = re.compile(
-        r'"(?:[^"\\\n\v\f]|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*+"'
-    )
+    _unescaped_characters_regex = re.compile(r'"(?:[^"\\\n\v\f]|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*+"')
 
 
 class TFParser(Parser):
@@ -109,7 +107,9 @@ class TFParser(Parser):
                 self.raise_error(f"use of undefined value '%{name}'", self.first_uses[name])
             raise
 
-    def resolve_operand(self, operand: UnresolvedOperand, type: AttributeInvT) -> SSAValue[AttributeInvT]:
+    def resolve_operand(
+        self, operand: UnresolvedOperand, type: AttributeInvT
+    ) -> SSAValue[AttributeInvT]:
         name = operand.operand_name
         if name not in self.ssa_values and name not in self.forward_ssa_references:
             self.first_uses[name] = operand.span

@@ -74,7 +74,9 @@ class Expr(abc.ABC):
         """A copy of this node that carries other metadata (the input is left unchanged)."""
 
 
-def _apply_metadata(value_holder: Operation | BlockArgument, metadata: tuple[IRMetadata, ...]) -> None:
+def _apply_metadata(
+    value_holder: Operation | BlockArgument, metadata: tuple[IRMetadata, ...]
+) -> None:
     """Store a validated metadata tuple: the location, and the binding as the SSA name hint."""
     value_holder.location = metadata_to_location(metadata)
     binding = next((m.name for m in metadata if type(m) is BindingMetadata), None)

@@ -241,9 +241,7 @@ def check_metadata(
             )
         if type(item) in seen:
             raise VerifyError(
-                with_context(
-                    f"{what} holds more than one {type(item).__name__}", binding, span
-                )
+                with_context(f"{what} holds more than one {type(item).__name__}", binding, span)
             )
         seen.add(type(item))
     return items
@@ -326,7 +324,9 @@ def location_to_metadata(location: Attribute) -> tuple[IRMetadata, ...]:
     if isinstance(location, UnknownLoc | NoneAttr):
         return ()
     if isinstance(location, FileLineColLoc):
-        return (SourceSpanMetadata(location.filename.data, location.line.data, location.column.data),)
+        return (
+            SourceSpanMetadata(location.filename.data, location.line.data, location.column.data),
+        )
     if isinstance(location, NameLoc):
         return (BindingMetadata(location.desc.data), *location_to_metadata(location.location))
     if isinstance(location, CallSiteLoc):
@@ -338,7 +338,9 @@ def location_to_metadata(location: Attribute) -> tuple[IRMetadata, ...]:
             (start,) = inner
             if type(start) is SourceSpanMetadata:
                 end_line = None if isinstance(meta.end_line, NoneAttr) else meta.end_line.data
-                return (dataclasses.replace(start, end_line=end_line, end_column=meta.end_column.data),)
+                return (
+                    dataclasses.replace(start, end_line=end_line, end_column=meta.end_column.data),
+                )
         if isinstance(meta, MetaAttr):
             cls = _METADATA_CLASSES.get(meta.kind.data)
             if cls is None:

@@ -370,9 +370,7 @@ def registered_op_names() -> list[str]:
     return sorted(_OPS_BY_NAME)
 
 
-def resolve_schema(
-    dialect: str, category: str, name: str, arg_types: Sequence[IRType]
-) -> OpSchema:
+def resolve_schema(dialect: str, category: str, name: str, arg_types: Sequence[IRType]) -> OpSchema:
     """Overload resolution: the first schema of the bucket whose input patterns accept the
     argument types."""
     bucket = op_schemas(dialect, category, name)

@@ -13,7 +13,12 @@ from xdsl.traits import NoTerminator
 from xdsl.utils.exceptions import VerifyException
 
 from tilefoundry.diagnostics import VerifyError, with_context
-from tilefoundry.ir.metadata import BindingMetadata, SourceSpanMetadata, location_to_metadata, span_text
+from tilefoundry.ir.metadata import (
+    BindingMetadata,
+    SourceSpanMetadata,
+    location_to_metadata,
+    span_text,
+)
 
 __all__ = ["OpVerifyError", "op_context", "verify_ir"]
 

@@ -21,7 +21,15 @@ from tilefoundry.ir.expr import Expr
 from tilefoundry.ir.metadata import IRMetadata
 from tilefoundry.ir.op_registry import resolve_schema
 from tilefoundry.ops.linalg import MatMul, Transpose
-from tilefoundry.ops.math import BINARY_ALIASES, UNARY_ALIASES, Binary, BinaryKind, Cast, Unary, UnaryKind
+from tilefoundry.ops.math import (
+    BINARY_ALIASES,
+    UNARY_ALIASES,
+    Binary,
+    BinaryKind,
+    Cast,
+    Unary,
+    UnaryKind,
+)
 from tilefoundry.ops.memory import Copy
 from tilefoundry.ops.reduce import ReduceMax, ReduceSum
 from tilefoundry.ops.structure import Split, TupleGetItem

@@ -27,7 +27,9 @@ class MatMul(Op):
         lhs, rhs = arg_types
         assert isinstance(lhs, TensorType) and isinstance(rhs, TensorType)
         if lhs.rank < 2 or rhs.rank < 2:
-            raise ValueError(f"matmul needs rank >= 2 operands, got ranks {lhs.rank} and {rhs.rank}")
+            raise ValueError(
+                f"matmul needs rank >= 2 operands, got ranks {lhs.rank} and {rhs.rank}"
+            )
         dtype = same_dtype(lhs, rhs)
         if lhs.shape[-1] != rhs.shape[-2]:
             raise ValueError(

@@ -106,7 +106,9 @@ class Cast(Op):
     def __init__(self, **attrs: object) -> None:
         super().__init__(**attrs)
         if self.dtype not in DTYPES:
-            raise TypeError(f"Cast: unknown dtype {self.dtype!r}; expected one of {', '.join(DTYPES)}")
+            raise TypeError(
+                f"Cast: unknown dtype {self.dtype!r}; expected one of {', '.join(DTYPES)}"
+            )
 
     def infer_type(self, *arg_types: IRType) -> IRType:
         (x,) = arg_types

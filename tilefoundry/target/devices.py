@@ -74,7 +74,9 @@ class DeviceSpec:
 @cache
 def _documents() -> dict[str, DeviceSpec]:
     found: dict[str, DeviceSpec] = {}
-    for entry in sorted(resources.files("tilefoundry.target").joinpath("devices").iterdir(), key=str):
+    for entry in sorted(
+        resources.files("tilefoundry.target").joinpath("devices").iterdir(), key=str
+    ):
         if entry.name.endswith(".json"):
             spec = DeviceSpec.from_json(json.loads(entry.read_text(encoding="utf-8")))
             for name in (spec.name, *spec.aliases):

@@ -42,7 +42,9 @@ class Topology:
         if self.extent is not None and (
             not isinstance(self.extent, int) or isinstance(self.extent, bool) or self.extent < 1
         ):
-            raise ValueError(f"Topology '{self.name}' extent must be a positive int, got {self.extent!r}")
+            raise ValueError(
+                f"Topology '{self.name}' extent must be a positive int, got {self.extent!r}"
+            )
 
     def __str__(self) -> str:
         return self.name if self.extent is None else f"{self.name}[{self.extent}]"
@@ -75,7 +77,9 @@ class TopologyAttr(ParametrizedAttribute):
 
     def verify(self) -> None:
         try:
-            self.topology
+            Topology(
+                self.level.data, None if isinstance(self.extent, NoneAttr) else self.extent.data
+            )
         except ValueError as err:
             raise VerifyError(str(err)) from None
 

@@ -41,7 +41,9 @@ class Diagnostic:
 def read_expectations(text: str, first_line: int = 1) -> list[Expectation]:
     """The annotations of a chunk whose first line is `first_line` of the file."""
     lines = text.split("\n")
-    code_lines = [i for i, line in enumerate(lines) if line.strip() and not line.lstrip().startswith("//")]
+    code_lines = [
+        i for i, line in enumerate(lines) if line.strip() and not line.lstrip().startswith("//")
+    ]
     found: list[Expectation] = []
     for index, line in enumerate(lines):
         for match in _ANNOTATION.finditer(line):
@@ -54,14 +56,17 @@ def read_expectations(text: str, first_line: int = 1) -> list[Expectation]:
             elif where is not None:
                 target = index + int(where)
             found.append(
-                Expectation(match.group("kind"), target + first_line, match.group("text"), index + first_line)
+                Expectation(
+                    match.group("kind"),
+                    target + first_line,
+                    match.group("text"),
+                    index + first_line,
+                )
             )
     return found
 
 
-def check_expectations(
-    expectations: list[Expectation], diagnostics: list[Diagnostic]
-) -> list[str]:
+def check_expectations(expectations: list[Expectation], diagnostics: list[Diagnostic]) -> list[str]:
     """The failures, as messages: unexpected diagnostics and unmet expectations."""
     failures: list[str] = []
     for diagnostic in diagnostics:
@@ -84,7 +89,7 @@ def check_expectations(
     for expectation in expectations:
         if not expectation.met:
             failures.append(
-                f"expected {expectation.kind} \"{expectation.text}\" at line {expectation.line} "
+                f'expected {expectation.kind} "{expectation.text}" at line {expectation.line} '
                 f"(annotated at line {expectation.annotation_line}) was not produced"
             )
     return failures

@@ -89,7 +89,7 @@ class TfOptMain(xDSLOptMain):
         def one_line_error(message: str) -> NoReturn:
             raise ToolError(message)
 
-        setattr(arg_parser, "error", one_line_error)  # one line instead of argparse's usage + exit
+        setattr(arg_parser, "error", one_line_error)  # noqa: B010 - one line, not usage + exit
 
     def setup_pipeline(self) -> None:
         for module_name in self.args.plugin:

@@ -56,7 +56,8 @@ class FoldConstantCall(RewritePattern):
         if math.prod(d for d in result_type.shape if isinstance(d, int)) > self.max_elements:
             return
         # The numpy reference is imported only once there is something to fold.
-        
+        from tilefoundry.interpreter.evaluate import ExecutionError, evaluate_op
+
         try:
             value = evaluate_op(op, [c.value for c in constants if isinstance(c, ConstantOp)])
         except ExecutionError:

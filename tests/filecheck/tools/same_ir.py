@@ -13,7 +13,6 @@ from __future__ import annotations
 import sys
 
 import custom_metadata  # noqa: F401 - registers the metadata class the inputs use
-
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 
