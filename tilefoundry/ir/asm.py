@@ -41,7 +41,6 @@ from tilefoundry.ir.metadata import (
     BindingMetadata,
     SpanEndAttr,
     location_to_metadata,
-    metadata_to_location,
     print_span_end_location,
 )
 
@@ -129,7 +128,9 @@ class TFParser(Parser):
         return op
 
     def _bind_ssa_name(self, op: Operation, start: int) -> None:
-        """Keep the binding (the location) and the SSA name hint in agreement."""
+        """Keep the binding (the location) and the SSA name hint in agreement: a location that
+        names a binding sets the SSA name; otherwise the SSA name becomes the binding, wrapped
+        around whatever location the op has (as MLIR's name locations do)."""
         try:
             metadata = location_to_metadata(op.location)
         except VerifyError as err:
@@ -140,7 +141,8 @@ class TFParser(Parser):
             if result.is_valid_name(binding.name):
                 result.name_hint = binding.name
         elif result.name_hint is not None:
-            op.location = metadata_to_location((BindingMetadata(result.name_hint), *metadata))
+            child = NoneAttr() if isinstance(op.location, UnknownLoc) else op.location
+            op.location = NameLoc(StringAttr(result.name_hint), child)
 
     def _parse_location(self) -> LocationAttr:
         if self.parse_optional_keyword("unknown"):

@@ -4,6 +4,8 @@
 
 each with --split-input-file --print-debuginfo, so that every location (all metadata) survives
 the trip too. Runs tf-opt in-process; prints a unified diff and exits 1 on a mismatch.
+
+    roundtrip_stable.py FILE [tf-opt flags for every run, e.g. --plugin custom_metadata]
 """
 
 from __future__ import annotations
@@ -18,13 +20,18 @@ import tempfile
 from tilefoundry.tools.tf_opt import main as tf_opt
 
 
+EXTRA = sys.argv[2:]
+
+
 def run(text: str, *flags: str) -> str:
     with tempfile.NamedTemporaryFile("w", suffix=".mlir", delete=False) as stream:
         stream.write(text)
     out, err = io.StringIO(), io.StringIO()
     try:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            code = tf_opt([stream.name, "--split-input-file", "--print-debuginfo", *flags])
+            code = tf_opt(
+                [stream.name, "--split-input-file", "--print-debuginfo", *EXTRA, *flags]
+            )
     finally:
         os.unlink(stream.name)
     if code != 0:
