@@ -44,7 +44,7 @@ from xdsl.traits import (
 )
 
 from tilefoundry.diagnostics import VerifyError
-from tilefoundry.dialects.asm import parse_signature, print_signature
+from tilefoundry.dialects.asm import ValuesFormat, parse_signature, print_signature
 from tilefoundry.dialects.dim_range import DimRangeAttr, check_ranges, parse_ranges, print_ranges
 from tilefoundry.ir.callable import FunctionLike
 from tilefoundry.ir.expr import VarOwner, check_var_name
@@ -336,7 +336,7 @@ class VariantOp(VarOwner, IRDLOperation):
 
 
 @irdl_op_definition
-class ReturnOp(IRDLOperation):
+class ReturnOp(ValuesFormat, IRDLOperation):
     """Ends a function (or variant) body with its value, or nothing for an effect-only one.
 
     ```mlir
@@ -349,8 +349,6 @@ class ReturnOp(IRDLOperation):
     values = var_operand_def()
 
     traits = traits_def(IsTerminator(), ReturnLike(), HasParent(FuncOp, VariantOp))
-
-    assembly_format = "attr-dict ($values^ `:` type($values))?"
 
     def __init__(self, *values: SSAValue) -> None:
         super().__init__(operands=[list(values)])

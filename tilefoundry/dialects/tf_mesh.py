@@ -32,6 +32,7 @@ from xdsl.printer import Printer
 from xdsl.traits import HasParent, IsTerminator, RecursiveMemoryEffect
 
 from tilefoundry.diagnostics import VerifyError
+from tilefoundry.dialects.asm import ValuesFormat
 from tilefoundry.dialects.tf_module import ModuleOp, declared_in_chain
 from tilefoundry.ir.expr import Expr, ExprOp, building, expr_value
 from tilefoundry.ir.metadata import IRMetadata
@@ -143,7 +144,7 @@ def _enclosing_module(op: Operation) -> ModuleOp | None:
 
 
 @irdl_op_definition
-class YieldOp(IRDLOperation):
+class YieldOp(ValuesFormat, IRDLOperation):
     """Ends a `tf.mesh` body with its value.
 
     ```mlir
@@ -156,8 +157,6 @@ class YieldOp(IRDLOperation):
     values = var_operand_def()
 
     traits = traits_def(IsTerminator(), HasParent(MeshOp))
-
-    assembly_format = "attr-dict ($values^ `:` type($values))?"
 
     def __init__(self, *values: SSAValue) -> None:
         super().__init__(operands=[list(values)])

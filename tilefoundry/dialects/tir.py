@@ -47,7 +47,7 @@ from xdsl.traits import (
 )
 
 from tilefoundry.diagnostics import VerifyError
-from tilefoundry.dialects.asm import parse_signature, print_signature
+from tilefoundry.dialects.asm import ValuesFormat, parse_signature, print_signature
 from tilefoundry.dialects.dim_range import DimRangeAttr, check_ranges, parse_ranges, print_ranges
 from tilefoundry.dialects.hir import PARAM_ATTRS, check_dim_vars, verify_signature
 from tilefoundry.dialects.tf import CallOp
@@ -379,7 +379,7 @@ class DispatchOp(ExprOp, IRDLOperation):
 
 
 @irdl_op_definition
-class ReturnOp(IRDLOperation):
+class ReturnOp(ValuesFormat, IRDLOperation):
     """Ends a prim function's body, with its value when it has one.
 
     ```mlir
@@ -392,8 +392,6 @@ class ReturnOp(IRDLOperation):
     values = var_operand_def()
 
     traits = traits_def(IsTerminator(), ReturnLike(), HasParent(PrimFuncOp))
-
-    assembly_format = "attr-dict ($values^ `:` type($values))?"
 
     def __init__(self, *values: SSAValue) -> None:
         super().__init__(operands=[list(values)])

@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from typing import Any
 
 __all__ = ["BACKENDS", "DeviceSpec", "device_named", "known_devices"]
@@ -73,6 +72,8 @@ class DeviceSpec:
 
 @cache
 def _documents() -> dict[str, DeviceSpec]:
+    from importlib import resources  # read on the first target, not at import
+
     found: dict[str, DeviceSpec] = {}
     for entry in sorted(
         resources.files("tilefoundry.target").joinpath("devices").iterdir(), key=str

@@ -31,11 +31,7 @@ from xdsl.xdsl_opt_main import xDSLOptMain
 from tilefoundry.context import DIALECT_LOADERS, load_plugin
 from tilefoundry.ir.asm import TFParser, TFPrinter
 from tilefoundry.ir.verifier import OpVerifyError, verify_ir
-from tilefoundry.tools.expectations import (
-    Diagnostic,
-    check_expectations,
-    read_expectations,
-)
+from tilefoundry.tools.expectations import Diagnostic, check_expectations, read_expectations
 from tilefoundry.transforms import PASSES
 
 __all__ = ["TfOptMain", "main"]
