@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, Any
 _EXPORTS: dict[str, tuple[str, str]] = {
     # module
     "Module": ("tilefoundry.module", "Module"),
-    "select": ("tilefoundry.select", "select"),
-    "function_selectors": ("tilefoundry.select", "function_selectors"),
+    "select": ("tilefoundry.selection", "select"),
+    "function_selectors": ("tilefoundry.selection", "function_selectors"),
     "LoadedModule": ("tilefoundry.runtime", "LoadedModule"),
     "parse_module": ("tilefoundry.text", "parse_module"),
     "print_module": ("tilefoundry.text", "print_module"),
@@ -63,7 +63,7 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     # execution domain
     "Target": ("tilefoundry.target", "Target"),
     "Topology": ("tilefoundry.target", "Topology"),
-    "Mesh": ("tilefoundry.target", "Mesh"),
+    "Mesh": ("tilefoundry.dialects.tf_mesh", "MeshOp"),
 }
 
 __all__ = [

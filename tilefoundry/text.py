@@ -20,6 +20,7 @@ from xdsl.utils.exceptions import DiagnosticException, ParseError
 from tilefoundry.context import make_context
 from tilefoundry.dialects.hir import FuncOp
 from tilefoundry.dialects.tf import ModuleOp
+from tilefoundry.dialects.tir import PrimFuncOp
 from tilefoundry.ir.asm import SourcePosition, TFParser, TFPrinter
 from tilefoundry.ir.verifier import OpVerifyError, verify_ir
 from tilefoundry.module import Module
@@ -48,10 +49,13 @@ def parse_module(text: str, name: str = "<string>") -> Module:
     ops = list(top.ops)
     if len(ops) == 1 and isinstance(ops[0], ModuleOp):
         root: Operation = ops[0]
-    elif len(ops) == 1 and isinstance(ops[0], FuncOp):
+        root.detach()
+    elif len(ops) == 1 and isinstance(ops[0], FuncOp | PrimFuncOp):
+        # A bare function is an implicit single-function module whose entry it is.
         function = ops[0]
-        root = ModuleOp(function.sym_name.data, entry=function.sym_name.data)
+        name = function.sym_name.data
         function.detach()
+        root = ModuleOp(name, entry=name)
         root.body.block.add_op(function)
     else:
         raise TextError(
@@ -59,7 +63,6 @@ def parse_module(text: str, name: str = "<string>") -> Module:
             "expected one top-level tf.module (or one bare function), got "
             + (", ".join(op.name for op in ops) or "nothing"),
         )
-    root.detach()
     try:
         verify_ir(root)
     except OpVerifyError as err:

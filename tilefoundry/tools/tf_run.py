@@ -65,7 +65,7 @@ def run(argv: Sequence[str] | None) -> int:
 
     from tilefoundry.context import load_plugin
     from tilefoundry.interpreter.evaluate import ExecutionError, run_any
-    from tilefoundry.select import select
+    from tilefoundry.selection import select
     from tilefoundry.text import TextError, parse_module
     from tilefoundry.types import DimVar, TensorType, TupleType
 
