@@ -40,10 +40,9 @@ def _shapes(d_model: int, d_ff: int) -> dict[str, tuple[int, ...]]:
 
 
 def _rms_norm(x: tf.Expr, gain: tf.Expr, d_model: int) -> tf.Expr:
-    mean_square = ops.mul(
-        ops.reduce_sum(ops.mul(x, x), axis=-1, keepdims=True),
-        tf.Constant([1.0 / d_model]),
-    )
+    # 1/d is written as a frontend emits it, an op on constants: tf-fold-constants folds it.
+    inv_d = ops.div(tf.Constant([1.0]), tf.Constant([float(d_model)]))
+    mean_square = ops.mul(ops.reduce_sum(ops.mul(x, x), axis=-1, keepdims=True), inv_d)
     scale = ops.rsqrt(ops.add(mean_square, tf.Constant([EPS])))
     return ops.mul(ops.mul(x, scale), gain)
 
@@ -63,9 +62,8 @@ def _layer_prototype(seq: tf.DimVar, d_model: int, d_ff: int) -> tf.Module:
     def attention_body() -> tf.Expr:
         h = _rms_norm(x, norm1, d_model)
         q, k, v = ops.matmul(h, wq), ops.matmul(h, wk), ops.matmul(h, wv)
-        scores = ops.mul(
-            ops.matmul(q, ops.transpose(k, (1, 0))), tf.Constant([1.0 / math.sqrt(d_model)])
-        )
+        scale = ops.rsqrt(tf.Constant([float(d_model)]))  # folded by tf-fold-constants
+        scores = ops.mul(ops.matmul(q, ops.transpose(k, (1, 0))), scale)
         shifted = ops.exp(ops.sub(scores, ops.reduce_max(scores, axis=-1, keepdims=True)))
         probs = ops.div(shifted, ops.reduce_sum(shifted, axis=-1, keepdims=True))
         return ops.add(x, ops.matmul(ops.matmul(probs, v), wo))
