@@ -20,7 +20,7 @@ from __future__ import annotations
 import weakref
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, NoReturn
+from typing import Any, NoReturn, cast
 
 from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, FunctionType, StringAttr, UnitAttr
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, Region, SSAValue
@@ -136,7 +136,9 @@ def _nested_ops(op: Operation) -> list[Operation]:
 
 
 def _defined_within(value: SSAValue, op: Operation) -> bool:
-    owner = value.owner if isinstance(value, OpResult) else value.block.parent_op()
+    owner = (
+        value.op if isinstance(value, OpResult) else cast(BlockArgument, value).block.parent_op()
+    )
     while owner is not None:
         if owner is op:
             return True

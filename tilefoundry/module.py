@@ -64,7 +64,7 @@ _METHODS: weakref.WeakKeyDictionary[ModuleOp, dict[str, Callable[..., Any]]] = (
 )
 
 
-def _function_view(op: Operation) -> Function | PrimFunction:
+def _function_view(op: Operation | FunctionLike) -> Function | PrimFunction:
     if isinstance(op, FuncOp):
         return Function.of(op)
     assert isinstance(op, PrimFuncOp)
@@ -133,7 +133,7 @@ class Module:
             for attach_name, child in children:
                 _attach(block, attach_name, child, undo)
             for call, path in paths.items():
-                undo.append(lambda call=call, old=call.callee: setattr(call, "callee", old))
+                undo.append(_restore_callee(call))
                 call.callee = path
             verify_ir(op)
         except BaseException:
@@ -485,6 +485,15 @@ def _attach(
         child.sym_name, child.module_name = old_sym, old_name
 
     undo.append(restore)
+
+
+def _restore_callee(call: CallOp) -> Callable[[], None]:
+    old = call.callee
+
+    def restore() -> None:
+        call.callee = old
+
+    return restore
 
 
 def _unreachable_callee(callee: Operation) -> str:

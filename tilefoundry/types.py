@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TypeAlias
+from typing import TypeAlias, cast
 
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
@@ -37,7 +37,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.dialects.builtin import TensorType as BuiltinTensorType
 from xdsl.dialects.builtin import TupleType as BuiltinTupleType
-from xdsl.ir import Attribute, ParametrizedAttribute
+from xdsl.ir import Attribute, ParametrizedAttribute, TypeAttribute
 from xdsl.irdl import irdl_attr_definition
 from xdsl.parser import AttrParser
 from xdsl.printer import Printer
@@ -244,7 +244,7 @@ def to_attr(type: IRType) -> Attribute:
         encoding: Attribute = DimsAttr.from_dim_vars(dim_vars) if dim_vars else NoneAttr()
         return BuiltinTensorType(DTYPES[type.dtype], shape, encoding)
     if isinstance(type, TupleType):
-        return BuiltinTupleType(tuple(to_attr(f) for f in type.fields))
+        return BuiltinTupleType(ArrayAttr(cast(TypeAttribute, to_attr(f)) for f in type.fields))
     if isinstance(type, UnitType):
         return NoneType()
     raise TypeError(f"expected a TensorType, TupleType or UnitType, got {type!r}")

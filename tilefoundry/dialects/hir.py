@@ -193,6 +193,9 @@ class FuncOp(VarOwner, FunctionLike, IRDLOperation):
             return {}
         return dict(self.arg_attrs.data[index].data)
 
+    def function_name(self) -> str:
+        return self.sym_name.data
+
     def param_types(self) -> tuple[IRType, ...]:
         return tuple(from_attr(t) for t in self.function_type.inputs)
 

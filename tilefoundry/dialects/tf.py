@@ -18,13 +18,15 @@ from collections.abc import Set as AbstractSet
 from typing import Any, Protocol, cast, runtime_checkable
 
 from xdsl.dialects.builtin import (
+    ArrayAttr,
     DenseIntOrFPElementsAttr,
     SymbolRefAttr,
 )
 from xdsl.dialects.builtin import TensorType as BuiltinTensorType
 from xdsl.dialects.builtin import TupleType as BuiltinTupleType
-from xdsl.ir import Attribute, Dialect, Operation, OpResult, SSAValue
+from xdsl.ir import Attribute, Dialect, Operation, OpResult, SSAValue, TypeAttribute
 from xdsl.irdl import (
+    BaseAttr,
     IRDLOperation,
     irdl_op_definition,
     opt_result_def,
@@ -187,7 +189,8 @@ class TupleOp(ExprOp, IRDLOperation):
         items = tuple(elements)
         values = [expr_value(e, f"tuple element #{i}") for i, e in enumerate(items)]
         super().__init__(
-            operands=[values], result_types=[BuiltinTupleType(tuple(v.type for v in values))]
+            operands=[values],
+            result_types=[BuiltinTupleType(ArrayAttr(cast(TypeAttribute, v.type) for v in values))],
         )
         self._init_metadata(metadata)
 
@@ -328,7 +331,7 @@ class CallOp(ExprOp, IRDLOperation):
 
     name = "tf.call"
 
-    callee = prop_def(OpAttr | SymbolRefAttr)
+    callee = prop_def(BaseAttr(OpAttr) | BaseAttr(SymbolRefAttr))
     args_ = var_operand_def()
     res = opt_result_def()
 
@@ -366,7 +369,7 @@ class CallOp(ExprOp, IRDLOperation):
             operands=[values], result_types=[result_types], properties={"callee": callee}
         )
         if not isinstance(target, Op):
-            PENDING_CALLEES[self] = function
+            PENDING_CALLEES[self] = cast(Operation, function)
         self._init_metadata(items)
 
     @property

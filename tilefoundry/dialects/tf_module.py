@@ -14,7 +14,6 @@ list replaces the inherited hierarchy whole.
 from __future__ import annotations
 
 import weakref
-from typing import cast
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
@@ -166,8 +165,7 @@ class ModuleOp(IRDLOperation):
                 (
                     op
                     for op in self.body.block.ops
-                    if isinstance(op, FunctionLike)
-                    and op.properties["sym_name"] == StringAttr(name)
+                    if isinstance(op, FunctionLike) and op.function_name() == name
                 ),
                 None,
             )
@@ -243,11 +241,7 @@ def _empty_body() -> Region:
 
 def function_names(module: ModuleOp) -> list[str]:
     """The names of the functions a module holds directly, in order."""
-    return [
-        cast(StringAttr, op.properties["sym_name"]).data
-        for op in module.body.block.ops
-        if isinstance(op, FunctionLike)
-    ]
+    return [op.function_name() for op in module.body.block.ops if isinstance(op, FunctionLike)]
 
 
 CONTEXT_OWNERS: weakref.WeakKeyDictionary[ModuleOp, ModuleOp] = weakref.WeakKeyDictionary()

@@ -91,6 +91,9 @@ class PrimFuncOp(VarOwner, FunctionLike, IRDLOperation):
         assert isinstance(value, BlockArgument)
         return self.arg_attrs is not None and "const" in self.arg_attrs.data[value.index].data
 
+    def function_name(self) -> str:
+        return self.sym_name.data
+
     def param_types(self) -> tuple[IRType, ...]:
         return tuple(from_attr(t) for t in self.function_type.inputs)
 
@@ -416,7 +419,9 @@ def statement_values(op: Operation) -> Sequence[SSAValue]:
 
 
 def _inside(value: SSAValue, op: Operation) -> bool:
-    owner = value.owner if isinstance(value, OpResult) else value.block.parent_op()
+    owner = (
+        value.op if isinstance(value, OpResult) else cast(BlockArgument, value).block.parent_op()
+    )
     while owner is not None:
         if owner is op:
             return True

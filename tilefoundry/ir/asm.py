@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
+    ArrayAttr,
     CallSiteLoc,
     FileLineColLoc,
     FusedLoc,
@@ -165,7 +166,7 @@ class TFParser(Parser):
                 end_line = IntAttr(self.parse_integer(allow_boolean=False, allow_negative=False))
                 self.parse_punctuation(":")
             end_column = IntAttr(self.parse_integer(allow_boolean=False, allow_negative=False))
-            return FusedLoc((start,), SpanEndAttr(end_line, end_column))
+            return FusedLoc(ArrayAttr((start,)), SpanEndAttr(end_line, end_column))
         if self.parse_optional_keyword("callsite") is not None:
             self.parse_punctuation("(")
             callee = self._parse_location()
@@ -181,7 +182,7 @@ class TFParser(Parser):
             locations = self.parse_comma_separated_list(
                 self.Delimiter.SQUARE, self._parse_location, " in fused location"
             )
-            return FusedLoc(tuple(locations), metadata)
+            return FusedLoc(ArrayAttr(locations), metadata)
         position = self.pos
         attr = self.parse_optional_attribute()
         if isinstance(attr, LocationAttr):

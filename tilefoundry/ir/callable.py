@@ -17,6 +17,10 @@ class FunctionLike(abc.ABC):
     """An op that a `tf.call` may target through the symbol table."""
 
     @abc.abstractmethod
+    def function_name(self) -> str:
+        """The function's symbol."""
+
+    @abc.abstractmethod
     def param_types(self) -> tuple[IRType, ...]: ...
 
     @abc.abstractmethod

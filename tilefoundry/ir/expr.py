@@ -19,8 +19,8 @@ import weakref
 from collections.abc import Iterable, Iterator
 from typing import TypeVar, cast
 
-from xdsl.dialects.builtin import UnknownLoc
-from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, SSAValue
+from xdsl.dialects.builtin import LocationAttr, UnknownLoc
+from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
 
 from tilefoundry.diagnostics import VerifyError, with_context
 from tilefoundry.ir.metadata import (
@@ -228,7 +228,11 @@ class Var(Expr):
     def owner(self) -> VarOwner | None:
         """The op that defines this Var, None while it is detached."""
         value = self._value
-        op = value.owner if isinstance(value, OpResult) else value.block.parent_op()
+        if isinstance(value, OpResult):
+            op: Operation | None = value.op
+        else:
+            assert isinstance(value, BlockArgument)
+            op = value.block.parent_op()
         return op if isinstance(op, VarOwner) else None
 
     @property
@@ -248,7 +252,11 @@ class Var(Expr):
     @property
     def metadata(self) -> tuple[IRMetadata, ...]:
         value = self._value
-        location = value.location if isinstance(value, BlockArgument) else value.owner.location
+        location = (
+            value.location
+            if isinstance(value, BlockArgument)
+            else cast(OpResult, value).op.location
+        )
         return location_to_metadata(location)
 
     def _copy_with_metadata(self, metadata: tuple[IRMetadata, ...]) -> Var:
@@ -369,7 +377,7 @@ def source_metadata(expr: Expr) -> tuple[IRMetadata, ...]:
     return tuple(m for m in expr.metadata if type(m) in (BindingMetadata, SourceSpanMetadata))
 
 
-def location_of(metadata: Iterable[IRMetadata]) -> Attribute:
+def location_of(metadata: Iterable[IRMetadata]) -> LocationAttr:
     """The location holding a metadata tuple, validated first."""
     items = check_metadata(metadata)
     return metadata_to_location(items) if items else UnknownLoc()

@@ -24,7 +24,7 @@ import dataclasses
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
@@ -37,6 +37,7 @@ from xdsl.dialects.builtin import (
     IntAttr,
     IntegerAttr,
     IntegerType,
+    LocationAttr,
     NameLoc,
     NoneAttr,
     NoneType,
@@ -244,7 +245,7 @@ def check_metadata(
                 with_context(f"{what} holds more than one {type(item).__name__}", binding, span)
             )
         seen.add(type(item))
-    return items
+    return cast(tuple[IRMetadata, ...], items)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -288,7 +289,7 @@ def _attr_to_field(attr: Attribute) -> object:
     raise VerifyError(f"unsupported metadata field value {attr}")
 
 
-def _item_location(item: IRMetadata) -> Attribute:
+def _item_location(item: IRMetadata) -> LocationAttr:
     if type(item) is BindingMetadata:
         return NameLoc(StringAttr(item.name), NoneAttr())
     if type(item) is SourceSpanMetadata:
@@ -296,7 +297,7 @@ def _item_location(item: IRMetadata) -> Attribute:
         if item.end_column is None:
             return start
         end_line = NoneAttr() if item.end_line is None else IntAttr(item.end_line)
-        return FusedLoc((start,), SpanEndAttr(end_line, IntAttr(item.end_column)))
+        return FusedLoc(ArrayAttr((start,)), SpanEndAttr(end_line, IntAttr(item.end_column)))
     if not dataclasses.is_dataclass(item):
         raise VerifyError(f"{type(item).__name__} is not a dataclass and cannot be debug info")
     fields = {
@@ -304,10 +305,10 @@ def _item_location(item: IRMetadata) -> Attribute:
         for f in dataclasses.fields(item)
     }
     kind = StringAttr(type(item).metadata_name)
-    return FusedLoc((UnknownLoc(),), MetaAttr(kind, DictionaryAttr(fields)))
+    return FusedLoc(ArrayAttr((UnknownLoc(),)), MetaAttr(kind, DictionaryAttr(fields)))
 
 
-def metadata_to_location(metadata: Iterable[IRMetadata]) -> Attribute:
+def metadata_to_location(metadata: Iterable[IRMetadata]) -> LocationAttr:
     """The location that holds a (valid) metadata tuple."""
     items = tuple(metadata)
     if not items:
@@ -316,7 +317,7 @@ def metadata_to_location(metadata: Iterable[IRMetadata]) -> Attribute:
         return _item_location(items[0])
     if type(items[0]) is BindingMetadata and len(items) == 2:
         return NameLoc(StringAttr(items[0].name), _item_location(items[1]))
-    return FusedLoc(tuple(_item_location(i) for i in items), NoneAttr())
+    return FusedLoc(ArrayAttr(_item_location(i) for i in items), NoneAttr())
 
 
 def location_to_metadata(location: Attribute) -> tuple[IRMetadata, ...]:
@@ -333,7 +334,8 @@ def location_to_metadata(location: Attribute) -> tuple[IRMetadata, ...]:
         return location_to_metadata(location.callee)
     if isinstance(location, FusedLoc):
         meta = location.metadata
-        inner = tuple(m for loc in location.locations for m in location_to_metadata(loc))
+        locations = cast(ArrayAttr[Attribute], location.locations)
+        inner = tuple(m for loc in locations for m in location_to_metadata(loc))
         if isinstance(meta, SpanEndAttr) and len(inner) == 1:
             (start,) = inner
             if type(start) is SourceSpanMetadata:
@@ -359,9 +361,10 @@ def location_to_metadata(location: Attribute) -> tuple[IRMetadata, ...]:
 def print_span_end_location(printer: Printer, location: FusedLoc) -> bool:
     """Print `fused<#tf.span_end<..>>["f":l:c]` in MLIR's range form; False if it is not one."""
     meta = location.metadata
-    if not (isinstance(meta, SpanEndAttr) and len(location.locations) == 1):
+    locations = cast(ArrayAttr[Attribute], location.locations)
+    if not (isinstance(meta, SpanEndAttr) and len(locations) == 1):
         return False
-    start = location.locations.data[0]
+    start = locations.data[0]
     if not isinstance(start, FileLineColLoc):
         return False
     with printer.in_location():
