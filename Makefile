@@ -27,6 +27,13 @@ lit: $(STAMP)
 demo: $(STAMP)
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python examples/demo.py
 
+## ruff (lint + format) and mypy --strict; installs the [dev] extras.
+lint: $(STAMP)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+	$(BIN)/ruff check tilefoundry examples benchmarks tests
+	$(BIN)/ruff format --check tilefoundry examples benchmarks tests
+	$(BIN)/mypy
+
 bench: $(STAMP)
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python benchmarks/run.py
 

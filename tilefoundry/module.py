@@ -481,7 +481,7 @@ def _attach(
     block.add_op(child)
 
     def restore() -> None:
-        child.detach()
+        block.detach_op(child)
         child.sym_name, child.module_name = old_sym, old_name
 
     undo.append(restore)

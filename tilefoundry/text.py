@@ -48,13 +48,12 @@ def parse_module(text: str, name: str = "<string>") -> Module:
         raise TextError(parser.position_of(parser.pos), str(err)) from None
     ops = list(top.ops)
     if len(ops) == 1 and isinstance(ops[0], ModuleOp):
-        root: Operation = ops[0]
-        root.detach()
+        root: Operation = top.body.block.detach_op(ops[0])
     elif len(ops) == 1 and isinstance(ops[0], FuncOp | PrimFuncOp):
         # A bare function is an implicit single-function module whose entry it is.
         function = ops[0]
         name = function.sym_name.data
-        function.detach()
+        top.body.block.detach_op(function)
         root = ModuleOp(name, entry=name)
         root.body.block.add_op(function)
     else:

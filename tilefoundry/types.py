@@ -174,7 +174,7 @@ class UnitType:
         return "()"
 
 
-IRType: TypeAlias = "TensorType | TupleType | UnitType"
+IRType: TypeAlias = TensorType | TupleType | UnitType
 
 
 @irdl_attr_definition

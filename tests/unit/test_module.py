@@ -15,17 +15,17 @@ from tilefoundry import (
     DimVar,
     DimVarRangePat,
     Module,
-    TensorType,
     Target,
+    TensorType,
     Topology,
     Var,
     VerifyError,
+    ops,
     parse_module,
     print_module,
     select,
     structural_equal,
 )
-from tilefoundry import ops
 from tilefoundry.dialects.tf import CallOp
 from tilefoundry.hir import Function
 from tilefoundry.tir import LetStmt, PrimFunction
@@ -230,7 +230,9 @@ def test_constructing_a_module_seals_its_functions() -> None:
 
 def test_a_function_read_from_text_is_sealed() -> None:
     x = Var("x", XN)
-    m = parse_module(print_module(Module(name="m", functions=[Function(name="f", params=[x], body=ops.neg(x))])))
+    m = parse_module(
+        print_module(Module(name="m", functions=[Function(name="f", params=[x], body=ops.neg(x))]))
+    )
     with pytest.raises(VerifyError, match="sealed"):
         _square_variant(m.lookup("f"), 1, 8)
 
@@ -247,7 +249,9 @@ def test_the_functions_of_a_copy_are_sealed() -> None:
 
 
 def test_function_and_child_names_must_be_disjoint() -> None:
-    with pytest.raises(VerifyError, match=r"'a' names both a function and a child module.*disjoint"):
+    with pytest.raises(
+        VerifyError, match=r"'a' names both a function and a child module.*disjoint"
+    ):
         Module(name="m", functions=[neg_fn("a")], modules={"a": Module(name="z")})
 
 
@@ -293,7 +297,10 @@ def test_a_parsed_module_keeps_names_disjoint_too(second: str) -> None:
 def test_the_same_names_at_different_levels_are_fine() -> None:
     child = Module(name="c", functions=[neg_fn("f")], methods={"forward": lambda self: "child"})
     root = Module(
-        name="r", functions=[exp_fn("f")], modules={"c": child}, methods={"forward": lambda self: "root"}
+        name="r",
+        functions=[exp_fn("f")],
+        modules={"c": child},
+        methods={"forward": lambda self: "root"},
     )
     assert root.forward() == "root"
     assert root.c.forward() == "child"
@@ -426,7 +433,9 @@ def test_lookup_returns_the_function_node_itself() -> None:
 
 
 def test_lookup_raises_unless_exactly_one_function_matches() -> None:
-    m = Module(name="m", functions=[neg_fn("f")], modules={"c": Module(name="c", functions=[neg_fn("g")])})
+    m = Module(
+        name="m", functions=[neg_fn("f")], modules={"c": Module(name="c", functions=[neg_fn("g")])}
+    )
     with pytest.raises(KeyError, match=r"nope"):
         m.lookup("nope")
     with pytest.raises(KeyError, match=r"'c'"):
@@ -483,7 +492,10 @@ def test_a_module_composing_children_in_a_method_has_no_default_step() -> None:
 
     root = Module(
         name="r",
-        modules={"a": Module(name="a", functions=[neg_fn("f")]), "b": Module(name="b", functions=[exp_fn("f")])},
+        modules={
+            "a": Module(name="a", functions=[neg_fn("f")]),
+            "b": Module(name="b", functions=[exp_fn("f")]),
+        },
         methods={"forward": forward},
     )
     np.testing.assert_allclose(root.forward(np.zeros(4, np.float32)), np.ones(4))

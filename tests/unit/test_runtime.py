@@ -18,10 +18,10 @@ from tilefoundry import (
     Tuple,
     Var,
     VerifyError,
+    ops,
     parse_module,
     print_module,
 )
-from tilefoundry import ops
 from tilefoundry.hir import Function
 
 N = DimVar("n", 1, 65)
@@ -95,7 +95,9 @@ def test_the_entry_runs_with_a_bare_call() -> None:
     m = mlp_model()
     a = arrays(3)
     y, _ = m(a["x"], a["w1"], a["b1"], a["w2"])
-    np.testing.assert_allclose(y, mlp_reference(a["x"], a["w1"], a["b1"], a["w2"])[0], rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(
+        y, mlp_reference(a["x"], a["w1"], a["b1"], a["w2"])[0], rtol=1e-5, atol=1e-6
+    )
 
 
 def test_a_tuple_result_is_a_python_tuple() -> None:
@@ -137,7 +139,9 @@ def test_a_dynamic_dim_runs_at_every_size_of_its_envelope(n: int) -> None:
     a = arrays(n)
     y, _ = m.step(a["x"], a["w1"], a["b1"], a["w2"])
     assert y.shape == (n, D)
-    np.testing.assert_allclose(y, mlp_reference(a["x"], a["w1"], a["b1"], a["w2"])[0], rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(
+        y, mlp_reference(a["x"], a["w1"], a["b1"], a["w2"])[0], rtol=1e-5, atol=1e-6
+    )
 
 
 def test_a_parsed_module_runs_the_same() -> None:
@@ -152,7 +156,9 @@ def test_constants_and_integer_math_run() -> None:
     from tilefoundry import Constant
 
     x = Var("x", TensorType((3,), "i32"))
-    f = Function(name="f", params=[x], body=ops.mul(ops.add(x, Constant(np.array([1, 2, 3], np.int32))), x))
+    f = Function(
+        name="f", params=[x], body=ops.mul(ops.add(x, Constant(np.array([1, 2, 3], np.int32))), x)
+    )
     m = Module(name="m", functions=[f])
     out = m.f(np.array([1, 2, 3], np.int32))
     assert out.dtype == np.int32
@@ -188,7 +194,9 @@ def test_a_static_size_is_checked() -> None:
 def test_a_dimvar_size_outside_its_envelope_is_refused(n: int) -> None:
     x = Var("x", X)
     m = Module(name="m", functions=[Function(name="f", params=[x], body=ops.neg(x))])
-    with pytest.raises(ValueError, match=rf"argument 'x' dim 0 is {n}, outside n's envelope \[1, 65\)"):
+    with pytest.raises(
+        ValueError, match=rf"argument 'x' dim 0 is {n}, outside n's envelope \[1, 65\)"
+    ):
         m.f(np.zeros((n, D), np.float32))
 
 
@@ -274,14 +282,18 @@ def test_loaded_module_bindings_are_matched_by_name_not_order() -> None:
     a = arrays()
     reordered = {"w2": a["w2"], "w1": a["w1"], "b1": a["b1"]}
     y, _ = LoadedModule(m, reordered).step(a["x"])
-    np.testing.assert_allclose(y, mlp_reference(a["x"], a["w1"], a["b1"], a["w2"])[0], rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(
+        y, mlp_reference(a["x"], a["w1"], a["b1"], a["w2"])[0], rtol=1e-5, atol=1e-6
+    )
 
 
 def test_loaded_module_bare_call_runs_the_entry() -> None:
     m = mlp_model()
     a = arrays()
     y, _ = LoadedModule(m, weights_of(a))(a["x"])
-    np.testing.assert_allclose(y, mlp_reference(a["x"], a["w1"], a["b1"], a["w2"])[0], rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(
+        y, mlp_reference(a["x"], a["w1"], a["b1"], a["w2"])[0], rtol=1e-5, atol=1e-6
+    )
 
 
 def test_loaded_module_callables_take_only_the_non_const_params() -> None:

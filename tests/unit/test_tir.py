@@ -17,11 +17,11 @@ from tilefoundry import (
     TensorType,
     Var,
     VerifyError,
+    ops,
     parse_module,
     print_module,
     structural_equal,
 )
-from tilefoundry import ops
 from tilefoundry.dialects.tf import CallOp
 from tilefoundry.dialects.tir import DispatchOp, EvaluateOp, LetOp
 from tilefoundry.hir import Function
@@ -111,7 +111,9 @@ def test_let_stmt_anchors_a_constant() -> None:
     let = LetStmt("c", Constant(np.full(4, 2.0, np.float32)))
     x = Var("x", T4)
     y = LetStmt("y", ops.mul(x, let.var))
-    m = Module(name="m", functions=[PrimFunction(name="k", params=[x], body=[let, y], result=y.var)])
+    m = Module(
+        name="m", functions=[PrimFunction(name="k", params=[x], body=[let, y], result=y.var)]
+    )
     np.testing.assert_allclose(m.k(np.ones(4, np.float32)), np.full(4, 2.0))
 
 
@@ -175,7 +177,10 @@ def test_a_statement_may_not_use_a_later_let_var() -> None:
     a = Var("a", T4)
     first = LetStmt("z", ops.neg(a))
     second = LetStmt("w", ops.exp(first.var))
-    with pytest.raises(VerifyError, match=r"statement #0 uses 'z'.*neither a parameter nor the Var of an earlier LetStmt"):
+    with pytest.raises(
+        VerifyError,
+        match=r"statement #0 uses 'z'.*neither a parameter nor the Var of an earlier LetStmt",
+    ):
         PrimFunction(name="p", params=[a], body=[second, first])
 
 
@@ -198,7 +203,9 @@ def test_a_refused_prim_function_leaves_its_statements_usable() -> None:
     with pytest.raises(VerifyError):
         PrimFunction(name="p", params=[a], body=[second, first])
     k = PrimFunction(name="p", params=[a], body=[first, second], result=second.var)
-    np.testing.assert_allclose(Module(name="m", functions=[k]).p(np.zeros(4, np.float32)), np.ones(4))
+    np.testing.assert_allclose(
+        Module(name="m", functions=[k]).p(np.zeros(4, np.float32)), np.ones(4)
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -216,7 +223,11 @@ def caller_module() -> Module:
 
 def test_a_prim_function_call_names_its_callee_by_symbol() -> None:
     m = caller_module()
-    (call,) = [op for op in m.module_op.walk() if isinstance(op, CallOp) and isinstance(op.callee, SymbolRefAttr)]
+    (call,) = [
+        op
+        for op in m.module_op.walk()
+        if isinstance(op, CallOp) and isinstance(op.callee, SymbolRefAttr)
+    ]
     assert call.callee == SymbolRefAttr("neg4")
     assert isinstance(call.parent_op(), LetOp)
     assert call.target is m.lookup("neg4").function_op
@@ -232,7 +243,11 @@ def test_a_prim_function_call_runs() -> None:
 def test_a_copy_calls_its_own_callee() -> None:
     m = caller_module()
     copy = m.cloned()
-    (call,) = [op for op in copy.module_op.walk() if isinstance(op, CallOp) and isinstance(op.callee, SymbolRefAttr)]
+    (call,) = [
+        op
+        for op in copy.module_op.walk()
+        if isinstance(op, CallOp) and isinstance(op.callee, SymbolRefAttr)
+    ]
     assert call.target is copy.lookup("neg4").function_op
     assert call.target is not m.lookup("neg4").function_op
 
@@ -304,7 +319,12 @@ def test_dispatch_call_picks_the_case_by_the_runtime_size(n: int, sign: float) -
 def test_dispatch_call_with_no_holding_case_is_refused_when_run() -> None:
     small, large = identity("small"), negate("large", XN)
     x = Var("x", XN)
-    picked = LetStmt("y", DispatchCall([small, large], [[DimVarRangePat("n", 1, 8)], [DimVarRangePat("n", 8, 16)]], [x]))
+    picked = LetStmt(
+        "y",
+        DispatchCall(
+            [small, large], [[DimVarRangePat("n", 1, 8)], [DimVarRangePat("n", 8, 16)]], [x]
+        ),
+    )
     pick = PrimFunction(name="pick", params=[x], body=[picked], result=picked.var)
     m = Module(name="k", functions=[small, large, pick])
     np.testing.assert_allclose(m.pick(np.ones(9, np.float32)), -np.ones(9))
@@ -340,7 +360,9 @@ def prim_module() -> Module:
     r = LetStmt("r", Call(callee, [x]))
     caller = PrimFunction(name="caller", params=[x], body=[r], result=r.var)
     tree = dispatch_module()
-    return Module(name="root", functions=[square(), callee, caller], modules={"dispatch": tree}, target="cuda")
+    return Module(
+        name="root", functions=[square(), callee, caller], modules={"dispatch": tree}, target="cuda"
+    )
 
 
 @pytest.mark.parametrize("generic", [False, True])
@@ -355,7 +377,9 @@ def test_print_then_parse_gives_a_structurally_equal_module(generic: bool) -> No
 def test_structural_equality_sees_a_changed_statement() -> None:
     m = prim_module()
     text = print_module(m)
-    changed = text.replace("tf.math.binary<kind = mul>(%x, %x)", "tf.math.binary<kind = add>(%x, %x)")
+    changed = text.replace(
+        "tf.math.binary<kind = mul>(%x, %x)", "tf.math.binary<kind = add>(%x, %x)"
+    )
     assert changed != text
     assert not structural_equal(parse_module(changed), m)
 
@@ -363,7 +387,10 @@ def test_structural_equality_sees_a_changed_statement() -> None:
 def test_structural_equality_sees_a_changed_dispatch_case() -> None:
     m = prim_module()
     text = print_module(m)
-    changed = text.replace("@small: [n: 1 to 128], @large: [n: 128 to 4097]", "@small: [n: 1 to 64], @large: [n: 64 to 4097]")
+    changed = text.replace(
+        "@small: [n: 1 to 128], @large: [n: 128 to 4097]",
+        "@small: [n: 1 to 64], @large: [n: 64 to 4097]",
+    )
     assert changed != text
     assert not structural_equal(parse_module(changed), m)
 

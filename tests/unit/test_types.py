@@ -59,7 +59,7 @@ def test_dim_var_is_a_value() -> None:
 def test_dim_var_is_immutable() -> None:
     d = DimVar("n", 1, 9)
     with pytest.raises(AttributeError):
-        setattr(d, "hi", 10)
+        d.hi = 10
     assert d.hi == 9
 
 
@@ -128,7 +128,7 @@ def test_tensor_type_is_a_value() -> None:
 def test_tensor_type_is_immutable() -> None:
     t = TensorType((4,), "f32")
     with pytest.raises(AttributeError):
-        setattr(t, "dtype", "i32")
+        t.dtype = "i32"
     assert t.dtype == "f32"
 
 

@@ -14,7 +14,6 @@ y = Mesh("cta", lambda: ops.add(ops.exp(x), x))   # the ops built in the lambda 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import cast
 
 from xdsl.dialects.builtin import StringAttr
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
@@ -140,7 +139,7 @@ def _enclosing_module(op: Operation) -> ModuleOp | None:
     parent = op.parent_op()
     while parent is not None and not isinstance(parent, ModuleOp):
         parent = parent.parent_op()
-    return cast(ModuleOp | None, parent)
+    return parent
 
 
 @irdl_op_definition

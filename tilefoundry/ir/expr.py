@@ -321,7 +321,7 @@ def _check_class(cls: object) -> type[IRMetadata]:
 def get_metadata(expr: Expr, cls: type[T]) -> T | None:
     """The unique value of exactly class `cls` in the expr's metadata, or None."""
     _check_class(cls)
-    return cast(T | None, next((m for m in expr.metadata if type(m) is cls), None))
+    return next((m for m in expr.metadata if type(m) is cls), None)
 
 
 def replace_metadata(expr: E, value: IRMetadata) -> E:

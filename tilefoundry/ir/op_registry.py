@@ -30,7 +30,7 @@ import types
 import typing
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal, TypeVar
+from typing import Any, ClassVar, Literal, TypeVar, cast
 
 from tilefoundry.diagnostics import VerifyError
 from tilefoundry.ir.patterns import Pattern
@@ -182,7 +182,7 @@ class Op:
         if not cls.attribute_params():
             if cls.__dict__.get("_singleton") is None:
                 cls._singleton = super().__new__(cls)
-            return cls.__dict__["_singleton"]
+            return cast(Op, cls.__dict__["_singleton"])
         return super().__new__(cls)
 
     def __init__(self, **attrs: object) -> None:

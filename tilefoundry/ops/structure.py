@@ -25,11 +25,12 @@ class TupleGetItem(Op):
 
     def infer_type(self, *arg_types: IRType) -> IRType:
         (t,) = arg_types
+        index: int = self.index
         if not isinstance(t, TupleType):
             raise ValueError(f"tuple_get_item needs a tuple, got {t}")
-        if not -len(t) <= self.index < len(t):
-            raise ValueError(f"index {self.index} is out of range for a {len(t)}-field tuple")
-        return t.fields[self.index]
+        if not -len(t) <= index < len(t):
+            raise ValueError(f"index {index} is out of range for a {len(t)}-field tuple")
+        return t.fields[index]
 
 
 @register_op(category="shape", name="split")

@@ -19,7 +19,6 @@ import tempfile
 
 from tilefoundry.tools.tf_opt import main as tf_opt
 
-
 EXTRA = sys.argv[2:]
 
 
@@ -29,9 +28,7 @@ def run(text: str, *flags: str) -> str:
     out, err = io.StringIO(), io.StringIO()
     try:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            code = tf_opt(
-                [stream.name, "--split-input-file", "--print-debuginfo", *EXTRA, *flags]
-            )
+            code = tf_opt([stream.name, "--split-input-file", "--print-debuginfo", *EXTRA, *flags])
     finally:
         os.unlink(stream.name)
     if code != 0:

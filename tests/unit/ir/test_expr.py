@@ -22,11 +22,11 @@ from tilefoundry import (
     UnitType,
     Var,
     VerifyError,
+    ops,
     parse_module,
     print_module,
     typeinfer,
 )
-from tilefoundry import ops
 from tilefoundry.hir import Function
 from tilefoundry.ops import Binary, BinaryKind, MatMul, ReduceSum
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-
 from typing import Any, cast
 
 import pytest
@@ -27,6 +26,7 @@ from tilefoundry import (
     binding_name,
     diagnostic_location,
     get_metadata,
+    ops,
     parse_module,
     print_module,
     remove_metadata,
@@ -35,7 +35,6 @@ from tilefoundry import (
     structural_equal,
     structural_hash,
 )
-from tilefoundry import ops
 from tilefoundry.hir import Function
 
 T4 = TensorType((4,), "f32")

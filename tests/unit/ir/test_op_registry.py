@@ -506,9 +506,7 @@ def test_library_alias_params_are_binary_and_unary_param_defs() -> None:
 def test_an_alias_cannot_declare_its_own_param_defs() -> None:
     with pytest.raises(TypeError, match="ParamDef"):
 
-        @register_alias(
-            dialect=D, category=C, name="redeclares", params=[ParamDef(kind="input")]
-        )
+        @register_alias(dialect=D, category=C, name="redeclares", params=[ParamDef(kind="input")])
         def _redeclares() -> Op:
             return NoAttrs()
 

@@ -163,7 +163,7 @@ def test_dim_var_range_pat_fields() -> None:
 def test_dim_var_range_pat_is_immutable() -> None:
     p = DimVarRangePat("n", 1, 4)
     with pytest.raises(AttributeError):
-        setattr(p, "lo", 0)
+        p.lo = 0
     assert p.lo == 1
 
 

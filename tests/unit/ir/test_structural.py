@@ -21,12 +21,12 @@ from tilefoundry import (
     TensorType,
     Tuple,
     Var,
+    ops,
     parse_module,
     print_module,
     structural_equal,
     structural_hash,
 )
-from tilefoundry import ops
 from tilefoundry.hir import Function
 from tilefoundry.ops import Binary, BinaryKind
 

@@ -18,8 +18,8 @@ from tilefoundry import (
     VerifyError,
     binding_name,
     op_schemas,
+    ops,
 )
-from tilefoundry import ops
 from tilefoundry.ops import (
     Binary,
     BinaryKind,
@@ -235,9 +235,7 @@ def test_matmul_shapes(
     assert Call(MatMul(), [v(lhs, "bf16"), v(rhs, "bf16")]).type == t(result, "bf16")
 
 
-@pytest.mark.parametrize(
-    ("lhs", "rhs"), [((4, 8), (9, 16)), ((4, N), (M, 16)), ((4, 8), (N, 16))]
-)
+@pytest.mark.parametrize(("lhs", "rhs"), [((4, 8), (9, 16)), ((4, N), (M, 16)), ((4, 8), (N, 16))])
 def test_matmul_refuses_a_contraction_mismatch(
     lhs: tuple[int | DimVar, ...], rhs: tuple[int | DimVar, ...]
 ) -> None:
@@ -251,9 +249,7 @@ def test_matmul_refuses_batch_dims_that_do_not_broadcast() -> None:
 
 
 @pytest.mark.parametrize(("lhs", "rhs"), [((8,), (8, 16)), ((4, 8), (8,))])
-def test_matmul_refuses_rank_1_operands(
-    lhs: tuple[int, ...], rhs: tuple[int, ...]
-) -> None:
+def test_matmul_refuses_rank_1_operands(lhs: tuple[int, ...], rhs: tuple[int, ...]) -> None:
     with pytest.raises(VerifyError, match="rank"):
         ops.matmul(v(lhs), v(rhs))
 

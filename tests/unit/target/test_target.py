@@ -12,8 +12,17 @@ import numpy as np
 import pytest
 
 import tilefoundry
-from tilefoundry import Module, Target, TensorType, Topology, Var, VerifyError, print_module, select
-from tilefoundry import ops
+from tilefoundry import (
+    Module,
+    Target,
+    TensorType,
+    Topology,
+    Var,
+    VerifyError,
+    ops,
+    print_module,
+    select,
+)
 from tilefoundry.dialects.tf_mesh import MeshOp as Mesh
 from tilefoundry.hir import Function
 from tilefoundry.target import known_devices
@@ -154,7 +163,9 @@ def test_the_required_devices_are_present() -> None:
         ("mi300x", "amd", 304, 64),
     ],
 )
-def test_device_figures_are_the_vendors(name: str, vendor: str, sm_count: int, warp_size: int) -> None:
+def test_device_figures_are_the_vendors(
+    name: str, vendor: str, sm_count: int, warp_size: int
+) -> None:
     device = Target(name).device
     assert device is not None
     assert device.vendor == vendor
@@ -172,7 +183,9 @@ def test_gpu_figures_are_plausible() -> None:
         assert peaks["bf16_tensor"] > peaks["fp32"], name
         assert 5e11 <= device.memory_bandwidth_bytes_per_s <= 1e13, name
         assert 32 * 2**30 <= device.memory_bytes <= 256 * 2**30, name
-        assert 48 * 1024 <= device.max_shared_memory_per_cta_bytes <= device.shared_memory_per_sm_bytes
+        assert (
+            48 * 1024 <= device.max_shared_memory_per_cta_bytes <= device.shared_memory_per_sm_bytes
+        )
         assert device.shared_memory_per_sm_bytes <= 256 * 1024, name
         # a CTA of the largest size is whole warps; a warp is whole threads
         assert device.max_extent_within_parent["thread"] == device.warp_size
@@ -384,13 +397,25 @@ def test_an_owned_child_is_no_root_to_publish() -> None:
 @pytest.mark.parametrize(
     ("target", "levels", "message"),
     [
-        ("a100", (Topology("cluster", 2), Topology("cta", 4)), r"a100 \(sm_80\) has no 'cluster' level"),
+        (
+            "a100",
+            (Topology("cluster", 2), Topology("cta", 4)),
+            r"a100 \(sm_80\) has no 'cluster' level",
+        ),
         ("l40s", (Topology("cluster", 2),), r"l40s \(sm_89\) has no 'cluster' level"),
         ("mi300x", (Topology("cluster", 2),), r"mi300x \(gfx942\) has no 'cluster' level"),
-        ("h100", (Topology("cluster", 2), Topology("cta", 17)), r"at most 16 'cta' in one 'cluster', got 17"),
+        (
+            "h100",
+            (Topology("cluster", 2), Topology("cta", 17)),
+            r"at most 16 'cta' in one 'cluster', got 17",
+        ),
         ("h100", (Topology("core"),), r"no 'core' level"),
         ("h100", (Topology("warp", 4), Topology("cta", 4)), r"'cta' cannot be inside 'warp'"),
-        ("mi300x", (Topology("cta"), Topology("warp", 4), Topology("thread", 128)), r"at most 64 'thread'"),
+        (
+            "mi300x",
+            (Topology("cta"), Topology("warp", 4), Topology("thread", 128)),
+            r"at most 64 'thread'",
+        ),
     ],
 )
 def test_publish_refuses_levels_the_device_cannot_have(
@@ -401,9 +426,15 @@ def test_publish_refuses_levels_the_device_cannot_have(
 
 
 def test_publish_accepts_the_device_limits() -> None:
-    Module(name="m", target="h100", topologies=(Topology("cluster", 2), Topology("cta", 16))).publish()
-    Module(name="m", target="b200", topologies=(Topology("cluster", 16), Topology("cta", 8))).publish()
-    Module(name="m", target="a100", topologies=(Topology("cta", 108), Topology("warp", 32))).publish()
+    Module(
+        name="m", target="h100", topologies=(Topology("cluster", 2), Topology("cta", 16))
+    ).publish()
+    Module(
+        name="m", target="b200", topologies=(Topology("cluster", 16), Topology("cta", 8))
+    ).publish()
+    Module(
+        name="m", target="a100", topologies=(Topology("cta", 108), Topology("warp", 32))
+    ).publish()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -427,7 +458,9 @@ def test_a_mesh_naming_an_effective_level_is_accepted() -> None:
 
 
 def test_a_mesh_naming_a_level_that_is_not_effective_is_refused() -> None:
-    with pytest.raises(VerifyError, match=r"mesh names topology level 'thread'.*available: cluster, cta, warp"):
+    with pytest.raises(
+        VerifyError, match=r"mesh names topology level 'thread'.*available: cluster, cta, warp"
+    ):
         Module(name="m", functions=[mesh_fn("thread")], target="h100", topologies=LEVELS)
 
 
@@ -444,7 +477,9 @@ def test_a_mesh_may_name_a_level_inherited_from_the_owner() -> None:
 
 def test_a_mesh_naming_a_level_the_owner_does_not_give_is_refused_when_attached() -> None:
     child = Module(name="c", functions=[mesh_fn("lane")])
-    with pytest.raises(VerifyError, match=r"mesh names topology level 'lane'.*available: cluster, cta, warp"):
+    with pytest.raises(
+        VerifyError, match=r"mesh names topology level 'lane'.*available: cluster, cta, warp"
+    ):
         Module(name="r", modules={"c": child}, target="h100", topologies=LEVELS)
 
 

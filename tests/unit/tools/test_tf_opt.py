@@ -20,8 +20,32 @@ from tilefoundry.tools.tf_opt import main
 
 FILECHECK = Path(__file__).parents[2] / "filecheck"
 SOURCES = sorted(FILECHECK.glob("dialects/*/*.mlir"))
-TOKENS = ["%", "@", "<", ">", "(", ")", "{", "}", ":", ",", '"', "[", "]", "0", "-1", "f16",
-          "tensor<?x4xf32>", "#tf.op<x>", " to ", "loc(", "dense<", "@x::@y", "tf.call", "->"]
+TOKENS = [
+    "%",
+    "@",
+    "<",
+    ">",
+    "(",
+    ")",
+    "{",
+    "}",
+    ":",
+    ",",
+    '"',
+    "[",
+    "]",
+    "0",
+    "-1",
+    "f16",
+    "tensor<?x4xf32>",
+    "#tf.op<x>",
+    " to ",
+    "loc(",
+    "dense<",
+    "@x::@y",
+    "tf.call",
+    "->",
+]
 
 
 def run(args: list[str]) -> tuple[int, str, str]:
@@ -67,7 +91,9 @@ def test_mutated_inputs_end_in_diagnostics_never_in_a_crash(tmp_path: Path, seed
 def test_an_unterminated_string_is_a_diagnostic_not_a_hang(tmp_path: Path) -> None:
     # xDSL 0.74's lexer takes exponential time on this; TFParser's does not.
     path = tmp_path / "typo.mlir"
-    path.write_text('tf.module @m {\n  %c = tf".constant dense<2.0> : tensor<4xf32> tensor<4xf32>\n}\n')
+    path.write_text(
+        'tf.module @m {\n  %c = tf".constant dense<2.0> : tensor<4xf32> tensor<4xf32>\n}\n'
+    )
     code, _, err = run([str(path)])
     assert code == 1
     assert err.startswith(f"{path}:2:")
