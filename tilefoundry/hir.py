@@ -20,20 +20,23 @@ from __future__ import annotations
 import weakref
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, NoReturn, cast
+from typing import NoReturn, cast
 
-from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, FunctionType, StringAttr, UnitAttr
+from xdsl.dialects.builtin import ArrayAttr
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, Region, SSAValue
 
 from tilefoundry.diagnostics import VerifyError, with_context
 from tilefoundry.dialects.dim_range import DimRangeAttr, check_ranges
-from tilefoundry.dialects.hir import FuncOp, ReturnOp, VariantOp, check_dim_vars
+from tilefoundry.dialects.function import check_dim_vars, signature_properties
+from tilefoundry.dialects.hir import FuncOp, ReturnOp, VariantOp
 from tilefoundry.dialects.tf import arg_expr
 from tilefoundry.ir.expr import (
     Expr,
     ExprOp,
     Var,
+    adopt_params,
     binding_name,
+    check_new_params,
     check_var_name,
     diagnostic_span,
 )
@@ -44,11 +47,11 @@ from tilefoundry.ir.metadata import (
     metadata_to_location,
 )
 from tilefoundry.ir.patterns import DimVarRangePat
+from tilefoundry.ir.view import OpView
 from tilefoundry.types import IRType, UnitType, to_attr
 
 __all__ = ["Function", "Variant", "is_sealed", "seal"]
 
-_VIEWS: weakref.WeakKeyDictionary[FuncOp, Function] = weakref.WeakKeyDictionary()
 _SEALED: weakref.WeakSet[Operation] = weakref.WeakSet()
 
 
@@ -146,12 +149,8 @@ def _defined_within(value: SSAValue, op: Operation) -> bool:
     return False
 
 
-class Function(Expr):
+class Function(Expr, OpView[FuncOp]):
     """An HIR function: `name`, `params` (Vars), `body` (an Expr); its value is the body's."""
-
-    __slots__ = ("_op", "__weakref__")
-
-    _op: FuncOp
 
     def __new__(
         cls,
@@ -170,19 +169,6 @@ class Function(Expr):
         if body is None:
             raise TypeError(f"Function '{name}' needs a body expression")
         return cls.of(_build(name, list(params), body, check_metadata(metadata)))
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        pass
-
-    @classmethod
-    def of(cls, op: FuncOp) -> Function:
-        """The view of a `hir.func` op (one per op)."""
-        view = _VIEWS.get(op)
-        if view is None:
-            view = object.__new__(cls)
-            view._op = op
-            _VIEWS[op] = view
-        return view
 
     @property
     def function_op(self) -> FuncOp:
@@ -279,12 +265,6 @@ class Function(Expr):
         copy.location = metadata_to_location(metadata)
         return Function.of(copy)
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Function) and other._op is self._op
-
-    def __hash__(self) -> int:
-        return id(self._op)
-
     def __repr__(self) -> str:
         params = ", ".join(
             f"{p.name}: {p.type}{' const' if p.is_const else ''}" for p in self.params
@@ -300,31 +280,12 @@ def _body_of(block: Block) -> Expr | None:
     return previous if isinstance(previous, ExprOp) else None
 
 
-def _check_params(name: str, params: list[Var]) -> None:
-    seen_names: set[str] = set()
-    for index, param in enumerate(params):
-        if not isinstance(param, Var):
-            raise TypeError(f"Function '{name}' param #{index} must be a Var, got {param!r}")
-        value = param.value
-        if not (isinstance(value, BlockArgument) and value.block.parent is None):
-            raise VerifyError(f"function '{name}': Var '{param.name}' is already a parameter")
-        if param.name in seen_names:
-            raise VerifyError(f"function '{name}': parameter name '{param.name}' is used twice")
-        seen_names.add(param.name)
-
-
 def _assemble(name: str, params: list[Var], body: Expr) -> Block:
     """Check, then build the block: params become its arguments, the body's ops its ops, and
     a hir.return of the body's value ends it. Nothing changes when a check fails."""
-    _check_params(name, params)
+    check_new_params(name, params)
     ops = _collect_body(name, params, body)
-    block = Block(arg_types=[p.value.type for p in params])
-    for param, arg in zip(params, block.args, strict=True):
-        assert isinstance(param.value, BlockArgument)
-        arg.location = param.value.location
-        arg.name_hint = param.value.name_hint
-        param.value.replace_all_uses_with(arg)
-        param.rebind(arg)
+    block = adopt_params(params)
     for op in ops:
         block.add_op(op)
     if isinstance(body, Var):
@@ -337,22 +298,14 @@ def _assemble(name: str, params: list[Var], body: Expr) -> Block:
 
 
 def _build(name: str, params: list[Var], body: Expr, metadata: tuple[IRMetadata, ...]) -> FuncOp:
-    _check_params(name, params)
+    check_new_params(name, params)
     check_dim_vars([*(p.type for p in params), body.type], f"function '{name}'")
     names = [p.name for p in params]
     consts = [p.is_const for p in params]
     result_type = body.type
     block = _assemble(name, params, body)
     outputs = [] if isinstance(result_type, UnitType) else [to_attr(result_type)]
-    properties: dict[str, Any] = {
-        "sym_name": StringAttr(name),
-        "function_type": FunctionType.from_lists([p.value.type for p in params], outputs),
-        "param_names": ArrayAttr(StringAttr(n) for n in names),
-    }
-    if any(consts):
-        properties["arg_attrs"] = ArrayAttr(
-            DictionaryAttr({"const": UnitAttr()} if c else {}) for c in consts
-        )
+    properties = signature_properties(name, names, consts, block.arg_types, outputs)
     op = FuncOp.create(properties=properties, regions=[Region(block)])
     op.location = metadata_to_location(metadata)
     return op

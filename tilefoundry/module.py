@@ -52,13 +52,13 @@ from tilefoundry.hir import Function, seal
 from tilefoundry.interpreter.evaluate import function_runner
 from tilefoundry.ir.callable import FunctionLike
 from tilefoundry.ir.verifier import verify_ir
+from tilefoundry.ir.view import OpView
 from tilefoundry.target import Target, Topology, check_distinct, check_levels
 from tilefoundry.tir import PrimFunction
 from tilefoundry.types import TensorType
 
 __all__ = ["Module"]
 
-_VIEWS: weakref.WeakKeyDictionary[ModuleOp, Module] = weakref.WeakKeyDictionary()
 _METHODS: weakref.WeakKeyDictionary[ModuleOp, dict[str, Callable[..., Any]]] = (
     weakref.WeakKeyDictionary()
 )
@@ -88,12 +88,8 @@ def _as_topologies(topologies: Iterable[Topology] | None) -> tuple[Topology, ...
     return levels
 
 
-class Module:
+class Module(OpView[ModuleOp]):
     """The top-level compilation unit and the execution domain of the functions it owns."""
-
-    __slots__ = ("_op", "__weakref__")
-
-    _op: ModuleOp
 
     def __new__(
         cls,
@@ -147,19 +143,6 @@ class Module:
         if method_table:
             _METHODS[op] = method_table
         return cls.of(op)
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        pass
-
-    @classmethod
-    def of(cls, op: ModuleOp) -> Module:
-        """The view of a `tf.module` op (one per op)."""
-        view = _VIEWS.get(op)
-        if view is None:
-            view = object.__new__(cls)
-            view._op = op
-            _VIEWS[op] = view
-        return view
 
     # -- what the module declares ----------------------------------------------------------
 
@@ -364,12 +347,6 @@ class Module:
 
     def verify(self) -> None:
         verify_ir(self._op)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Module) and other._op is self._op
-
-    def __hash__(self) -> int:
-        return id(self._op)
 
     def __repr__(self) -> str:
         parts = [f.name for f in self.functions] + [f"{m.attached_name}/" for m in self.modules]

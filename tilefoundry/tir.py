@@ -14,22 +14,19 @@ call names its callee by symbol), and `DispatchCall` picks among them by `case_p
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Iterable, Sequence
 from typing import Any, cast
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
-    DictionaryAttr,
-    FunctionType,
     StringAttr,
     SymbolRefAttr,
-    UnitAttr,
 )
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, Region, SSAValue
 
 from tilefoundry.diagnostics import VerifyError
 from tilefoundry.dialects.dim_range import DimRangeAttr
+from tilefoundry.dialects.function import signature_properties
 from tilefoundry.dialects.tf import CallOp, HasFunctionOp
 from tilefoundry.dialects.tir import (
     DispatchOp,
@@ -39,9 +36,16 @@ from tilefoundry.dialects.tir import (
     ReturnOp,
     statement_values,
 )
-from tilefoundry.hir import _check_params
 from tilefoundry.ir.callable import FunctionLike, fits
-from tilefoundry.ir.expr import Expr, ExprOp, Var, check_var_name, expr_value
+from tilefoundry.ir.expr import (
+    Expr,
+    ExprOp,
+    Var,
+    adopt_params,
+    check_new_params,
+    check_var_name,
+    expr_value,
+)
 from tilefoundry.ir.metadata import (
     BindingMetadata,
     IRMetadata,
@@ -50,11 +54,10 @@ from tilefoundry.ir.metadata import (
 )
 from tilefoundry.ir.op_registry import Op
 from tilefoundry.ir.patterns import DimVarRangePat
+from tilefoundry.ir.view import OpView
 from tilefoundry.types import IRType, UnitType, from_attr, to_attr
 
 __all__ = ["DispatchCall", "Evaluate", "LetStmt", "PrimFunction"]
-
-_VIEWS: weakref.WeakKeyDictionary[PrimFuncOp, PrimFunction] = weakref.WeakKeyDictionary()
 
 
 def LetStmt(name: str, value: Expr, *, metadata: Iterable[IRMetadata] = ()) -> LetOp:  # noqa: N802 - the spec's name
@@ -133,17 +136,13 @@ def DispatchCall(  # noqa: N802 - the spec's name
     return dispatch
 
 
-class PrimFunction:
+class PrimFunction(OpView[PrimFuncOp]):
     """A TIR function (a Stmt): `name`, `params` (Vars), `body` (statements), optional result.
 
     A thin view over its `tir.prim_func` op, like `hir.Function`. Construction checks first, so
     a refused call changes nothing: statements must be detached `LetStmt` / `Evaluate`, and
     each uses only the parameters and the Vars of earlier `LetStmt`s.
     """
-
-    __slots__ = ("_op", "__weakref__")
-
-    _op: PrimFuncOp
 
     def __new__(
         cls,
@@ -157,18 +156,6 @@ class PrimFunction:
         if not isinstance(name, str) or not name:
             raise TypeError(f"PrimFunction name must be a non-empty str, got {name!r}")
         return cls.of(_build(name, list(params), list(body), result, check_metadata(metadata)))
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        pass
-
-    @classmethod
-    def of(cls, op: PrimFuncOp) -> PrimFunction:
-        view = _VIEWS.get(op)
-        if view is None:
-            view = object.__new__(cls)
-            view._op = op
-            _VIEWS[op] = view
-        return view
 
     @property
     def function_op(self) -> PrimFuncOp:
@@ -191,12 +178,6 @@ class PrimFunction:
     def type(self) -> IRType:
         return self._op.result_type()
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, PrimFunction) and other._op is self._op
-
-    def __hash__(self) -> int:
-        return id(self._op)
-
     def __repr__(self) -> str:
         params = ", ".join(f"{p.name}: {p.type}" for p in self.params)
         return f"PrimFunction(@{self.name}({params}) -> {self.type})"
@@ -209,7 +190,7 @@ def _build(
     result: Expr | None,
     metadata: tuple[IRMetadata, ...],
 ) -> PrimFuncOp:
-    _check_params(name, params)
+    check_new_params(name, params)
     available: set[SSAValue] = {p.value for p in params}
     for index, statement in enumerate(body):
         if isinstance(statement, CallOp):
@@ -245,29 +226,15 @@ def _build(
         returned.append(value)
     names = [p.name for p in params]
     consts = [p.is_const for p in params]
-    block = Block(arg_types=[p.value.type for p in params])
-    for param, arg in zip(params, block.args, strict=True):
-        assert isinstance(param.value, BlockArgument)
-        arg.location = param.value.location
-        arg.name_hint = param.value.name_hint
-        param.value.replace_all_uses_with(arg)
-        param.rebind(arg)
+    block = adopt_params(params)
     for statement in body:
         block.add_op(statement)
     if result is not None:  # the value again: a parameter Var now views its block argument
         returned = [expr_value(result, "the result")]
     block.add_op(ReturnOp(*returned))
-    properties: dict[str, Any] = {
-        "sym_name": StringAttr(name),
-        "function_type": FunctionType.from_lists(
-            [p.value.type for p in params], [v.type for v in returned]
-        ),
-        "param_names": ArrayAttr(StringAttr(n) for n in names),
-    }
-    if any(consts):
-        properties["arg_attrs"] = ArrayAttr(
-            DictionaryAttr({"const": UnitAttr()} if c else {}) for c in consts
-        )
+    properties = signature_properties(
+        name, names, consts, block.arg_types, [v.type for v in returned]
+    )
     op = PrimFuncOp.create(properties=properties, regions=[Region(block)])
     op.location = metadata_to_location(metadata)
     return op

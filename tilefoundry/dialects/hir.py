@@ -11,17 +11,14 @@ lie inside the DimVars' envelopes).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from xdsl.dialects.builtin import (
     ArrayAttr,
     DictionaryAttr,
     FunctionType,
     StringAttr,
     SymbolNameConstraint,
-    UnitAttr,
 )
-from xdsl.ir import Attribute, BlockArgument, Dialect, Operation, SSAValue
+from xdsl.ir import Dialect, Operation, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
     irdl_op_definition,
@@ -46,103 +43,16 @@ from xdsl.traits import (
 from tilefoundry.diagnostics import VerifyError
 from tilefoundry.dialects.asm import ValuesFormat, parse_signature, print_signature
 from tilefoundry.dialects.dim_range import DimRangeAttr, check_ranges, parse_ranges, print_ranges
-from tilefoundry.ir.callable import FunctionLike
-from tilefoundry.ir.expr import VarOwner, check_var_name
-from tilefoundry.ir.metadata import check_metadata, location_to_metadata
+from tilefoundry.dialects.function import (
+    PARAM_ATTRS,
+    FunctionOpMixin,
+    parse_header,
+    print_header,
+)
+from tilefoundry.ir.expr import VarOwner
 from tilefoundry.ir.patterns import DimVarRangePat
-from tilefoundry.types import DimVar, IRType, TensorType, TupleType, UnitType, from_attr
 
-__all__ = [
-    "HIR",
-    "PARAM_ATTRS",
-    "FuncOp",
-    "ReturnOp",
-    "VariantOp",
-    "check_dim_vars",
-    "verify_signature",
-]
-
-PARAM_ATTRS = ("const",)
-
-
-def verify_signature(
-    args: Sequence[BlockArgument],
-    function_type: FunctionType,
-    param_names: ArrayAttr[StringAttr],
-    arg_attrs: ArrayAttr[DictionaryAttr] | None,
-    where: str,
-) -> dict[str, DimVar]:
-    """The rules every function signature keeps (hir.func, tir.prim_func); its DimVars by name."""
-    inputs = function_type.inputs.data
-    names = [n.data for n in param_names]
-    if len(args) != len(inputs):
-        raise VerifyError(
-            f"entry block has {len(args)} argument(s) for {len(inputs)} parameter type(s)"
-        )
-    for index, (arg, declared) in enumerate(zip(args, inputs, strict=True)):
-        if arg.type != declared:
-            raise VerifyError(
-                f"parameter #{index} has type {arg.type}, but the signature says {declared}"
-            )
-        check_metadata(location_to_metadata(arg.location), what=f"parameter #{index} metadata")
-    if len(names) != len(inputs):
-        raise VerifyError(f"{len(names)} parameter name(s) for {len(inputs)} parameter(s)")
-    seen: set[str] = set()
-    for name in names:
-        try:
-            check_var_name(name)
-        except ValueError as err:
-            raise VerifyError(str(err)) from None
-        if name in seen:
-            raise VerifyError(f"parameter name '{name}' is used twice")
-        seen.add(name)
-    consts = [False] * len(inputs)
-    if arg_attrs is not None:
-        if len(arg_attrs) != len(inputs):
-            raise VerifyError(
-                f"{len(arg_attrs)} parameter attribute dictionaries for {len(inputs)} parameter(s)"
-            )
-        for index, attrs in enumerate(arg_attrs):
-            for key, value in attrs.data.items():
-                if key not in PARAM_ATTRS or not isinstance(value, UnitAttr):
-                    raise VerifyError(
-                        f"parameter '{names[index]}' has unknown attribute '{key}'; "
-                        f"expected one of: {', '.join(PARAM_ATTRS)}"
-                    )
-            consts[index] = "const" in attrs.data
-    outputs = function_type.outputs.data
-    if len(outputs) > 1:
-        raise VerifyError(
-            f"a function returns one value (use a tuple for several), got {len(outputs)} results"
-        )
-    params = [from_attr(t) for t in inputs]
-    for name, type, const in zip(names, params, consts, strict=True):
-        if const and not isinstance(type, TensorType):
-            raise VerifyError(f"const parameter '{name}' must be a tensor, got {type}")
-    results = [from_attr(t) for t in outputs]
-    return check_dim_vars([*params, *results], where)
-
-
-def check_dim_vars(types: Sequence[IRType], where: str) -> dict[str, DimVar]:
-    """Every DimVar name has one envelope throughout the types; the DimVars by name."""
-    found: dict[str, DimVar] = {}
-
-    def visit(type: IRType) -> None:
-        if isinstance(type, TensorType):
-            for dim in type.dim_vars:
-                known = found.setdefault(dim.name, dim)
-                if known != dim:
-                    raise VerifyError(
-                        f"DimVar '{dim.name}' has two envelopes in {where}: "
-                        f"[{known.lo}, {known.hi}) and [{dim.lo}, {dim.hi})"
-                    )
-        elif isinstance(type, TupleType):
-            for field in type.fields:
-                visit(field)
-
-    for type in types:
-        visit(type)
-    return found
+__all__ = ["HIR", "FuncOp", "ReturnOp", "VariantOp"]
 
 
 def _parse_attributes(parser: Parser, op: Operation) -> None:
@@ -152,7 +62,7 @@ def _parse_attributes(parser: Parser, op: Operation) -> None:
 
 
 @irdl_op_definition
-class FuncOp(VarOwner, FunctionLike, IRDLOperation):
+class FuncOp(FunctionOpMixin, IRDLOperation):
     """An HIR function: named parameters, a body, one result (or none), and its variants.
 
     ```mlir
@@ -178,31 +88,6 @@ class FuncOp(VarOwner, FunctionLike, IRDLOperation):
     # The body's terminator (hir.return) is checked by verify_; the variants need none.
     traits = traits_def(SymbolOpInterface(), IsolatedFromAbove(), NoTerminator())
 
-    # -- VarOwner / FunctionLike ------------------------------------------------------------
-
-    def var_name(self, value: SSAValue) -> str:
-        assert isinstance(value, BlockArgument)
-        return self.param_names.data[value.index].data
-
-    def var_is_const(self, value: SSAValue) -> bool:
-        assert isinstance(value, BlockArgument)
-        return "const" in self.param_attrs(value.index)
-
-    def param_attrs(self, index: int) -> dict[str, Attribute]:
-        if self.arg_attrs is None:
-            return {}
-        return dict(self.arg_attrs.data[index].data)
-
-    def function_name(self) -> str:
-        return self.sym_name.data
-
-    def param_types(self) -> tuple[IRType, ...]:
-        return tuple(from_attr(t) for t in self.function_type.inputs)
-
-    def result_type(self) -> IRType:
-        outputs = self.function_type.outputs.data
-        return from_attr(outputs[0]) if outputs else UnitType()
-
     def variant_ops(self) -> tuple[VariantOp, ...]:
         if self.variants is None:
             return ()
@@ -212,9 +97,7 @@ class FuncOp(VarOwner, FunctionLike, IRDLOperation):
 
     def verify_(self) -> None:
         where = f"function '@{self.sym_name.data}'"
-        dim_vars = verify_signature(
-            self.body.block.args, self.function_type, self.param_names, self.arg_attrs, where
-        )
+        dim_vars = self.verify_signature()
         if not isinstance(self.body.block.last_op, ReturnOp):
             raise VerifyError("body must end with hir.return")
         if self.variants is None:
@@ -228,37 +111,17 @@ class FuncOp(VarOwner, FunctionLike, IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> FuncOp:
-        sym_name = parser.parse_symbol_name()
-        params, results = parse_signature(parser, PARAM_ATTRS)
-        attributes = parser.parse_optional_attr_dict_with_keyword()
+        properties, params, attributes = parse_header(parser)
         regions = [parser.parse_region([p.argument for p in params])]
         if parser.parse_optional_keyword("variants") is not None:
             regions.append(parser.parse_region())
-        properties: dict[str, Attribute] = {
-            "sym_name": sym_name,
-            "function_type": FunctionType.from_lists([p.argument.type for p in params], results),
-            "param_names": ArrayAttr(StringAttr(p.name) for p in params),
-        }
-        if any(p.attrs for p in params):
-            properties["arg_attrs"] = ArrayAttr(DictionaryAttr(p.attrs) for p in params)
         op = cls.create(properties=properties, regions=regions)
         if attributes is not None:
             op.attributes |= attributes.data
         return op
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_symbol_name(self.sym_name.data)
-        print_signature(
-            printer,
-            self.body.block.args,
-            [n.data for n in self.param_names],
-            self.arg_attrs,
-            self.function_type.outputs.data,
-        )
-        if self.attributes:
-            printer.print_op_attributes(self.attributes, print_keyword=True)
-        printer.print_string(" ")
+        print_header(printer, self)
         printer.print_region(self.body, print_entry_block_args=False)
         if self.variants is not None:
             printer.print_string(" variants ")

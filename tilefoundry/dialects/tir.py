@@ -21,7 +21,7 @@ from xdsl.dialects.builtin import (
     SymbolNameConstraint,
     SymbolRefAttr,
 )
-from xdsl.ir import Attribute, Block, BlockArgument, Dialect, Operation, OpResult, Region, SSAValue
+from xdsl.ir import Block, BlockArgument, Dialect, Operation, OpResult, Region, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
     irdl_op_definition,
@@ -47,21 +47,26 @@ from xdsl.traits import (
 )
 
 from tilefoundry.diagnostics import VerifyError
-from tilefoundry.dialects.asm import ValuesFormat, parse_signature, print_signature
+from tilefoundry.dialects.asm import ValuesFormat
 from tilefoundry.dialects.dim_range import DimRangeAttr, check_ranges, parse_ranges, print_ranges
-from tilefoundry.dialects.hir import PARAM_ATTRS, check_dim_vars, verify_signature
+from tilefoundry.dialects.function import (
+    FunctionOpMixin,
+    check_dim_vars,
+    parse_header,
+    print_header,
+)
 from tilefoundry.dialects.tf import CallOp
 from tilefoundry.ir.callable import FunctionLike, fits
 from tilefoundry.ir.expr import ExprOp, Var, VarOwner
 from tilefoundry.ir.metadata import BindingMetadata, location_to_metadata
 from tilefoundry.ir.patterns import DimVarRangePat
-from tilefoundry.types import IRType, UnitType, from_attr
+from tilefoundry.types import from_attr
 
 __all__ = ["TIR", "DispatchOp", "EvaluateOp", "LetOp", "PrimFuncOp", "ReturnOp"]
 
 
 @irdl_op_definition
-class PrimFuncOp(VarOwner, FunctionLike, IRDLOperation):
+class PrimFuncOp(FunctionOpMixin, IRDLOperation):
     """A TIR function: named parameters and a body of statements.
 
     ```mlir
@@ -83,29 +88,9 @@ class PrimFuncOp(VarOwner, FunctionLike, IRDLOperation):
 
     traits = traits_def(SymbolOpInterface(), IsolatedFromAbove(), NoTerminator())
 
-    def var_name(self, value: SSAValue) -> str:
-        assert isinstance(value, BlockArgument)
-        return self.param_names.data[value.index].data
-
-    def var_is_const(self, value: SSAValue) -> bool:
-        assert isinstance(value, BlockArgument)
-        return self.arg_attrs is not None and "const" in self.arg_attrs.data[value.index].data
-
-    def function_name(self) -> str:
-        return self.sym_name.data
-
-    def param_types(self) -> tuple[IRType, ...]:
-        return tuple(from_attr(t) for t in self.function_type.inputs)
-
-    def result_type(self) -> IRType:
-        outputs = self.function_type.outputs.data
-        return from_attr(outputs[0]) if outputs else UnitType()
-
     def verify_(self) -> None:
         where = f"function '@{self.sym_name.data}'"
-        verify_signature(
-            self.body.block.args, self.function_type, self.param_names, self.arg_attrs, where
-        )
+        self.verify_signature()
         for op in self.body.block.ops:
             if isinstance(op, LetOp | EvaluateOp | ReturnOp):
                 continue
@@ -123,35 +108,15 @@ class PrimFuncOp(VarOwner, FunctionLike, IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> PrimFuncOp:
-        sym_name = parser.parse_symbol_name()
-        params, results = parse_signature(parser, PARAM_ATTRS)
-        attributes = parser.parse_optional_attr_dict_with_keyword()
+        properties, params, attributes = parse_header(parser)
         body = parser.parse_region([p.argument for p in params])
-        properties: dict[str, Attribute] = {
-            "sym_name": sym_name,
-            "function_type": FunctionType.from_lists([p.argument.type for p in params], results),
-            "param_names": ArrayAttr(StringAttr(p.name) for p in params),
-        }
-        if any(p.attrs for p in params):
-            properties["arg_attrs"] = ArrayAttr(DictionaryAttr(p.attrs) for p in params)
         op = cls.create(properties=properties, regions=[body])
         if attributes is not None:
             op.attributes |= attributes.data
         return op
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_symbol_name(self.sym_name.data)
-        print_signature(
-            printer,
-            self.body.block.args,
-            [n.data for n in self.param_names],
-            self.arg_attrs,
-            self.function_type.outputs.data,
-        )
-        if self.attributes:
-            printer.print_op_attributes(self.attributes, print_keyword=True)
-        printer.print_string(" ")
+        print_header(printer, self)
         printer.print_region(self.body, print_entry_block_args=False)
 
 

@@ -36,6 +36,8 @@ from tilefoundry.types import IRType, TensorType, TupleType, UnitType, from_attr
 
 __all__ = [
     "Expr",
+    "adopt_params",
+    "check_new_params",
     "building",
     "ExprOp",
     "Var",
@@ -280,6 +282,33 @@ class Var(Expr):
 
 _DETACHED: weakref.WeakKeyDictionary[SSAValue, Var] = weakref.WeakKeyDictionary()
 """Detached Vars by the value of their authoring block, so that `Call.args` gives them back."""
+
+
+def check_new_params(function: str, params: list[Var]) -> None:
+    """A function's parameters: detached Vars with distinct names."""
+    seen_names: set[str] = set()
+    for index, param in enumerate(params):
+        if not isinstance(param, Var):
+            raise TypeError(f"function '{function}' param #{index} must be a Var, got {param!r}")
+        value = param.value
+        if not (isinstance(value, BlockArgument) and value.block.parent is None):
+            raise VerifyError(f"function '{function}': Var '{param.name}' is already a parameter")
+        if param.name in seen_names:
+            raise VerifyError(f"function '{function}': parameter name '{param.name}' is used twice")
+        seen_names.add(param.name)
+
+
+def adopt_params(params: list[Var]) -> Block:
+    """A block whose arguments the (checked) parameter Vars now view, their uses moved along."""
+    block = Block(arg_types=[p.value.type for p in params])
+    for param, arg in zip(params, block.args, strict=True):
+        value = param.value
+        assert isinstance(value, BlockArgument)
+        arg.location = value.location
+        arg.name_hint = value.name_hint
+        value.replace_all_uses_with(arg)
+        param.rebind(arg)
+    return block
 
 
 def check_var_name(name: object) -> str:

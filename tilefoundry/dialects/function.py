@@ -1,0 +1,228 @@
+"""What `hir.func` and `tir.prim_func` share: a signature of named parameters.
+
+Both ops hold `sym_name`, `function_type` (at most one result), `param_names` (semantic: weights
+and callables are keyed by them, so they are printed exactly) and `arg_attrs` (`{const}` marks an
+external constant tensor). `FunctionOpMixin` gives them the `Var` and `FunctionLike` answers,
+`verify_signature` the rules, `parse_header` / `print_header` the text
+`@name(%x: T {const}, ...) -> R attributes {...}`, and `signature_properties` the properties for
+a function built from Python.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Protocol, cast
+
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DictionaryAttr,
+    FunctionType,
+    StringAttr,
+    UnitAttr,
+)
+from xdsl.ir import Attribute, BlockArgument, Operation, Region, SSAValue
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+
+from tilefoundry.diagnostics import VerifyError
+from tilefoundry.dialects.asm import ParsedParam, parse_signature, print_signature
+from tilefoundry.ir.callable import FunctionLike
+from tilefoundry.ir.expr import VarOwner, check_var_name
+from tilefoundry.ir.metadata import check_metadata, location_to_metadata
+from tilefoundry.types import DimVar, IRType, TensorType, TupleType, UnitType, from_attr
+
+__all__ = [
+    "PARAM_ATTRS",
+    "FunctionOpMixin",
+    "check_dim_vars",
+    "parse_header",
+    "print_header",
+    "signature_properties",
+    "verify_signature",
+]
+
+PARAM_ATTRS = ("const",)
+
+
+class _Signature(Protocol):
+    """The properties a function op holds (declared by each op's IRDL definition)."""
+
+    sym_name: StringAttr
+    function_type: FunctionType
+    param_names: ArrayAttr[StringAttr]
+    arg_attrs: ArrayAttr[DictionaryAttr] | None
+    body: Region
+
+
+class FunctionOpMixin(VarOwner, FunctionLike):
+    """`Var` and `FunctionLike` answers for an op with a signature (see the module docstring)."""
+
+    def _signature(self) -> _Signature:
+        return cast(_Signature, self)
+
+    def var_name(self, value: SSAValue) -> str:
+        assert isinstance(value, BlockArgument)
+        return self._signature().param_names.data[value.index].data
+
+    def var_is_const(self, value: SSAValue) -> bool:
+        assert isinstance(value, BlockArgument)
+        return "const" in self.param_attrs(value.index)
+
+    def param_attrs(self, index: int) -> dict[str, Attribute]:
+        arg_attrs = self._signature().arg_attrs
+        return {} if arg_attrs is None else dict(arg_attrs.data[index].data)
+
+    def function_name(self) -> str:
+        return self._signature().sym_name.data
+
+    def param_types(self) -> tuple[IRType, ...]:
+        return tuple(from_attr(t) for t in self._signature().function_type.inputs)
+
+    def result_type(self) -> IRType:
+        outputs = self._signature().function_type.outputs.data
+        return from_attr(outputs[0]) if outputs else UnitType()
+
+    def verify_signature(self) -> dict[str, DimVar]:
+        signature = self._signature()
+        return verify_signature(
+            signature.body.block.args,
+            signature.function_type,
+            signature.param_names,
+            signature.arg_attrs,
+            f"function '@{signature.sym_name.data}'",
+        )
+
+
+def verify_signature(
+    args: Sequence[BlockArgument],
+    function_type: FunctionType,
+    param_names: ArrayAttr[StringAttr],
+    arg_attrs: ArrayAttr[DictionaryAttr] | None,
+    where: str,
+) -> dict[str, DimVar]:
+    """The rules every function signature keeps; its DimVars by name."""
+    inputs = function_type.inputs.data
+    names = [n.data for n in param_names]
+    if len(args) != len(inputs):
+        raise VerifyError(
+            f"entry block has {len(args)} argument(s) for {len(inputs)} parameter type(s)"
+        )
+    for index, (arg, declared) in enumerate(zip(args, inputs, strict=True)):
+        if arg.type != declared:
+            raise VerifyError(
+                f"parameter #{index} has type {arg.type}, but the signature says {declared}"
+            )
+        check_metadata(location_to_metadata(arg.location), what=f"parameter #{index} metadata")
+    if len(names) != len(inputs):
+        raise VerifyError(f"{len(names)} parameter name(s) for {len(inputs)} parameter(s)")
+    seen: set[str] = set()
+    for name in names:
+        try:
+            check_var_name(name)
+        except ValueError as err:
+            raise VerifyError(str(err)) from None
+        if name in seen:
+            raise VerifyError(f"parameter name '{name}' is used twice")
+        seen.add(name)
+    consts = [False] * len(inputs)
+    if arg_attrs is not None:
+        if len(arg_attrs) != len(inputs):
+            raise VerifyError(
+                f"{len(arg_attrs)} parameter attribute dictionaries for {len(inputs)} parameter(s)"
+            )
+        for index, attrs in enumerate(arg_attrs):
+            for key, value in attrs.data.items():
+                if key not in PARAM_ATTRS or not isinstance(value, UnitAttr):
+                    raise VerifyError(
+                        f"parameter '{names[index]}' has unknown attribute '{key}'; "
+                        f"expected one of: {', '.join(PARAM_ATTRS)}"
+                    )
+            consts[index] = "const" in attrs.data
+    outputs = function_type.outputs.data
+    if len(outputs) > 1:
+        raise VerifyError(
+            f"a function returns one value (use a tuple for several), got {len(outputs)} results"
+        )
+    params = [from_attr(t) for t in inputs]
+    for name, type, const in zip(names, params, consts, strict=True):
+        if const and not isinstance(type, TensorType):
+            raise VerifyError(f"const parameter '{name}' must be a tensor, got {type}")
+    results = [from_attr(t) for t in outputs]
+    return check_dim_vars([*params, *results], where)
+
+
+def check_dim_vars(types: Sequence[IRType], where: str) -> dict[str, DimVar]:
+    """Every DimVar name has one envelope throughout the types; the DimVars by name."""
+    found: dict[str, DimVar] = {}
+
+    def visit(type: IRType) -> None:
+        if isinstance(type, TensorType):
+            for dim in type.dim_vars:
+                known = found.setdefault(dim.name, dim)
+                if known != dim:
+                    raise VerifyError(
+                        f"DimVar '{dim.name}' has two envelopes in {where}: "
+                        f"[{known.lo}, {known.hi}) and [{dim.lo}, {dim.hi})"
+                    )
+        elif isinstance(type, TupleType):
+            for field in type.fields:
+                visit(field)
+
+    for type in types:
+        visit(type)
+    return found
+
+
+def signature_properties(
+    name: str,
+    names: Sequence[str],
+    consts: Sequence[bool],
+    inputs: Sequence[Attribute],
+    outputs: Sequence[Attribute],
+) -> dict[str, Attribute]:
+    """The signature properties of a function op (`arg_attrs` only when a param is const)."""
+    properties: dict[str, Attribute] = {
+        "sym_name": StringAttr(name),
+        "function_type": FunctionType.from_lists(inputs, outputs),
+        "param_names": ArrayAttr(StringAttr(n) for n in names),
+    }
+    if any(consts):
+        properties["arg_attrs"] = ArrayAttr(
+            DictionaryAttr({"const": UnitAttr()} if c else {}) for c in consts
+        )
+    return properties
+
+
+def parse_header(parser: Parser) -> tuple[dict[str, Attribute], list[ParsedParam], Any]:
+    """`@name(%x: T {const}, ...) -> R attributes {...}`: the signature properties, the parsed
+    parameters (for the body region's arguments), and the discardable attributes (or None)."""
+    sym_name = parser.parse_symbol_name()
+    params, results = parse_signature(parser, PARAM_ATTRS)
+    attributes = parser.parse_optional_attr_dict_with_keyword()
+    properties = signature_properties(
+        sym_name.data,
+        [p.name for p in params],
+        [],
+        [p.argument.type for p in params],
+        results,
+    )
+    if any(p.attrs for p in params):
+        properties["arg_attrs"] = ArrayAttr(DictionaryAttr(p.attrs) for p in params)
+    return properties, params, attributes
+
+
+def print_header(printer: Printer, op: Operation) -> None:
+    """Print `@name(%x: T {const}, ...) -> R attributes {...} `, up to the body."""
+    signature = cast(_Signature, op)
+    printer.print_string(" ")
+    printer.print_symbol_name(signature.sym_name.data)
+    print_signature(
+        printer,
+        signature.body.block.args,
+        [n.data for n in signature.param_names],
+        signature.arg_attrs,
+        signature.function_type.outputs.data,
+    )
+    if op.attributes:
+        printer.print_op_attributes(op.attributes, print_keyword=True)
+    printer.print_string(" ")

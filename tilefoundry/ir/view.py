@@ -1,0 +1,51 @@
+"""`OpView`: the base of the spec classes that are views over an op (`Module`, `hir.Function`,
+`tir.PrimFunction`).
+
+There is one view object per op (`View.of(op)` returns it), and two views are equal when they
+view the same op: the op is the node, the view only adds the spec's Python surface. Subclasses
+build their op in `__new__` and return `cls.of(op)`.
+"""
+
+from __future__ import annotations
+
+import weakref
+from typing import Any, ClassVar, Generic, TypeVar, cast
+
+from xdsl.ir import Operation
+
+__all__ = ["OpView"]
+
+OpT = TypeVar("OpT", bound=Operation)
+ViewT = TypeVar("ViewT", bound="OpView[Any]")
+
+
+class OpView(Generic[OpT]):
+    """A thin view over an op (see the module docstring)."""
+
+    __slots__ = ("_op", "__weakref__")
+
+    _op: OpT
+    _views: ClassVar[weakref.WeakKeyDictionary[Operation, Any]]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._views = weakref.WeakKeyDictionary()
+
+    @classmethod
+    def of(cls: type[ViewT], op: Operation) -> ViewT:
+        """The view of an op (one per op)."""
+        view = cls._views.get(op)
+        if view is None:
+            view = object.__new__(cls)
+            view._op = op
+            cls._views[op] = view
+        return cast(ViewT, view)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        """Nothing: a view is made by `__new__` / `of`."""
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, OpView) and other._op is self._op
+
+    def __hash__(self) -> int:
+        return id(self._op)
