@@ -20,7 +20,7 @@ from __future__ import annotations
 import weakref
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import NoReturn, cast
+from typing import NoReturn
 
 from xdsl.dialects.builtin import ArrayAttr
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, Region, SSAValue
@@ -39,6 +39,7 @@ from tilefoundry.ir.expr import (
     check_new_params,
     check_var_name,
     diagnostic_span,
+    is_defined_within,
 )
 from tilefoundry.ir.metadata import (
     IRMetadata,
@@ -47,7 +48,7 @@ from tilefoundry.ir.metadata import (
     metadata_to_location,
 )
 from tilefoundry.ir.patterns import DimVarRangePat
-from tilefoundry.ir.view import OpView
+from tilefoundry.ir.view import FunctionView
 from tilefoundry.types import IRType, UnitType, to_attr
 
 __all__ = ["Function", "Variant", "is_sealed", "seal"]
@@ -121,7 +122,7 @@ def _collect_body(name: str, params: list[Var], body: Expr) -> list[Operation]:
             visit_value(operand, f"argument #{index} of '{op.name}'", op)
         for inner in _nested_ops(op):  # a region's ops may use values defined outside it
             for index, operand in enumerate(inner.operands):
-                if not _defined_within(operand, op):
+                if not is_defined_within(operand, op):
                     visit_value(operand, f"argument #{index} of '{inner.name}'", inner)
         order.append(op)
 
@@ -138,18 +139,7 @@ def _nested_ops(op: Operation) -> list[Operation]:
     return [inner for region in op.regions for block in region.blocks for inner in block.walk()]
 
 
-def _defined_within(value: SSAValue, op: Operation) -> bool:
-    owner = (
-        value.op if isinstance(value, OpResult) else cast(BlockArgument, value).block.parent_op()
-    )
-    while owner is not None:
-        if owner is op:
-            return True
-        owner = owner.parent_op()
-    return False
-
-
-class Function(Expr, OpView[FuncOp]):
+class Function(Expr, FunctionView[FuncOp]):
     """An HIR function: `name`, `params` (Vars), `body` (an Expr); its value is the body's."""
 
     def __new__(
@@ -169,18 +159,6 @@ class Function(Expr, OpView[FuncOp]):
         if body is None:
             raise TypeError(f"Function '{name}' needs a body expression")
         return cls.of(_build(name, list(params), body, check_metadata(metadata)))
-
-    @property
-    def function_op(self) -> FuncOp:
-        return self._op
-
-    @property
-    def name(self) -> str:
-        return self._op.sym_name.data
-
-    @property
-    def params(self) -> tuple[Var, ...]:
-        return tuple(Var.view(arg) for arg in self._op.body.block.args)
 
     @property
     def body(self) -> Expr | None:

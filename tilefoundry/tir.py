@@ -54,7 +54,7 @@ from tilefoundry.ir.metadata import (
 )
 from tilefoundry.ir.op_registry import Op
 from tilefoundry.ir.patterns import DimVarRangePat
-from tilefoundry.ir.view import OpView
+from tilefoundry.ir.view import FunctionView
 from tilefoundry.types import IRType, UnitType, from_attr, to_attr
 
 __all__ = ["DispatchCall", "Evaluate", "LetStmt", "PrimFunction"]
@@ -136,7 +136,7 @@ def DispatchCall(  # noqa: N802 - the spec's name
     return dispatch
 
 
-class PrimFunction(OpView[PrimFuncOp]):
+class PrimFunction(FunctionView[PrimFuncOp]):
     """A TIR function (a Stmt): `name`, `params` (Vars), `body` (statements), optional result.
 
     A thin view over its `tir.prim_func` op, like `hir.Function`. Construction checks first, so
@@ -156,18 +156,6 @@ class PrimFunction(OpView[PrimFuncOp]):
         if not isinstance(name, str) or not name:
             raise TypeError(f"PrimFunction name must be a non-empty str, got {name!r}")
         return cls.of(_build(name, list(params), list(body), result, check_metadata(metadata)))
-
-    @property
-    def function_op(self) -> PrimFuncOp:
-        return self._op
-
-    @property
-    def name(self) -> str:
-        return self._op.sym_name.data
-
-    @property
-    def params(self) -> tuple[Var, ...]:
-        return tuple(Var.view(arg) for arg in self._op.body.block.args)
 
     @property
     def body(self) -> tuple[Operation, ...]:

@@ -37,6 +37,7 @@ from xdsl.printer import Printer
 
 from tilefoundry.diagnostics import VerifyError
 from tilefoundry.ir.op_registry import Op, lookup_op_class
+from tilefoundry.ir.values import attr_to_python, python_to_attr
 
 __all__ = ["OpAttr", "attr_to_op", "attr_to_value", "canonical", "op_to_attr", "value_to_attr"]
 
@@ -45,39 +46,16 @@ _KEYWORDS = frozenset({"true", "false", "none"})
 
 
 def value_to_attr(value: object) -> Attribute:
+    """The attribute of an op attribute value (an enum member by its value)."""
     if isinstance(value, enum.Enum):
         value = value.value
-    if isinstance(value, bool):
-        return BoolAttr.from_bool(value)
-    if isinstance(value, int):
-        return IntegerAttr(value, i64)
-    if isinstance(value, float):
-        if not math.isfinite(value):
-            raise VerifyError(f"op attribute values must be finite, got {value}")
-        return FloatAttr(value, f64)
-    if isinstance(value, str):
-        return StringAttr(value)
-    if value is None:
-        return NoneAttr()
-    if isinstance(value, tuple | list):
-        return ArrayAttr(value_to_attr(v) for v in value)
-    raise VerifyError(f"op attribute value {value!r} has no IR form")
+    if isinstance(value, float) and not math.isfinite(value):
+        raise VerifyError(f"op attribute values must be finite, got {value}")
+    return python_to_attr(value, "an op attribute value")
 
 
 def attr_to_value(attr: Attribute) -> object:
-    if isinstance(attr, IntegerAttr):
-        if isinstance(attr.type, IntegerType) and attr.type.width.data == 1:
-            return bool(attr.value.data)
-        return attr.value.data
-    if isinstance(attr, FloatAttr):
-        return attr.value.data
-    if isinstance(attr, StringAttr):
-        return attr.data
-    if isinstance(attr, NoneAttr):
-        return None
-    if isinstance(attr, ArrayAttr):
-        return tuple(attr_to_value(a) for a in attr)
-    raise VerifyError(f"unsupported op attribute value {attr}")
+    return attr_to_python(attr)
 
 
 def _print_value(printer: Printer, attr: Attribute) -> None:

@@ -21,7 +21,7 @@ from xdsl.dialects.builtin import (
     SymbolNameConstraint,
     SymbolRefAttr,
 )
-from xdsl.ir import Block, BlockArgument, Dialect, Operation, OpResult, Region, SSAValue
+from xdsl.ir import Block, Dialect, Operation, Region, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
     irdl_op_definition,
@@ -57,7 +57,7 @@ from tilefoundry.dialects.function import (
 )
 from tilefoundry.dialects.tf import CallOp
 from tilefoundry.ir.callable import FunctionLike, fits
-from tilefoundry.ir.expr import ExprOp, Var, VarOwner
+from tilefoundry.ir.expr import ExprOp, Var, VarOwner, is_defined_within
 from tilefoundry.ir.metadata import BindingMetadata, location_to_metadata
 from tilefoundry.ir.patterns import DimVarRangePat
 from tilefoundry.types import from_attr
@@ -380,18 +380,7 @@ class ReturnOp(ValuesFormat, IRDLOperation):
 
 def statement_values(op: Operation) -> Sequence[SSAValue]:
     """The values a statement uses, its anchored expression's included."""
-    return [v for inner in op.walk() for v in inner.operands if not _inside(v, op)]
-
-
-def _inside(value: SSAValue, op: Operation) -> bool:
-    owner = (
-        value.op if isinstance(value, OpResult) else cast(BlockArgument, value).block.parent_op()
-    )
-    while owner is not None:
-        if owner is op:
-            return True
-        owner = owner.parent_op()
-    return False
+    return [v for inner in op.walk() for v in inner.operands if not is_defined_within(v, op)]
 
 
 TIR = Dialect("tir", [PrimFuncOp, LetOp, EvaluateOp, DispatchOp, ReturnOp], [])

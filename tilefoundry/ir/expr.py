@@ -46,6 +46,7 @@ __all__ = [
     "diagnostic_location",
     "expr_value",
     "get_metadata",
+    "is_defined_within",
     "remove_metadata",
     "replace_metadata",
     "source_metadata",
@@ -309,6 +310,19 @@ def adopt_params(params: list[Var]) -> Block:
         value.replace_all_uses_with(arg)
         param.rebind(arg)
     return block
+
+
+def is_defined_within(value: SSAValue, op: Operation) -> bool:
+    """Whether a value is defined inside `op` (by an op nested in it, or as one of its blocks'
+    arguments), as opposed to a value a region of `op` uses from outside."""
+    owner = (
+        value.op if isinstance(value, OpResult) else cast(BlockArgument, value).block.parent_op()
+    )
+    while owner is not None:
+        if owner is op:
+            return True
+        owner = owner.parent_op()
+    return False
 
 
 def check_var_name(name: object) -> str:

@@ -28,23 +28,16 @@ from typing import Any, ClassVar, cast
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
-    BoolAttr,
     CallSiteLoc,
     DictionaryAttr,
     FileLineColLoc,
-    FloatAttr,
     FusedLoc,
     IntAttr,
-    IntegerAttr,
-    IntegerType,
     LocationAttr,
     NameLoc,
     NoneAttr,
-    NoneType,
     StringAttr,
     UnknownLoc,
-    f64,
-    i64,
 )
 from xdsl.ir import Attribute, ParametrizedAttribute
 from xdsl.irdl import irdl_attr_definition
@@ -52,6 +45,7 @@ from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 
 from tilefoundry.diagnostics import VerifyError, with_context
+from tilefoundry.ir.values import attr_to_python, python_to_attr
 
 __all__ = [
     "BindingMetadata",
@@ -254,41 +248,6 @@ def check_metadata(
 _BARE = re.compile(r"[A-Za-z_][A-Za-z0-9_$.]*")
 
 
-def _field_to_attr(value: object, where: str) -> Attribute:
-    if isinstance(value, bool):
-        return BoolAttr.from_bool(value)
-    if isinstance(value, int):
-        return IntegerAttr(value, i64)
-    if isinstance(value, float):
-        return FloatAttr(value, f64)
-    if isinstance(value, str):
-        return StringAttr(value)
-    if value is None:
-        return NoneAttr()
-    if isinstance(value, tuple):
-        return ArrayAttr(_field_to_attr(v, where) for v in value)
-    raise VerifyError(
-        f"{where} cannot be written as debug info: {type(value).__name__} {value!r} "
-        "(fields must be str, int, float, bool, None or tuples of those)"
-    )
-
-
-def _attr_to_field(attr: Attribute) -> object:
-    if isinstance(attr, IntegerAttr):
-        if isinstance(attr.type, IntegerType) and attr.type.width.data == 1:
-            return bool(attr.value.data)
-        return attr.value.data
-    if isinstance(attr, FloatAttr):
-        return attr.value.data
-    if isinstance(attr, StringAttr):
-        return attr.data
-    if isinstance(attr, NoneAttr | NoneType):  # `none` in text parses as the type
-        return None
-    if isinstance(attr, ArrayAttr):
-        return tuple(_attr_to_field(a) for a in attr)
-    raise VerifyError(f"unsupported metadata field value {attr}")
-
-
 def _item_location(item: IRMetadata) -> LocationAttr:
     if type(item) is BindingMetadata:
         return NameLoc(StringAttr(item.name), NoneAttr())
@@ -301,7 +260,7 @@ def _item_location(item: IRMetadata) -> LocationAttr:
     if not dataclasses.is_dataclass(item):
         raise VerifyError(f"{type(item).__name__} is not a dataclass and cannot be debug info")
     fields = {
-        f.name: _field_to_attr(getattr(item, f.name), f"{type(item).__name__}.{f.name}")
+        f.name: python_to_attr(getattr(item, f.name), f"{type(item).__name__}.{f.name}")
         for f in dataclasses.fields(item)
     }
     kind = StringAttr(type(item).metadata_name)
@@ -349,7 +308,7 @@ def location_to_metadata(location: Attribute) -> tuple[IRMetadata, ...]:
                 raise VerifyError(
                     f"unknown metadata class '{meta.kind.data}' (import the module that defines it)"
                 )
-            fields = {k: _attr_to_field(v) for k, v in meta.fields.data.items()}
+            fields = {k: attr_to_python(v) for k, v in meta.fields.data.items()}
             try:
                 return (cls(**fields), *inner)
             except (TypeError, ValueError) as err:

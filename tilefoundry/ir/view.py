@@ -1,5 +1,5 @@
-"""`OpView`: the base of the spec classes that are views over an op (`Module`, `hir.Function`,
-`tir.PrimFunction`).
+"""`OpView`: the base of the spec classes that are views over an op (`Module`, and through
+`FunctionView`, `hir.Function` and `tir.PrimFunction`).
 
 There is one view object per op (`View.of(op)` returns it), and two views are equal when they
 view the same op: the op is the node, the view only adds the spec's Python surface. Subclasses
@@ -13,7 +13,10 @@ from typing import Any, ClassVar, Generic, TypeVar, cast
 
 from xdsl.ir import Operation
 
-__all__ = ["OpView"]
+from tilefoundry.ir.callable import FunctionLike
+from tilefoundry.ir.expr import Var
+
+__all__ = ["FunctionView", "OpView"]
 
 OpT = TypeVar("OpT", bound=Operation)
 ViewT = TypeVar("ViewT", bound="OpView[Any]")
@@ -49,3 +52,20 @@ class OpView(Generic[OpT]):
 
     def __hash__(self) -> int:
         return id(self._op)
+
+
+class FunctionView(OpView[OpT]):
+    """A view over a function op (`hir.Function`, `tir.PrimFunction`): its name and its
+    parameters, each a `Var`."""
+
+    @property
+    def function_op(self) -> OpT:
+        return self._op
+
+    @property
+    def name(self) -> str:
+        return cast(FunctionLike, self._op).function_name()
+
+    @property
+    def params(self) -> tuple[Var, ...]:
+        return tuple(Var.view(arg) for arg in self._op.regions[0].block.args)
