@@ -94,8 +94,10 @@ def evaluate_op(op: CallOp, values: Sequence[Any]) -> Any:
     return impl(target, *values)
 
 
-def run_function(function: FuncOp, args: Sequence[Any]) -> Any:
-    """Run a `hir.func` on numpy arrays (see the module docstring)."""
+def _arguments(
+    function: FuncOp | PrimFuncOp, args: Sequence[Any]
+) -> tuple[list[Any], dict[str, int]]:
+    """The checked arguments of a call, and the size each DimVar takes."""
     params = function.param_types()
     names = [n.data for n in function.param_names]
     if len(args) != len(params):
@@ -108,6 +110,12 @@ def run_function(function: FuncOp, args: Sequence[Any]) -> Any:
         check_argument(name, type, value, sizes)
         for name, type, value in zip(names, params, args, strict=True)
     ]
+    return values, sizes
+
+
+def run_function(function: FuncOp, args: Sequence[Any]) -> Any:
+    """Run a `hir.func` on numpy arrays (see the module docstring)."""
+    values, sizes = _arguments(function, args)
     block = function.body.block
     for variant in function.variant_ops():
         if all(p.dim_var in sizes and p.match(sizes[p.dim_var]) for p in variant.patterns()):
@@ -187,19 +195,9 @@ def _dispatch(op: DispatchOp, values: list[Any]) -> Any:
 def run_prim_function(function: PrimFuncOp, args: Sequence[Any]) -> Any:
     """Run a `tir.prim_func` on numpy arrays: its statements in order (effect-form calls act
     on the arrays in place); its return value, or None."""
-    params = function.param_types()
-    names = [n.data for n in function.param_names]
-    if len(args) != len(params):
-        raise ExecutionError(
-            f"function '{function.sym_name.data}' takes {len(params)} argument(s) "
-            f"({', '.join(names)}), got {len(args)}"
-        )
-    sizes: dict[str, int] = {}
+    values, _ = _arguments(function, args)
     block = function.body.block
-    env: dict[SSAValue, Any] = {
-        arg: check_argument(name, type, value, sizes)
-        for arg, name, type, value in zip(block.args, names, params, args, strict=True)
-    }
+    env: dict[SSAValue, Any] = dict(zip(block.args, values, strict=True))
     returned = _run_block(block, env)
     return returned[0] if returned else None
 
