@@ -144,6 +144,12 @@ class Module(OpView[ModuleOp]):
             _METHODS[op] = method_table
         return cls.of(op)
 
+    @classmethod
+    def implicit(cls, function: Function | PrimFunction) -> Module:
+        """The implicit single-function module of a bare function: named after it, with it as
+        the entry (what a bare `@func` / `@prim_func` becomes)."""
+        return cls(name=function.name, functions=[function], entry=function.name)
+
     # -- what the module declares ----------------------------------------------------------
 
     @property

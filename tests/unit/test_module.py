@@ -866,3 +866,13 @@ def test_a_refused_second_owner_leaves_the_first_owner_intact() -> None:
     with pytest.raises(VerifyError):
         Module(name="second", modules={"other": child}, entry="nope")
     assert _resolved_view(first) == before
+
+
+def test_module_implicit_wraps_a_bare_function_as_its_entry() -> None:
+    x = Var("x", TensorType((4,), "f32"))
+    function = Function(name="double", params=[x], body=ops.add(x, x))
+    module = Module.implicit(function)
+    assert (module.name, module.entry) == ("double", "double")
+    assert module.entry_function() == function
+    assert function.sealed
+    np.testing.assert_array_equal(module(np.ones(4, np.float32)), np.full(4, 2, np.float32))
