@@ -149,10 +149,7 @@ class Function(Expr, FunctionView[FuncOp]):
         body: Expr | None = None,
         *,
         metadata: Iterable[IRMetadata] = (),
-        _op: FuncOp | None = None,
     ) -> Function:
-        if _op is not None:
-            return cls.of(_op)
         if not isinstance(name, str) or not name:
             raise TypeError(f"Function name must be a non-empty str, got {name!r}")
         check_var_name(name)

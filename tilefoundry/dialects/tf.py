@@ -57,12 +57,10 @@ from tilefoundry.dialects.tf_module import ModuleOp
 from tilefoundry.ir.callable import FunctionLike, fits
 from tilefoundry.ir.expr import Expr, ExprOp, Var, expr_value
 from tilefoundry.ir.metadata import (
-    BindingMetadata,
     IRMetadata,
     MetaAttr,
-    SourceSpanMetadata,
     SpanEndAttr,
-    span_text,
+    metadata_context,
 )
 from tilefoundry.ir.op_registry import Op, typeinfer
 from tilefoundry.target import TargetAttr, TopologyAttr
@@ -79,13 +77,6 @@ __all__ = [
     "YieldOp",
     "arg_expr",
 ]
-
-
-def _context(metadata: Iterable[IRMetadata]) -> tuple[str | None, str | None]:
-    items = tuple(metadata)
-    binding = next((m.name for m in items if type(m) is BindingMetadata), None)
-    span = next((span_text(m) for m in items if type(m) is SourceSpanMetadata), None)
-    return binding, span
 
 
 def _types_of(values: Sequence[SSAValue]) -> list[IRType]:
@@ -345,7 +336,7 @@ class CallOp(ExprOp, IRDLOperation):
         metadata: Iterable[IRMetadata] = (),
     ) -> None:
         items = tuple(metadata)
-        binding, span = _context(items)
+        binding, span = metadata_context(items)
         try:
             values = [expr_value(a, f"argument #{i}") for i, a in enumerate(args)]
             arg_types = _types_of(values)

@@ -197,7 +197,3 @@ class TFPrinter(Printer):
         if isinstance(attribute, FusedLoc) and print_span_end_location(self, attribute):
             return
         super().print_attribute(attribute)
-
-
-def parse_error_position(parser: TFParser, error: ParseError) -> SourcePosition:
-    return parser.position_of(error.span.start)

@@ -19,7 +19,6 @@ import weakref
 from collections.abc import Iterable, Iterator
 from typing import TypeVar, cast
 
-from xdsl.dialects.builtin import LocationAttr, UnknownLoc
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
 
 from tilefoundry.diagnostics import VerifyError, with_context
@@ -418,9 +417,3 @@ def source_metadata(expr: Expr) -> tuple[IRMetadata, ...]:
     """The binding and source-span values only, in order: what a pass copies onto the
     expression it synthesizes in place of this one."""
     return tuple(m for m in expr.metadata if type(m) in (BindingMetadata, SourceSpanMetadata))
-
-
-def location_of(metadata: Iterable[IRMetadata]) -> LocationAttr:
-    """The location holding a metadata tuple, validated first."""
-    items = check_metadata(metadata)
-    return metadata_to_location(items) if items else UnknownLoc()

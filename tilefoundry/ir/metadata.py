@@ -21,7 +21,6 @@ range location) and printed in MLIR's range form by the TileFoundry printer.
 from __future__ import annotations
 
 import dataclasses
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, ClassVar, cast
@@ -55,6 +54,7 @@ __all__ = [
     "SpanEndAttr",
     "check_metadata",
     "location_to_metadata",
+    "metadata_context",
     "metadata_to_location",
     "span_text",
 ]
@@ -214,16 +214,22 @@ class MetaAttr(ParametrizedAttribute):
 # Validation.
 
 
+def metadata_context(metadata: Iterable[object]) -> tuple[str | None, str | None]:
+    """The binding name and the source span (as text) a metadata tuple names, when it does:
+    what a diagnostic about the node says in `(bound to 'h' at f.py:3:4)`."""
+    items = tuple(metadata)
+    binding = next((m.name for m in items if type(m) is BindingMetadata), None)
+    span = next((span_text(m) for m in items if type(m) is SourceSpanMetadata), None)
+    return binding, span
+
+
 def check_metadata(
     metadata: Iterable[object], *, what: str = "metadata", context: bool = True
 ) -> tuple[IRMetadata, ...]:
     """The metadata as a tuple, or a VerifyError (with binding / span context, unless the caller
     adds its own) when it is invalid: every entry an `IRMetadata`, at most one per exact class."""
     items = tuple(metadata)
-    binding = span = None
-    if context:
-        binding = next((m.name for m in items if type(m) is BindingMetadata), None)
-        span = next((span_text(m) for m in items if type(m) is SourceSpanMetadata), None)
+    binding, span = metadata_context(items) if context else (None, None)
     seen: set[type] = set()
     for item in items:
         if not isinstance(item, IRMetadata):
@@ -244,8 +250,6 @@ def check_metadata(
 
 # ---------------------------------------------------------------------------------------------
 # Metadata <-> location.
-
-_BARE = re.compile(r"[A-Za-z_][A-Za-z0-9_$.]*")
 
 
 def _item_location(item: IRMetadata) -> LocationAttr:

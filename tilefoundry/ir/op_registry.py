@@ -46,7 +46,6 @@ __all__ = [
     "op_schemas",
     "register_alias",
     "register_op",
-    "registered_op_names",
     "typeinfer",
 ]
 
@@ -364,10 +363,6 @@ def lookup_op_class(op_name: str) -> type[Op] | None:
         _LIBRARY_LOADERS.pop(0)()
         found = _OPS_BY_NAME.get(op_name)
     return found
-
-
-def registered_op_names() -> list[str]:
-    return sorted(_OPS_BY_NAME)
 
 
 def resolve_schema(dialect: str, category: str, name: str, arg_types: Sequence[IRType]) -> OpSchema:

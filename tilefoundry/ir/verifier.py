@@ -13,12 +13,7 @@ from xdsl.traits import NoTerminator
 from xdsl.utils.exceptions import VerifyException
 
 from tilefoundry.diagnostics import VerifyError, with_context
-from tilefoundry.ir.metadata import (
-    BindingMetadata,
-    SourceSpanMetadata,
-    location_to_metadata,
-    span_text,
-)
+from tilefoundry.ir.metadata import location_to_metadata, metadata_context
 
 __all__ = ["OpVerifyError", "op_context", "verify_ir"]
 
@@ -39,9 +34,7 @@ def op_context(op: Operation) -> tuple[str | None, str | None]:
         metadata = location_to_metadata(op.location)
     except VerifyError:
         return None, None
-    binding = next((m.name for m in metadata if type(m) is BindingMetadata), None)
-    span = next((span_text(m) for m in metadata if type(m) is SourceSpanMetadata), None)
-    return binding, span
+    return metadata_context(metadata)
 
 
 def _bare(message: str) -> str:

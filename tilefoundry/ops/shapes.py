@@ -6,13 +6,9 @@ from collections.abc import Sequence
 
 from tilefoundry.types import DimVar, TensorType
 
-__all__ = ["broadcast_shapes", "dims_equal", "normalize_axis", "require_tensor", "same_dtype"]
+__all__ = ["broadcast_shapes", "normalize_axis", "same_dtype"]
 
 Dim = int | DimVar
-
-
-def dims_equal(a: Dim, b: Dim) -> bool:
-    return a == b
 
 
 def broadcast_shapes(lhs: Sequence[Dim], rhs: Sequence[Dim]) -> tuple[Dim, ...]:
@@ -46,12 +42,6 @@ def normalize_axis(axis: int, rank: int) -> int:
     if not -rank <= axis < rank:
         raise ValueError(f"axis {axis} is out of range for rank {rank}")
     return axis % rank
-
-
-def require_tensor(type: object, what: str) -> TensorType:
-    if not isinstance(type, TensorType):
-        raise ValueError(f"{what} must be a tensor, got {type}")
-    return type
 
 
 def same_dtype(lhs: TensorType, rhs: TensorType) -> str:
