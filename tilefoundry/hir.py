@@ -35,11 +35,9 @@ from tilefoundry.ir.expr import (
     ExprOp,
     Var,
     adopt_params,
-    binding_name,
     check_new_params,
     check_var_name,
-    diagnostic_span,
-    is_defined_within,
+    collect_expression,
 )
 from tilefoundry.ir.metadata import (
     IRMetadata,
@@ -73,70 +71,6 @@ class Variant:
     patterns: tuple[DimVarRangePat, ...]
     params: tuple[Var, ...]
     body: Expr | None
-
-
-def _collect_body(name: str, params: list[Var], body: Expr) -> list[Operation]:
-    """The detached ops the body needs, in definition order; refuse anything else (naming the
-    binding and span of the expression that uses the offending value)."""
-    param_values = {p.value for p in params}
-    order: list[Operation] = []
-    seen: set[Operation] = set()
-
-    def refuse(message: str, user: Operation | None) -> NoReturn:
-        if user is None or not isinstance(user, Expr):
-            raise VerifyError(f"function '{name}': {message}")
-        raise VerifyError(
-            with_context(f"function '{name}': {message}", binding_name(user), diagnostic_span(user))
-        )
-
-    def visit_value(value: SSAValue, what: str, user: Operation | None) -> None:
-        if isinstance(value, OpResult):
-            visit_op(value.owner)
-        elif value not in param_values:
-            var = Var.view(value)
-            if (
-                var.owner() is None
-                and isinstance(value, BlockArgument)
-                and value.block.parent is None
-            ):
-                listed = ", ".join(p.name for p in params) or "none"
-                refuse(
-                    f"{what} uses Var '{var.name}', which is not one of its parameters ({listed})",
-                    user,
-                )
-            refuse(f"{what} uses a value of another function ('{var.name}')", user)
-
-    def visit_op(op: Operation) -> None:
-        if op in seen:
-            return
-        if not isinstance(op, ExprOp):
-            refuse(f"'{op.name}' is not an expression", None)
-        if op.parent is not None:
-            refuse(
-                f"a '{op.name}' expression already belongs to a function; an expression can be "
-                "used in one function only",
-                op,
-            )
-        seen.add(op)
-        for index, operand in enumerate(op.operands):
-            visit_value(operand, f"argument #{index} of '{op.name}'", op)
-        for inner in _nested_ops(op):  # a region's ops may use values defined outside it
-            for index, operand in enumerate(inner.operands):
-                if not is_defined_within(operand, op):
-                    visit_value(operand, f"argument #{index} of '{inner.name}'", inner)
-        order.append(op)
-
-    if isinstance(body, Var):
-        visit_value(body.value, "the body", None)
-    elif isinstance(body, Operation):
-        visit_op(body)
-    else:
-        raise TypeError(f"Function body must be an Expr, got {type(body).__name__} {body!r}")
-    return order
-
-
-def _nested_ops(op: Operation) -> list[Operation]:
-    return [inner for region in op.regions for block in region.blocks for inner in block.walk()]
 
 
 class Function(Expr, FunctionView[FuncOp]):
@@ -259,7 +193,8 @@ def _assemble(name: str, params: list[Var], body: Expr) -> Block:
     """Check, then build the block: params become its arguments, the body's ops its ops, and
     a hir.return of the body's value ends it. Nothing changes when a check fails."""
     check_new_params(name, params)
-    ops = _collect_body(name, params, body)
+    param_values = {p.value for p in params}
+    ops = collect_expression(f"function '{name}'", body, param_values.__contains__, params)
     block = adopt_params(params)
     for op in ops:
         block.add_op(op)

@@ -34,6 +34,7 @@ from tilefoundry.dialects.tir import (
     LetOp,
     PrimFuncOp,
     ReturnOp,
+    YieldOp,
     statement_values,
 )
 from tilefoundry.ir.callable import FunctionLike, fits
@@ -44,6 +45,7 @@ from tilefoundry.ir.expr import (
     adopt_params,
     check_new_params,
     check_var_name,
+    collect_expression,
     expr_value,
 )
 from tilefoundry.ir.metadata import (
@@ -61,36 +63,54 @@ __all__ = ["DispatchCall", "Evaluate", "LetStmt", "PrimFunction"]
 
 
 def LetStmt(name: str, value: Expr, *, metadata: Iterable[IRMetadata] = ()) -> LetOp:  # noqa: N802 - the spec's name
-    """Anchor a value-form expression (detached) and bind its value to the Var `name`: the
-    statement's `var`."""
+    """Anchor a value-form expression and bind its value to the Var `name` (the statement's
+    `var`). The expression's detached ops move into the statement; the Vars it uses (parameters,
+    earlier statements' Vars) stay outside."""
     check_var_name(name)
-    if not isinstance(value, ExprOp) or not isinstance(value, Operation):
+    if not isinstance(value, Expr):
         raise TypeError(f"LetStmt '{name}' anchors an expression (a Call, ...), got {value!r}")
-    if value.parent is not None:
-        raise VerifyError(
-            f"LetStmt '{name}': its expression already belongs to a statement or function"
-        )
-    if not value.results:
+    if isinstance(value, Operation) and not value.results:
         raise VerifyError(
             f"LetStmt '{name}' anchors a value-form expression; this '{value.name}' has no value "
             "(use Evaluate for an effect-form op)"
         )
     items = check_metadata((BindingMetadata(name), *metadata), what=f"LetStmt '{name}' metadata")
-    let = LetOp.create(regions=[Region(Block([value]))], result_types=[value.results[0].type])
+    block = _statement_block(f"LetStmt '{name}'", value)
+    block.add_op(YieldOp(expr_value(value, f"LetStmt '{name}'")))
+    let = LetOp.create(regions=[Region(block)], result_types=[to_attr(value.type)])
     let.location = metadata_to_location(items)
     let.results[0].name_hint = name if SSAValue.is_valid_name(name) else None
     return let
 
 
 def Evaluate(op: Op, args: Iterable[Expr], *, metadata: Iterable[IRMetadata] = ()) -> EvaluateOp:  # noqa: N802
-    """Run an effect-form op (one whose call has no value) as a statement."""
+    """Run an effect-form op (one whose call has no value) as a statement; the detached
+    expressions among its arguments move into the statement."""
     call = CallOp(op, args, metadata=metadata)
     if call.results:
         raise VerifyError(
             f"Evaluate runs an effect-form op; {op.op_name} has a value of type {call.type} "
             "(anchor it with LetStmt)"
         )
-    return EvaluateOp.create(regions=[Region(Block([call]))])
+    block = _statement_block(f"Evaluate of {op.op_name}", call)
+    block.add_op(YieldOp())
+    return EvaluateOp.create(regions=[Region(block)])
+
+
+def _statement_block(where: str, value: Expr) -> Block:
+    """A block holding the detached expression ops that `value` needs (checked first)."""
+    ops = collect_expression(where, value, _is_given)
+    return Block(ops)
+
+
+def _is_given(value: SSAValue) -> bool:
+    """A value a statement takes from outside: anything but a detached expression's result
+    (whether it is a parameter or an earlier Var is checked when the function is built)."""
+    return not (
+        isinstance(value, OpResult)
+        and isinstance(value.owner, ExprOp)
+        and value.owner.parent is None
+    )
 
 
 def DispatchCall(  # noqa: N802 - the spec's name

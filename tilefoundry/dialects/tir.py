@@ -1,11 +1,16 @@
 """The `tir` dialect: TIR functions (`tir.prim_func`) and their statements.
 
 A prim function's body is a list of statements, never bare expressions:
-- `tir.let` anchors a value-form call (or another value-form Expr) and binds its value to a Var;
+- `tir.let` anchors a value-form expression and binds its value to a Var;
 - `tir.evaluate` runs an effect-form call (one with no value, `UnitType`);
 - `tir.return` ends the body.
 A `tf.call` standing alone as a statement is refused. `tir.dispatch` (a `DispatchCall`) calls one
 of several same-module functions, the first whose `case_patterns` hold the runtime DimVar sizes.
+
+A statement holds its expression in a region that ends in `tir.yield`, so the value reaches the
+statement through use-def: passes that know nothing of TIR (`cse`, `dce`, `canonicalize`) see
+ordinary SSA values, erase what nothing uses, and keep every statement valid. A `tir.let` has
+the effects of its body (an unused pure one may go); a `tir.evaluate` runs an effect.
 """
 
 from __future__ import annotations
@@ -20,11 +25,13 @@ from xdsl.dialects.builtin import (
     StringAttr,
     SymbolNameConstraint,
     SymbolRefAttr,
+    UnknownLoc,
 )
-from xdsl.ir import Block, Dialect, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, Dialect, Operation, Region, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
     irdl_op_definition,
+    lazy_traits_def,
     opt_prop_def,
     opt_result_def,
     prop_def,
@@ -40,6 +47,8 @@ from xdsl.traits import (
     IsolatedFromAbove,
     IsTerminator,
     NoTerminator,
+    Pure,
+    RecursiveMemoryEffect,
     ReturnLike,
     SymbolOpInterface,
     SymbolTable,
@@ -48,6 +57,7 @@ from xdsl.traits import (
 
 from tilefoundry.diagnostics import VerifyError
 from tilefoundry.dialects.asm import ValuesFormat
+from tilefoundry.dialects.canonicalization import Canonicalization
 from tilefoundry.dialects.dim_range import DimRangeAttr, check_ranges, parse_ranges, print_ranges
 from tilefoundry.dialects.function import (
     FunctionOpMixin,
@@ -55,14 +65,14 @@ from tilefoundry.dialects.function import (
     parse_header,
     print_header,
 )
-from tilefoundry.dialects.tf import CallOp
+from tilefoundry.dialects.tf import CallOp, arg_expr
 from tilefoundry.ir.callable import FunctionLike, fits
-from tilefoundry.ir.expr import ExprOp, Var, VarOwner, is_defined_within
+from tilefoundry.ir.expr import Expr, ExprOp, Var, VarOwner, is_defined_within
 from tilefoundry.ir.metadata import BindingMetadata, location_to_metadata
 from tilefoundry.ir.patterns import DimVarRangePat
 from tilefoundry.types import from_attr
 
-__all__ = ["TIR", "DispatchOp", "EvaluateOp", "LetOp", "PrimFuncOp", "ReturnOp"]
+__all__ = ["TIR", "DispatchOp", "EvaluateOp", "LetOp", "PrimFuncOp", "ReturnOp", "YieldOp"]
 
 
 @irdl_op_definition
@@ -70,7 +80,7 @@ class PrimFuncOp(FunctionOpMixin, IRDLOperation):
     """A TIR function: named parameters and a body of statements.
 
     ```mlir
-    tir.prim_func @scale(%x: tensor<4xf32>, %out: tensor<4xf32>) -> () {
+    tir.prim_func @square(%x: tensor<4xf32>, %out: tensor<4xf32>) -> () {
       %y = tir.let tf.call tf.math.binary<kind = mul>(%x, %x) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
       tir.evaluate tf.call tf.memory.copy(%out, %y) : (tensor<4xf32>, tensor<4xf32>) -> ()
       tir.return
@@ -120,12 +130,65 @@ class PrimFuncOp(FunctionOpMixin, IRDLOperation):
         printer.print_region(self.body, print_entry_block_args=False)
 
 
-def _parse_anchored(parser: Parser) -> Region:
+def _expression_of(block: Block, results: int) -> Operation | None:
+    """The expression a statement body holds in the short form: one expression op with
+    `results` results, which the body's `tir.yield` (at an unknown location) yields; else None."""
+    inner, terminator = block.first_op, block.last_op
+    if (
+        inner is None
+        or inner.next_op is not terminator
+        or not isinstance(terminator, YieldOp)
+        or not isinstance(terminator.location, UnknownLoc)
+        or not isinstance(inner, ExprOp)
+        or len(inner.results) != results
+        or tuple(terminator.values) != tuple(inner.results)
+    ):
+        return None
+    return inner
+
+
+def _parse_body(parser: Parser) -> tuple[Region, list[Attribute]]:
+    """A statement body and its value types: `-> T { ... }` or `{ ... }` (a region ending in
+    `tir.yield`), or the short form, one expression op whose results a `tir.yield` yields."""
+    if parser.parse_optional_punctuation("->") is not None:
+        position = parser.pos
+        types = [parser.parse_type()]
+        region = parser.parse_region()
+        return region, _check_yielded(parser, region, types, position)
+    position = parser.pos
+    region = parser.parse_optional_region()
+    if region is not None:
+        return region, _check_yielded(parser, region, None, position)
     inner = parser.parse_operation()
-    return Region(Block([inner]))
+    block = Block([inner])
+    block.add_op(YieldOp(*inner.results))
+    return Region(block), [r.type for r in inner.results]
 
 
-def _print_anchored(printer: Printer, inner: Operation) -> None:
+def _check_yielded(
+    parser: Parser, region: Region, declared: list[Attribute] | None, position: int
+) -> list[Attribute]:
+    """The types the region's `tir.yield` yields (which must be the declared ones)."""
+    terminator = region.block.last_op if region.blocks else None
+    if not isinstance(terminator, YieldOp):
+        parser.raise_error("a statement body ends with tir.yield", position)
+    yielded = list(terminator.values.types)
+    if declared is not None and yielded != declared:
+        shown = ", ".join(str(t) for t in yielded) or "nothing"
+        parser.raise_error(f"the body yields {shown}, but the statement says {declared[0]}", position)
+    return yielded
+
+
+def _print_body(printer: Printer, op: Operation, results: int) -> None:
+    body = op.regions[0]
+    inner = _expression_of(body.block, results) if len(body.blocks) == 1 else None
+    if inner is None:
+        if op.results:
+            printer.print_string(" -> ")
+            printer.print_attribute(op.results[0].type)
+        printer.print_string(" ")
+        printer.print_region(body, print_entry_block_args=False)
+        return
     printer.print_string(" " + inner.name)
     inner.print(printer)
     if printer.print_debuginfo:
@@ -133,31 +196,57 @@ def _print_anchored(printer: Printer, inner: Operation) -> None:
         printer.print_attribute(inner.location)
 
 
-def _anchored(op: Operation) -> Operation | None:
-    ops = list(op.regions[0].block.ops) if op.regions[0].blocks else []
-    return ops[0] if len(ops) == 1 else None
+def _check_body(op: Operation, statement: str) -> tuple[list[Operation], YieldOp]:
+    """The rules a statement body keeps: no block arguments, expression ops only, tir.yield
+    last. Returns the ops before the yield, and the yield."""
+    block = op.regions[0].block
+    if block.args:
+        raise VerifyError(f"the body of {statement} has no block arguments")
+    terminator = block.last_op
+    if not isinstance(terminator, YieldOp):
+        raise VerifyError(f"the body of {statement} must end with tir.yield")
+    ops = list(block.ops)[:-1]
+    for inner in ops:
+        if not isinstance(inner, ExprOp):
+            raise VerifyError(
+                f"'{inner.name}' cannot be in the body of {statement}; it holds expressions "
+                "(tf.call, tf.constant, tf.tuple, tir.dispatch)"
+            )
+    return ops, terminator
 
 
 @irdl_op_definition
 class LetOp(VarOwner, IRDLOperation):
-    """`LetStmt`: anchors a value-form call (or constant, tuple, dispatch) and binds its value.
+    """`LetStmt`: anchors a value-form expression and binds its value to a Var.
+
+    The body computes the value and yields it; the result is the bound Var. An expression of
+    one op prints in the short form:
 
     ```mlir
     %y = tir.let tf.call tf.math.unary<kind = exp>(%x) : (tensor<4xf32>) -> tensor<4xf32>
+    %z = tir.let -> tensor<4xf32> {
+      %c = tf.constant dense<2.0> : tensor<4xf32>
+      %m = tf.call tf.math.binary<kind = mul>(%y, %c) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+      tir.yield %m : tensor<4xf32>
+    }
     ```
     """
 
     name = "tir.let"
 
-    value_region = region_def("single_block")
+    body = region_def("single_block")
     binding = result_def()
 
-    traits = traits_def(HasParent(PrimFuncOp), NoTerminator())
+    traits = lazy_traits_def(
+        lambda: (HasParent(PrimFuncOp), RecursiveMemoryEffect(), Canonicalization())
+    )
 
     @property
-    def value(self) -> Operation | None:
-        """The expression the statement anchors."""
-        return _anchored(self)
+    def value(self) -> Expr:
+        """The expression the statement anchors (the Expr whose value it yields)."""
+        terminator = self.body.block.last_op
+        assert isinstance(terminator, YieldOp)
+        return arg_expr(terminator.values[0])
 
     @property
     def var(self) -> Var:
@@ -173,40 +262,43 @@ class LetOp(VarOwner, IRDLOperation):
         return False
 
     def verify_(self) -> None:
-        inner = self.value
-        if not isinstance(inner, ExprOp):
+        ops, terminator = _check_body(self, "tir.let")
+        for inner in ops:
+            if not inner.results:
+                raise VerifyError(
+                    f"tir.let anchors a value-form expression; this '{inner.name}' has no value "
+                    "(run an effect-form call with tir.evaluate)"
+                )
+        if len(terminator.values) != 1:
+            raise VerifyError(f"tir.let yields one value, got {len(terminator.values)}")
+        yielded = terminator.values[0].type
+        if yielded != self.binding.type:
             raise VerifyError(
-                "tir.let anchors exactly one expression (a call, constant, tuple or dispatch)"
-            )
-        if len(inner.results) != 1:
-            raise VerifyError(
-                f"tir.let anchors a value-form expression; this '{inner.name}' has no value "
-                "(run an effect-form call with tir.evaluate)"
-            )
-        if inner.results[0].type != self.binding.type:
-            raise VerifyError(
-                f"binds type {self.binding.type}, but the anchored '{inner.name}' has type "
-                f"{inner.results[0].type}"
+                f"binds type {self.binding.type}, but its body yields a value of type {yielded}"
             )
 
     @classmethod
     def parse(cls, parser: Parser) -> LetOp:
-        region = _parse_anchored(parser)
-        inner = region.block.ops.first
-        assert inner is not None
-        return cls.create(regions=[region], result_types=[r.type for r in inner.results])
+        position = parser.pos
+        region, types = _parse_body(parser)
+        if len(types) != 1:
+            parser.raise_error(
+                "tir.let anchors a value-form expression; this one has no value (run an "
+                "effect-form call with tir.evaluate)",
+                position,
+            )
+        return cls.create(regions=[region], result_types=types)
 
     def print(self, printer: Printer) -> None:
-        inner = self.value
-        if inner is None:
-            printer.print_op_with_default_format(self)
-            return
-        _print_anchored(printer, inner)
+        _print_body(printer, self, 1)
 
 
 @irdl_op_definition
 class EvaluateOp(IRDLOperation):
     """`Evaluate(op, args)`: runs an effect-form call as a statement.
+
+    The body's last op before `tir.yield` is the effect-form call (or dispatch); the ops before
+    it compute its arguments. A call alone prints in the short form:
 
     ```mlir
     tir.evaluate tf.call tf.memory.copy(%out, %y) : (tensor<4xf32>, tensor<4xf32>) -> ()
@@ -215,34 +307,68 @@ class EvaluateOp(IRDLOperation):
 
     name = "tir.evaluate"
 
-    call_region = region_def("single_block")
+    body = region_def("single_block")
 
-    traits = traits_def(HasParent(PrimFuncOp), NoTerminator())
+    traits = lazy_traits_def(lambda: (HasParent(PrimFuncOp), RecursiveMemoryEffect()))
 
     @property
     def call(self) -> Operation | None:
-        return _anchored(self)
+        """The effect-form call the statement runs."""
+        terminator = self.body.block.last_op
+        return None if terminator is None else terminator.prev_op
 
     def verify_(self) -> None:
-        inner = self.call
-        if not isinstance(inner, CallOp | DispatchOp):
-            raise VerifyError("tir.evaluate runs exactly one call")
-        if inner.results:
+        ops, terminator = _check_body(self, "tir.evaluate")
+        if terminator.values:
+            raise VerifyError("the tir.yield of a tir.evaluate yields nothing")
+        call = ops[-1] if ops else None
+        if not isinstance(call, CallOp | DispatchOp):
+            raise VerifyError("tir.evaluate runs a call: its body ends with an effect-form call")
+        if call.results:
             raise VerifyError(
                 f"tir.evaluate runs an effect-form call; this one has a value of type "
-                f"{inner.results[0].type} (bind it with tir.let)"
+                f"{call.results[0].type} (bind it with tir.let)"
             )
+        for inner in ops[:-1]:
+            if not inner.results:
+                raise VerifyError(
+                    f"tir.evaluate runs one effect-form call; run this '{inner.name}' with a "
+                    "tir.evaluate of its own"
+                )
 
     @classmethod
     def parse(cls, parser: Parser) -> EvaluateOp:
-        return cls.create(regions=[_parse_anchored(parser)])
+        position = parser.pos
+        region, types = _parse_body(parser)
+        if types:
+            parser.raise_error(
+                f"tir.evaluate runs an effect-form call; this one has a value of type {types[0]} "
+                "(bind it with tir.let)",
+                position,
+            )
+        return cls.create(regions=[region])
 
     def print(self, printer: Printer) -> None:
-        inner = self.call
-        if inner is None:
-            printer.print_op_with_default_format(self)
-            return
-        _print_anchored(printer, inner)
+        _print_body(printer, self, 0)
+
+
+@irdl_op_definition
+class YieldOp(ValuesFormat, IRDLOperation):
+    """Ends a statement body: the value a `tir.let` binds, nothing for a `tir.evaluate`.
+
+    ```mlir
+    tir.yield %m : tensor<4xf32>
+    ```
+    """
+
+    name = "tir.yield"
+
+    values = var_operand_def()
+
+    traits = traits_def(IsTerminator(), Pure(), HasParent(LetOp, EvaluateOp))
+
+    def __init__(self, *values: SSAValue) -> None:
+        super().__init__(operands=[list(values)])
 
 
 class DispatchSymbolUse(SymbolUserOpInterface):
@@ -383,4 +509,4 @@ def statement_values(op: Operation) -> Sequence[SSAValue]:
     return [v for inner in op.walk() for v in inner.operands if not is_defined_within(v, op)]
 
 
-TIR = Dialect("tir", [PrimFuncOp, LetOp, EvaluateOp, DispatchOp, ReturnOp], [])
+TIR = Dialect("tir", [PrimFuncOp, LetOp, EvaluateOp, YieldOp, DispatchOp, ReturnOp], [])

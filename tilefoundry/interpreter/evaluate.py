@@ -138,12 +138,8 @@ def _run_block(block: Block, env: dict[SSAValue, Any]) -> list[Any]:
 
 def _evaluate(op: Operation, env: dict[SSAValue, Any]) -> list[Any]:
     """The values of an op's results."""
-    if isinstance(op, MeshOp):
+    if isinstance(op, MeshOp | LetOp | EvaluateOp):
         return _run_block(op.body.block, env)
-    if isinstance(op, LetOp | EvaluateOp):
-        inner = _anchored(op)
-        results = _evaluate(inner, env)
-        return results
     values = [env[v] for v in op.operands]
     if isinstance(op, ConstantOp):
         return [op.value]
@@ -165,12 +161,6 @@ def _evaluate(op: Operation, env: dict[SSAValue, Any]) -> list[Any]:
 
 def _listed(value: Any, op: Operation) -> list[Any]:
     return [value] if op.results else []
-
-
-def _anchored(op: Operation) -> Operation:
-    inner = op.regions[0].block.first_op
-    assert inner is not None
-    return inner
 
 
 def _call_function(callee: Operation | None, ref: SymbolRefAttr, values: list[Any]) -> Any:

@@ -16,8 +16,8 @@ import abc
 import contextlib
 import re
 import weakref
-from collections.abc import Iterable, Iterator
-from typing import TypeVar, cast
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import NoReturn, TypeVar, cast
 
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
 
@@ -38,6 +38,7 @@ __all__ = [
     "adopt_params",
     "check_new_params",
     "building",
+    "collect_expression",
     "ExprOp",
     "Var",
     "VarOwner",
@@ -322,6 +323,86 @@ def is_defined_within(value: SSAValue, op: Operation) -> bool:
             return True
         owner = owner.parent_op()
     return False
+
+
+def collect_expression(
+    where: str, body: Expr, outside: Callable[[SSAValue], bool], params: Sequence[Var] = ()
+) -> list[Operation]:
+    """The detached expression ops that `body` needs, in definition order (operands first).
+
+    A value for which `outside(value)` holds is given (a parameter, an earlier TIR binding);
+    every other value must be the result of a detached expression op, which is collected.
+    Anything else is refused, naming the binding and span of the expression that uses it (and
+    `params`, when a Var that is not one of them is used). Iterative: a chain of any length.
+    """
+
+    def refuse(message: str, user: Operation | None) -> NoReturn:
+        if user is None or not isinstance(user, Expr):
+            raise VerifyError(f"{where}: {message}")
+        raise VerifyError(
+            with_context(f"{where}: {message}", binding_name(user), diagnostic_span(user))
+        )
+
+    def producer(value: SSAValue, what: str, user: Operation | None) -> Operation | None:
+        """The op to collect for a value (None when the value is given)."""
+        if outside(value):
+            return None
+        if isinstance(value, OpResult):
+            return value.owner
+        var = Var.view(value)
+        if var.owner() is None and isinstance(value, BlockArgument) and value.block.parent is None:
+            listed = ", ".join(p.name for p in params) or "none"
+            refuse(
+                f"{what} uses Var '{var.name}', which is not one of its parameters ({listed})",
+                user,
+            )
+        refuse(f"{what} uses a value of another function ('{var.name}')", user)
+
+    def uses(op: Operation) -> list[Operation]:
+        """The producers of the values an op uses (its regions' uses from outside included)."""
+        found: list[Operation] = []
+        for index, operand in enumerate(op.operands):
+            if (inner := producer(operand, f"argument #{index} of '{op.name}'", op)) is not None:
+                found.append(inner)
+        for region in op.regions:
+            for block in region.blocks:
+                for nested in block.walk():
+                    for index, operand in enumerate(nested.operands):
+                        if is_defined_within(operand, op):
+                            continue
+                        what = f"argument #{index} of '{nested.name}'"
+                        if (inner := producer(operand, what, nested)) is not None:
+                            found.append(inner)
+        return found
+
+    if isinstance(body, Var):
+        root = producer(body.value, "the body", None)
+    elif isinstance(body, Operation):
+        root = body
+    else:
+        raise TypeError(f"{where}: the body must be an Expr, got {type(body).__name__} {body!r}")
+    order: list[Operation] = []
+    done: set[Operation] = set()
+    stack: list[tuple[Operation, bool]] = [] if root is None else [(root, False)]
+    while stack:
+        op, expanded = stack.pop()
+        if op in done:
+            continue
+        if expanded:
+            done.add(op)
+            order.append(op)
+            continue
+        if not isinstance(op, ExprOp):
+            refuse(f"'{op.name}' is not an expression", None)
+        if op.parent is not None:
+            refuse(
+                f"a '{op.name}' expression already belongs to a function; an expression can be "
+                "used in one function only",
+                op,
+            )
+        stack.append((op, True))
+        stack.extend((inner, False) for inner in reversed(uses(op)) if inner not in done)
+    return order
 
 
 def check_var_name(name: object) -> str:

@@ -27,6 +27,7 @@ tf.module @m {
     // expected-error @+1 {{tir.let anchors a value-form expression; this 'tf.call' has no value (run an effect-form call with tir.evaluate)}}
     "tir.let"() ({
       "tf.call"(%d, %s) <{callee = #tf.op<tf.memory.copy>}> : (tensor<4xf32>, tensor<4xf32>) -> ()
+      "tir.yield"(%d) : (tensor<4xf32>) -> ()
     }) : () -> tensor<4xf32>
     tir.return
   }
@@ -46,9 +47,10 @@ tf.module @m {
 
 tf.module @m {
   tir.prim_func @k(%x: tensor<4xf32>) -> () {
-    // expected-error @+1 {{binds type tensor<4xf16>, but the anchored 'tf.call' has type tensor<4xf32>}}
+    // expected-error @+1 {{binds type tensor<4xf16>, but its body yields a value of type tensor<4xf32>}}
     %y = "tir.let"() ({
       %0 = "tf.call"(%x) <{callee = #tf.op<tf.math.unary<kind = neg>>}> : (tensor<4xf32>) -> tensor<4xf32>
+      "tir.yield"(%0) : (tensor<4xf32>) -> ()
     }) : () -> tensor<4xf16>
     tir.return
   }
@@ -99,6 +101,7 @@ tf.module @m {
     // expected-error @+2 {{1 callee(s) for 2 case pattern list(s)}}
     %y = "tir.let"() ({
       %0 = "tir.dispatch"(%x) <{callees = [@k], case_patterns = [[#tf.range<n: 1 to 8>], [#tf.range<n: 8 to 9>]]}> : (tensor<?xf32, #tf.dims<n: 1 to 64>>) -> tensor<?xf32, #tf.dims<n: 1 to 64>>
+      "tir.yield"(%0) : (tensor<?xf32, #tf.dims<n: 1 to 64>>) -> ()
     }) : () -> tensor<?xf32, #tf.dims<n: 1 to 64>>
     tir.return %y : tensor<?xf32, #tf.dims<n: 1 to 64>>
   }
@@ -109,4 +112,133 @@ tf.module @m {
 // expected-error @+1 {{'tir.let' expects parent op 'tir.prim_func'}}
 %y = "tir.let"() ({
   %0 = "tf.constant"() <{value = dense<1.0> : tensor<f32>}> : () -> tensor<f32>
+  "tir.yield"(%0) : (tensor<f32>) -> ()
 }) : () -> tensor<f32>
+
+// -----
+
+tf.module @m {
+  tir.prim_func @k(%x: tensor<4xf32>) -> () {
+    // expected-error @+1 {{the body of tir.let must end with tir.yield}}
+    %y = "tir.let"() ({
+      %0 = "tf.call"(%x) <{callee = #tf.op<tf.math.unary<kind = neg>>}> : (tensor<4xf32>) -> tensor<4xf32>
+    }) : () -> tensor<4xf32>
+    tir.return
+  }
+}
+
+// -----
+
+tf.module @m {
+  tir.prim_func @k(%x: tensor<4xf32>) -> () {
+    // expected-error @+1 {{tir.let yields one value, got 0}}
+    %y = "tir.let"() ({
+      "tir.yield"() : () -> ()
+    }) : () -> tensor<4xf32>
+    tir.return
+  }
+}
+
+// -----
+
+tf.module @m {
+  tir.prim_func @k(%x: tensor<4xf32>) -> () {
+    // expected-error @+1 {{the body of tir.let has no block arguments}}
+    %y = "tir.let"() ({
+    ^bb0(%a: tensor<4xf32>):
+      "tir.yield"(%a) : (tensor<4xf32>) -> ()
+    }) : () -> tensor<4xf32>
+    tir.return
+  }
+}
+
+// -----
+
+tf.module @m {
+  tir.prim_func @k(%x: tensor<4xf32>) -> () {
+    // expected-error @+1 {{'tir.return' cannot be in the body of tir.let; it holds expressions (tf.call, tf.constant, tf.tuple, tir.dispatch)}}
+    %y = "tir.let"() ({
+      "tir.return"() : () -> ()
+      "tir.yield"(%x) : (tensor<4xf32>) -> ()
+    }) : () -> tensor<4xf32>
+    tir.return
+  }
+}
+
+// -----
+
+tf.module @m {
+  tir.prim_func @k(%x: tensor<4xf32>) -> () {
+    // expected-error @+1 {{the body yields tensor<4xf32>, but the statement says tensor<8xf32>}}
+    %y = tir.let -> tensor<8xf32> {
+      tir.yield %x : tensor<4xf32>
+    }
+    tir.return
+  }
+}
+
+// -----
+
+tf.module @m {
+  tir.prim_func @k(%x: tensor<4xf32>) -> () {
+    // expected-error @+1 {{a statement body ends with tir.yield}}
+    %y = tir.let {
+      %0 = tf.call tf.math.unary<kind = neg>(%x) : (tensor<4xf32>) -> tensor<4xf32>
+    }
+    tir.return
+  }
+}
+
+// -----
+
+tf.module @m {
+  tir.prim_func @k(%x: tensor<4xf32>) -> () {
+    // expected-error @+1 {{tir.let anchors a value-form expression; this one has no value}}
+    tir.let tf.call tf.memory.copy(%x, %x) : (tensor<4xf32>, tensor<4xf32>) -> ()
+    tir.return
+  }
+}
+
+// -----
+
+tf.module @m {
+  tir.prim_func @k(%x: tensor<4xf32>) -> () {
+    // expected-error @+1 {{tir.evaluate runs a call: its body ends with an effect-form call}}
+    tir.evaluate {
+      tir.yield
+    }
+    tir.return
+  }
+}
+
+// -----
+
+tf.module @m {
+  tir.prim_func @k(%x: tensor<4xf32>) -> () {
+    // expected-error @+1 {{the tir.yield of a tir.evaluate yields nothing}}
+    "tir.evaluate"() ({
+      "tf.call"(%x, %x) <{callee = #tf.op<tf.memory.copy>}> : (tensor<4xf32>, tensor<4xf32>) -> ()
+      "tir.yield"(%x) : (tensor<4xf32>) -> ()
+    }) : () -> ()
+    tir.return
+  }
+}
+
+// -----
+
+tf.module @m {
+  tir.prim_func @k(%x: tensor<4xf32>) -> () {
+    // expected-error @+1 {{tir.evaluate runs one effect-form call; run this 'tf.call' with a tir.evaluate of its own}}
+    tir.evaluate {
+      tf.call tf.memory.copy(%x, %x) : (tensor<4xf32>, tensor<4xf32>) -> ()
+      tf.call tf.memory.copy(%x, %x) : (tensor<4xf32>, tensor<4xf32>) -> ()
+      tir.yield
+    }
+    tir.return
+  }
+}
+
+// -----
+
+// expected-error @+1 {{'tir.yield' expects parent op to be one of 'tir.let', 'tir.evaluate'}}
+"tir.yield"() : () -> ()

@@ -3,8 +3,9 @@
 // RUN: %generic-form
 // RUN: %fixpoint
 
-// tir.prim_func: statements only. tir.let anchors a value-form call and binds its Var;
-// tir.evaluate runs an effect-form call; same-module calls go through the symbol table;
+// tir.prim_func: statements only. tir.let anchors a value-form expression and binds its Var;
+// tir.evaluate runs an effect-form call; each holds its expression in a region that ends in
+// tir.yield (one op prints in the short form); same-module calls go through the symbol table;
 // tir.dispatch picks a case by DimVar ranges.
 
 tf.module @kernels {
@@ -26,6 +27,22 @@ tf.module @kernels {
     %y = tir.let tf.call tf.math.unary<kind = neg>(%x) : (tensor<?xf32, #tf.dims<n: 1 to 4097>>) -> tensor<?xf32, #tf.dims<n: 1 to 4097>>
     tir.return %y : tensor<?xf32, #tf.dims<n: 1 to 4097>>
   }
+  tir.prim_func @fused(%x: tensor<4xf32>, %out: tensor<4xf32>) -> tensor<4xf32> {
+    %y = tir.let -> tensor<4xf32> {
+      %c = tf.constant dense<2.0> : tensor<4xf32>
+      %m = tf.call tf.math.binary<kind = mul>(%x, %c) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+      tir.yield %m : tensor<4xf32>
+    }
+    %alias = tir.let {
+      tir.yield %y : tensor<4xf32>
+    }
+    tir.evaluate {
+      %e = tf.call tf.math.unary<kind = exp>(%alias) : (tensor<4xf32>) -> tensor<4xf32>
+      tf.call tf.memory.copy(%out, %e) : (tensor<4xf32>, tensor<4xf32>) -> ()
+      tir.yield
+    }
+    tir.return %y : tensor<4xf32>
+  }
   tir.prim_func @pick(%x: tensor<?xf32, #tf.dims<n: 1 to 4097>>) -> tensor<?xf32, #tf.dims<n: 1 to 4097>> {
     %y = tir.let tir.dispatch [@small: [n: 1 to 128], @large: [n: 128 to 4097]](%x) : (tensor<?xf32, #tf.dims<n: 1 to 4097>>) -> tensor<?xf32, #tf.dims<n: 1 to 4097>>
     tir.return %y : tensor<?xf32, #tf.dims<n: 1 to 4097>>
@@ -43,12 +60,33 @@ tf.module @kernels {
 // CHECK-NEXT:      %y = tir.let tf.call tf.math.binary<kind = mul>(%x, %c)
 // CHECK-NEXT:      tir.evaluate tf.call @square(%y, %out) : (tensor<4xf32>, tensor<4xf32>) -> ()
 // CHECK-NEXT:      tir.return %y : tensor<4xf32>
-// CHECK:         tir.prim_func @pick(%x: tensor<?xf32, #tf.dims<n: 1 to 4097>>) -> tensor<?xf32, #tf.dims<n: 1 to 4097>> {
+// CHECK-NEXT:    }
+// CHECK:         tir.prim_func @fused(%x: tensor<4xf32>, %out: tensor<4xf32>) -> tensor<4xf32> {
+// CHECK-NEXT:      %y = tir.let -> tensor<4xf32> {
+// CHECK-NEXT:        %c = tf.constant dense<2.000000e+00> : tensor<4xf32>
+// CHECK-NEXT:        %m = tf.call tf.math.binary<kind = mul>(%x, %c) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+// CHECK-NEXT:        tir.yield %m : tensor<4xf32>
+// CHECK-NEXT:      }
+// CHECK-NEXT:      %alias = tir.let -> tensor<4xf32> {
+// CHECK-NEXT:        tir.yield %y : tensor<4xf32>
+// CHECK-NEXT:      }
+// CHECK-NEXT:      tir.evaluate {
+// CHECK-NEXT:        %e = tf.call tf.math.unary<kind = exp>(%alias) : (tensor<4xf32>) -> tensor<4xf32>
+// CHECK-NEXT:        tf.call tf.memory.copy(%out, %e) : (tensor<4xf32>, tensor<4xf32>) -> ()
+// CHECK-NEXT:        tir.yield
+// CHECK-NEXT:      }
+// CHECK-NEXT:      tir.return %y : tensor<4xf32>
+// CHECK-NEXT:    }
+// CHECK-NEXT:    tir.prim_func @pick(%x: tensor<?xf32, #tf.dims<n: 1 to 4097>>) -> tensor<?xf32, #tf.dims<n: 1 to 4097>> {
 // CHECK-NEXT:      %y = tir.let tir.dispatch [@small: [n: 1 to 128], @large: [n: 128 to 4097]](%x) : (tensor<?xf32, #tf.dims<n: 1 to 4097>>) -> tensor<?xf32, #tf.dims<n: 1 to 4097>>
 
 // GENERIC-LABEL: "tf.module"() <{sym_name = "kernels"}> ({
 // GENERIC:         %y = "tir.let"() ({
 // GENERIC-NEXT:      %{{.*}} = "tf.call"(%x, %x) <{callee = #tf.op<tf.math.binary<kind = mul>>}> : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+// GENERIC-NEXT:      "tir.yield"(%{{.*}}) : (tensor<4xf32>) -> ()
 // GENERIC-NEXT:    }) : () -> tensor<4xf32>
 // GENERIC-NEXT:    "tir.evaluate"() ({
+// GENERIC-NEXT:      "tf.call"(%out, %y) <{callee = #tf.op<tf.memory.copy>}> : (tensor<4xf32>, tensor<4xf32>) -> ()
+// GENERIC-NEXT:      "tir.yield"() : () -> ()
+// GENERIC-NEXT:    }) : () -> ()
 // GENERIC:         "tir.dispatch"(%x) <{callees = [@small, @large], case_patterns = {{\[}}[#tf.range<n: 1 to 128>], [#tf.range<n: 128 to 4097>]]}>
