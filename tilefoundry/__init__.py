@@ -2,13 +2,15 @@
 Constant, Tuple, Patterns, Target, Topology), hosted as xDSL dialects.
 
 The public names are imported on first use, so that `import tilefoundry` (and `tf-opt`) costs
-nothing beyond what is used.
+nothing beyond what is used; importing the package only wires its layers (`tilefoundry.context`).
 """
 
 from __future__ import annotations
 
 import importlib
 from typing import TYPE_CHECKING, Any
+
+import tilefoundry.context  # noqa: F401 - wires the layers: the op library, the patterns
 
 _EXPORTS: dict[str, tuple[str, str]] = {
     # module

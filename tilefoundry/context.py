@@ -1,7 +1,10 @@
 """The xDSL context for TileFoundry IR: builtin, `tf`, `hir` and `tir`, each loaded on first use.
 
-The op library (`tilefoundry.ops`) is imported the first time text names one of its ops
-(`#tf.op<...>`); further libraries are imported with `load_plugin` (`tf-opt --plugin MODULE`).
+This module also wires the layers together, lazily, when the package is imported: the op
+library (`tilefoundry.ops`) is imported the first time text names one of its ops
+(`#tf.op<...>`), and the canonicalization patterns (`tilefoundry.transforms.canonicalization`)
+the first time a pass asks an op for them. Further libraries are imported with `load_plugin`
+(`tf-opt --plugin MODULE`).
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from collections.abc import Callable
 from xdsl.context import Context
 from xdsl.ir import Dialect
 
+from tilefoundry.dialects.canonicalization import add_pattern_source
 from tilefoundry.ir.op_registry import add_library_loader
 
 __all__ = ["DIALECT_LOADERS", "load_plugin", "make_context"]
@@ -50,6 +54,11 @@ DIALECT_LOADERS: dict[str, Callable[[], Dialect]] = {
 
 
 add_library_loader(lambda: importlib.import_module("tilefoundry.ops"))
+add_pattern_source(
+    lambda: importlib.import_module(
+        "tilefoundry.transforms.canonicalization"
+    ).canonicalization_patterns()
+)
 
 
 def make_context(*, allow_unregistered: bool = False) -> Context:

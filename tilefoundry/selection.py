@@ -18,7 +18,7 @@ from tilefoundry.hir import Function
 from tilefoundry.module import Module
 from tilefoundry.target import TargetAttr, TopologyAttr
 
-__all__ = ["function_selectors", "select"]
+__all__ = ["function_selectors", "published", "select"]
 
 
 def select(module: Module, path: str) -> Module:
@@ -53,15 +53,32 @@ def select(module: Module, path: str) -> Module:
 def _reentered(module: Module, function: str) -> Module:
     """A copy of `module` that is a root: entry `function`, and the target and topologies it
     resolves declared on it."""
+    return _as_root(module, function)
+
+
+def _as_root(module: Module, entry: str | None) -> Module:
+    """A published copy of `module` that declares the target and topologies it resolves (and
+    `entry`, when given)."""
     target = module.resolve_target()
     levels = module.effective_topologies()
     root = module.cloned()
     op = root.module_op
     CONTEXT_OWNERS.pop(op, None)
-    op.entry = SymbolRefAttr(function)
+    if entry is not None:
+        op.entry = SymbolRefAttr(entry)
     op.target = TargetAttr(StringAttr(target.name))
     op.topologies = ArrayAttr(TopologyAttr.of(level) for level in levels)
     return root.publish()
+
+
+def published(module: Module, path: str) -> Module:
+    """What `select(module, path)` answers, as an independently analysable root: itself when it
+    is already a root that declares its target and topologies, else a copy that declares what
+    it resolves (what `tf-select` outputs)."""
+    node = select(module, path)
+    if node.owner is None and node.target is not None and node.topologies is not None:
+        return node.publish()
+    return _as_root(node, None)
 
 
 def function_selectors(module: Module) -> list[tuple[str, Function]]:

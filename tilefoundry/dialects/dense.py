@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any, cast
 
 from xdsl.dialects.builtin import BytesAttr, DenseIntOrFPElementsAttr
@@ -9,7 +10,7 @@ from xdsl.dialects.builtin import TensorType as BuiltinTensorType
 
 from tilefoundry.types import DTYPES, TensorType, from_attr, to_attr
 
-__all__ = ["array_to_dense", "dense_to_array", "numpy_dtype"]
+__all__ = ["array_to_dense", "dense_to_array", "numpy_dtype", "uniform_value"]
 
 _LITTLE_ENDIAN = {
     "i8": "<i1",
@@ -78,3 +79,18 @@ def dense_to_array(attr: DenseIntOrFPElementsAttr) -> Any:
     if values.size == 1 and size != 1:
         return np.broadcast_to(values, shape).copy()
     return values.reshape(shape)
+
+
+def uniform_value(attr: DenseIntOrFPElementsAttr) -> int | float | None:
+    """The value every element of a literal holds (a splat's), or None when they differ."""
+    values = attr.get_values()
+    if not values:
+        return None
+    first = values[0]
+    if any(v != first or _is_negative_zero(v) != _is_negative_zero(first) for v in values):
+        return None
+    return first
+
+
+def _is_negative_zero(value: int | float) -> bool:
+    return isinstance(value, float) and value == 0.0 and math.copysign(1.0, value) < 0

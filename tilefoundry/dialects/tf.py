@@ -41,6 +41,7 @@ from xdsl.traits import (
     ConditionallySpeculatable,
     ConstantLike,
     EffectInstance,
+    HasFolder,
     MemoryEffect,
     Pure,
     SymbolTable,
@@ -48,6 +49,7 @@ from xdsl.traits import (
 )
 
 from tilefoundry.diagnostics import VerifyError, with_context
+from tilefoundry.dialects.canonicalization import Canonicalization
 from tilefoundry.dialects.dense import array_to_dense, dense_to_array
 from tilefoundry.dialects.dim_range import DimRangeAttr
 from tilefoundry.dialects.op_attr import OpAttr, attr_to_op, canonical, op_to_attr, parse_op_body
@@ -55,7 +57,7 @@ from tilefoundry.dialects.op_attr import print_op_body as _print_op_body
 from tilefoundry.dialects.tf_mesh import MeshOp, YieldOp
 from tilefoundry.dialects.tf_module import ModuleOp
 from tilefoundry.ir.callable import FunctionLike, fits
-from tilefoundry.ir.expr import Expr, ExprOp, Var, expr_value
+from tilefoundry.ir.expr import Expr, ExprOp, Var, dominates, expr_value
 from tilefoundry.ir.metadata import (
     IRMetadata,
     MetaAttr,
@@ -76,6 +78,9 @@ __all__ = [
     "TupleOp",
     "YieldOp",
     "arg_expr",
+    "constant_value",
+    "defining_call",
+    "produced_value",
 ]
 
 
@@ -90,8 +95,45 @@ def arg_expr(value: SSAValue) -> Expr:
     return Var.view(value)
 
 
+def produced_value(value: SSAValue) -> SSAValue:
+    """The value that produces `value`, seen through ops that only pass on what their region
+    yields (a `tir.let` binding, a `tf.mesh` result): the yielded value, repeatedly."""
+    while isinstance(value, OpResult):
+        owner = value.op
+        if len(owner.regions) != 1 or len(owner.regions[0].blocks) != 1:
+            break
+        terminator = owner.regions[0].block.last_op
+        if terminator is None or len(terminator.operands) != len(owner.results):
+            break
+        value = terminator.operands[value.index]
+    return value
+
+
+def constant_value(value: SSAValue) -> DenseIntOrFPElementsAttr | None:
+    """The literal a value is known to hold: a `ConstantLike` op's, seen through bindings."""
+    constant = ConstantLike.get_constant_value(produced_value(value))
+    return constant if isinstance(constant, DenseIntOrFPElementsAttr) else None
+
+
+def defining_call(value: SSAValue) -> tuple[Op, CallOp] | None:
+    """The registered Op and the `tf.call` that produce a value (seen through bindings)."""
+    produced = produced_value(value)
+    if isinstance(produced, OpResult) and isinstance(call := produced.op, CallOp):
+        if isinstance(call.callee, OpAttr):
+            return attr_to_op(call.callee), call
+    return None
+
+
 # ---------------------------------------------------------------------------------------------
 # tf.constant
+
+
+class ConstantFolder(HasFolder):
+    """A constant folds to its literal (what `ConstantLike.get_constant_value` reads)."""
+
+    @classmethod
+    def fold(cls, op: Operation) -> Sequence[SSAValue | Attribute] | None:
+        return (cast(ConstantOp, op).value_attr,)
 
 
 @irdl_op_definition
@@ -109,7 +151,7 @@ class ConstantOp(ExprOp, IRDLOperation):
     value_attr = prop_def(DenseIntOrFPElementsAttr, prop_name="value")
     result = result_def(BuiltinTensorType)
 
-    traits = traits_def(Pure(), ConstantLike())
+    traits = traits_def(Pure(), ConstantLike(), ConstantFolder())
 
     def __init__(
         self,
@@ -301,6 +343,22 @@ class CallSpeculation(ConditionallySpeculatable):
         return cast(CallOp, op).is_pure_value_call()
 
 
+class CallFolder(HasFolder):
+    """A pure op call folds to the existing value its Op's `fold` names (`x * 1` is `x`)."""
+
+    @classmethod
+    def fold(cls, op: Operation) -> Sequence[SSAValue | Attribute] | None:
+        call = cast(CallOp, op)
+        if not call.is_pure_value_call():
+            return None
+        assert isinstance(call.callee, OpAttr)
+        result = call.results[0]
+        folded = attr_to_op(call.callee).fold(tuple(call.args_), from_attr(result.type))
+        if folded is None or folded.type != result.type or not dominates(folded, call):
+            return None
+        return (folded,)
+
+
 PENDING_CALLEES: weakref.WeakKeyDictionary[Operation, Operation] = weakref.WeakKeyDictionary()
 """Calls built from Python with a function object as target, until the module that holds them
 fixes each callee's symbol path (relative to the calling module)."""
@@ -326,7 +384,9 @@ class CallOp(ExprOp, IRDLOperation):
     args_ = var_operand_def()
     res = opt_result_def()
 
-    traits = traits_def(CallSymbolUse(), CallEffects(), CallSpeculation())
+    traits = traits_def(
+        CallSymbolUse(), CallEffects(), CallSpeculation(), CallFolder(), Canonicalization()
+    )
 
     def __init__(
         self,

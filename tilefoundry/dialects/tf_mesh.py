@@ -28,7 +28,7 @@ from xdsl.irdl import (
 )
 from xdsl.parser import Parser
 from xdsl.printer import Printer
-from xdsl.traits import HasParent, IsTerminator, RecursiveMemoryEffect
+from xdsl.traits import HasParent, IsTerminator, Pure, RecursiveMemoryEffect
 
 from tilefoundry.diagnostics import VerifyError
 from tilefoundry.dialects.asm import ValuesFormat
@@ -155,7 +155,7 @@ class YieldOp(ValuesFormat, IRDLOperation):
 
     values = var_operand_def()
 
-    traits = traits_def(IsTerminator(), HasParent(MeshOp))
+    traits = traits_def(IsTerminator(), Pure(), HasParent(MeshOp))
 
     def __init__(self, *values: SSAValue) -> None:
         super().__init__(operands=[list(values)])

@@ -39,6 +39,7 @@ __all__ = [
     "check_new_params",
     "building",
     "collect_expression",
+    "dominates",
     "ExprOp",
     "Var",
     "VarOwner",
@@ -403,6 +404,29 @@ def collect_expression(
         stack.append((op, True))
         stack.extend((inner, False) for inner in reversed(uses(op)) if inner not in done)
     return order
+
+
+def dominates(value: SSAValue, op: Operation) -> bool:
+    """Whether `value` is visible at `op`: defined before it in its block or in the block of one
+    of its ancestors (dominance, in the single-block regions this IR has)."""
+    if isinstance(value, BlockArgument):
+        block = value.block
+    else:
+        block = cast(OpResult, value).op.parent
+    node: Operation | None = op
+    while node is not None and node.parent is not block:
+        node = node.parent_op()
+    if node is None or block is None:
+        return False
+    if isinstance(value, BlockArgument):
+        return True
+    definition = cast(OpResult, value).op
+    previous = node.prev_op
+    while previous is not None:
+        if previous is definition:
+            return True
+        previous = previous.prev_op
+    return False
 
 
 def check_var_name(name: object) -> str:

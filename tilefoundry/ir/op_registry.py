@@ -30,11 +30,14 @@ import types
 import typing
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal, TypeVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeVar, cast
 
 from tilefoundry.diagnostics import VerifyError
 from tilefoundry.ir.patterns import Pattern
 from tilefoundry.types import IRType, TensorType, TupleType, UnitType
+
+if TYPE_CHECKING:
+    from xdsl.ir import SSAValue
 
 __all__ = [
     "Op",
@@ -173,6 +176,9 @@ class Op:
     pure: ClassVar[bool] = True
     """Whether a value-form call of this Op has no side effect (most Ops are pure)."""
 
+    matrix_unit: ClassVar[bool] = False
+    """Whether its flops run on the device's matrix units (tensor cores), at their peak."""
+
     _params: ClassVar[tuple[ParamDef, ...] | None] = None
     _singleton: ClassVar[Op | None] = None
     _attrs: dict[str, object]
@@ -234,6 +240,19 @@ class Op:
     def infer_type(self, *arg_types: IRType) -> IRType:
         """The result type of a Call of this Op on arguments of these types (raise on misuse)."""
         raise NotImplementedError(f"{type(self).__name__} does not implement infer_type")
+
+    def fold(self, args: Sequence[SSAValue], result: IRType) -> SSAValue | None:
+        """An existing value that equals the call's result (`x * 1` is `x`), or None.
+
+        The fold hook of `tf.call` (MLIR's `fold`): it must not change the IR, and the value it
+        returns must be visible at the call (one of `args`, or a value that dominates the
+        call). The canonicalizer replaces the call's uses with it."""
+        return None
+
+    def flops(self, arg_types: Sequence[IRType], result: IRType) -> int:
+        """The floating-point operations of one call on arguments of these static types (what
+        `tf-analyze` counts): 0 unless the Op says otherwise."""
+        return 0
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Op) and type(other) is type(self) and other._attrs == self._attrs

@@ -8,8 +8,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import ClassVar
+
+from xdsl.ir import SSAValue
+
+from tilefoundry.dialects.tf import defining_call
 from tilefoundry.ir.op_registry import Op, ParamDef, register_op
 from tilefoundry.ir.patterns import Tensor
+from tilefoundry.ops.folding import elements
 from tilefoundry.ops.shapes import broadcast_shapes, same_dtype
 from tilefoundry.types import IRType, TensorType
 
@@ -19,6 +26,8 @@ __all__ = ["MatMul", "Transpose"]
 @register_op(category="linalg", name="matmul")
 class MatMul(Op):
     """`[..., M, K] x [..., K, N] -> [..., M, N]`, batch dims broadcast."""
+
+    matrix_unit: ClassVar[bool] = True
 
     lhs = ParamDef(kind="input", pattern=Tensor)
     rhs = ParamDef(kind="input", pattern=Tensor)
@@ -39,6 +48,14 @@ class MatMul(Op):
         batch = broadcast_shapes(lhs.shape[:-2], rhs.shape[:-2])
         return TensorType((*batch, lhs.shape[-2], rhs.shape[-1]), dtype)
 
+    def flops(self, arg_types: Sequence[IRType], result: IRType) -> int:
+        """A multiply and an add per output element and contraction step: `2 * M * K * N`
+        (times the batch)."""
+        lhs = arg_types[0]
+        assert isinstance(lhs, TensorType)
+        k = lhs.shape[-1]
+        return 2 * elements(result) * (k if isinstance(k, int) else 0)
+
 
 @register_op(category="linalg", name="transpose")
 class Transpose(Op):
@@ -53,3 +70,18 @@ class Transpose(Op):
         if sorted(self.perm) != list(range(x.rank)):
             raise ValueError(f"perm {list(self.perm)} is not a permutation of the {x.rank} dims")
         return TensorType(tuple(x.shape[p] for p in self.perm), x.dtype)
+
+    @property
+    def is_identity(self) -> bool:
+        return list(self.perm) == list(range(len(self.perm)))
+
+    def fold(self, args: Sequence[SSAValue], result: IRType) -> SSAValue | None:
+        """The identity permutation is the value; two transposes that undo each other are the
+        first one's input."""
+        if self.is_identity:
+            return args[0]
+        inner = defining_call(args[0])
+        if inner is not None and isinstance(first := inner[0], Transpose):
+            if [first.perm[p] for p in self.perm] == list(range(len(self.perm))):
+                return inner[1].args_[0]
+        return None

@@ -13,10 +13,16 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable
 
+from collections.abc import Sequence
+
+from xdsl.ir import SSAValue
+
+from tilefoundry.dialects.tf import defining_call
 from tilefoundry.ir.op_registry import Op, ParamDef, register_alias, register_op
 from tilefoundry.ir.patterns import Tensor
+from tilefoundry.ops.folding import elements, is_literal
 from tilefoundry.ops.shapes import broadcast_shapes, same_dtype
-from tilefoundry.types import DTYPES, IRType, TensorType
+from tilefoundry.types import DTYPES, IRType, TensorType, from_attr
 
 __all__ = ["BINARY_ALIASES", "UNARY_ALIASES", "Binary", "BinaryKind", "Cast", "Unary", "UnaryKind"]
 
@@ -78,6 +84,28 @@ class Binary(Op):
         shape = broadcast_shapes(lhs.shape, rhs.shape)
         return TensorType(shape, "i1" if self.kind.is_comparison else dtype)
 
+    def fold(self, args: Sequence[SSAValue], result: IRType) -> SSAValue | None:
+        """`x + 0`, `x - 0`, `x * 1`, `x / 1`, `x ** 1` (either side where it commutes) and
+        `max(x, x)`, `min(x, x)` are `x`. A float's additive identity is `-0.0` (`-0.0 + 0.0`
+        is `0.0`); a fold that would broadcast `x` does not apply (the call checks the type)."""
+        lhs, rhs = args
+        kind = self.kind
+        if kind in (BinaryKind.MAX, BinaryKind.MIN) and lhs is rhs:
+            return lhs
+        zero = -0.0 if isinstance(result, TensorType) and _is_float(result.dtype) else 0
+        if kind is BinaryKind.ADD:
+            return rhs if is_literal(lhs, zero) else lhs if is_literal(rhs, zero) else None
+        if kind is BinaryKind.MUL:
+            return rhs if is_literal(lhs, 1) else lhs if is_literal(rhs, 1) else None
+        if kind is BinaryKind.SUB:
+            return lhs if is_literal(rhs, 0) else None
+        if kind in (BinaryKind.DIV, BinaryKind.POW):
+            return lhs if is_literal(rhs, 1) else None
+        return None
+
+    def flops(self, arg_types: Sequence[IRType], result: IRType) -> int:
+        return elements(result)
+
 
 @register_op(category="math")
 class Unary(Op):
@@ -94,6 +122,21 @@ class Unary(Op):
         if x.dtype == "i1":
             raise ValueError(f"{self.kind.value} is not defined on i1")
         return x
+
+    def fold(self, args: Sequence[SSAValue], result: IRType) -> SSAValue | None:
+        """`neg(neg(x))` is `x`; `abs`, `relu` of their own result are that result."""
+        (x,) = args
+        inner = defining_call(x)
+        if inner is None or inner[0] != self:
+            return None
+        if self.kind is UnaryKind.NEG:
+            return inner[1].args_[0]
+        if self.kind in (UnaryKind.ABS, UnaryKind.RELU):
+            return x
+        return None
+
+    def flops(self, arg_types: Sequence[IRType], result: IRType) -> int:
+        return elements(result)
 
 
 @register_op(category="math")
@@ -114,6 +157,14 @@ class Cast(Op):
         (x,) = arg_types
         assert isinstance(x, TensorType)
         return TensorType(x.shape, self.dtype)
+
+    def fold(self, args: Sequence[SSAValue], result: IRType) -> SSAValue | None:
+        """A cast to the dtype the value already has is the value."""
+        (x,) = args
+        return x if result == from_attr(x.type) else None
+
+    def flops(self, arg_types: Sequence[IRType], result: IRType) -> int:
+        return elements(result)
 
 
 BINARY_ALIASES = tuple(kind.value for kind in BinaryKind)

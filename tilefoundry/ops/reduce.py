@@ -8,8 +8,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from tilefoundry.ir.op_registry import Op, ParamDef, register_op
 from tilefoundry.ir.patterns import Tensor
+from tilefoundry.ops.folding import elements
 from tilefoundry.ops.shapes import normalize_axis
 from tilefoundry.types import IRType, TensorType
 
@@ -30,6 +33,10 @@ class _Reduce(Op):
         else:
             shape = (*x.shape[:axis], *x.shape[axis + 1 :])
         return TensorType(shape, x.dtype)
+
+    def flops(self, arg_types: Sequence[IRType], result: IRType) -> int:
+        """One operation per input element."""
+        return elements(arg_types[0])
 
 
 @register_op(category="reduce", name="sum")

@@ -8,6 +8,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from xdsl.ir import OpResult, SSAValue
+
+from tilefoundry.dialects.tf import TupleOp, produced_value
 from tilefoundry.ir.op_registry import Op, ParamDef, register_op
 from tilefoundry.ir.patterns import Tensor
 from tilefoundry.ops.shapes import normalize_axis
@@ -31,6 +36,13 @@ class TupleGetItem(Op):
         if not -len(t) <= index < len(t):
             raise ValueError(f"index {index} is out of range for a {len(t)}-field tuple")
         return t.fields[index]
+
+    def fold(self, args: Sequence[SSAValue], result: IRType) -> SSAValue | None:
+        """A field of a `tf.tuple` is the element it was built from."""
+        produced = produced_value(args[0])
+        if isinstance(produced, OpResult) and isinstance(produced.op, TupleOp):
+            return produced.op.elements_[self.index]
+        return None
 
 
 @register_op(category="shape", name="split")

@@ -24,7 +24,8 @@ from io import StringIO
 from typing import IO, Any, NoReturn
 
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.passes import ModulePass, PassPipeline
+from xdsl.ir import Operation
+from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 from xdsl.xdsl_opt_main import xDSLOptMain
 
@@ -32,7 +33,8 @@ from tilefoundry.context import DIALECT_LOADERS, load_plugin
 from tilefoundry.ir.asm import TFParser, TFPrinter
 from tilefoundry.ir.verifier import OpVerifyError, verify_ir
 from tilefoundry.tools.expectations import Diagnostic, check_expectations, read_expectations
-from tilefoundry.transforms import PASSES
+from tilefoundry.transforms import PASSES, PassError, describe_passes
+from tilefoundry.transforms.pass_manager import Pipeline, PipelineError, parse_pipeline
 
 __all__ = ["TfOptMain", "main"]
 
@@ -74,6 +76,25 @@ class TfOptMain(xDSLOptMain):
         super().register_all_arguments(arg_parser)
         arg_parser.prog = PROG
         arg_parser.add_argument(
+            "--list-passes",
+            action="store_true",
+            help="list every pass with a one-line description and its options, then exit",
+        )
+        _describe(
+            arg_parser,
+            {
+                "--passes": "the pass pipeline, as mlir-opt writes it: 'a,b{opt=v}', "
+                "'builtin.module(a,b)', op-anchored 'tf.module(hir.func(cse))' "
+                "(see --list-passes)",
+                "--verify-diagnostics": "MLIR's diagnostic checking: every "
+                "'// expected-error {{...}}' annotation must be met by a diagnostic on its line "
+                "(@+N, @-N, @above, @below), and no other diagnostic may be reported; exit 1 "
+                "otherwise",
+                "--print-between-passes": "print the IR after each pass but the last",
+                "--time-passes": "print the time each pass took (stderr)",
+            },
+        )
+        arg_parser.add_argument(
             "--plugin",
             action="append",
             default=[],
@@ -95,18 +116,20 @@ class TfOptMain(xDSLOptMain):
                 raise ToolError(f"cannot load plugin '{module_name}': {err}") from None
         self.register_all_passes()  # a plugin may have added passes
         try:
-            self.pipeline = PassPipeline.parse_spec(self.available_passes, self.args.passes)
-        except Exception as err:  # xDSL reports pipeline mistakes as ValueError & co.
-            message = str(err).strip().splitlines()[-1] if str(err).strip() else type(err).__name__
-            if "Unrecognized passes" in message:
-                message += f"; available passes: {', '.join(sorted(self.available_passes))}"
-            raise ToolError(f"invalid pass pipeline '{self.args.passes}': {message}") from None
+            self.tf_pipeline = parse_pipeline(self.args.passes, self.available_passes)
+        except PipelineError as err:
+            raise ToolError(f"invalid pass pipeline '{self.args.passes}': {err}") from None
+
+    tf_pipeline: Pipeline
 
     # -- running ---------------------------------------------------------------------------------
 
     exit_code: int = 0
 
     def run(self) -> None:
+        if self.args.list_passes:
+            sys.stdout.write(describe_passes(self.available_passes))
+            return
         name = self.args.input_file or "<stdin>"
         text = self._read_input()
         chunks = self._split(text)
@@ -182,23 +205,33 @@ class TfOptMain(xDSLOptMain):
             position = parser.position_of(parser.pos)
             fail((position.line, position.column), _one_line(str(err)))
         implicit = module not in parser.op_offsets
+        total = len(self.tf_pipeline.passes)
+        done = 0
+        started = time.perf_counter()
+
+        def after_pass(module_pass: ModulePass, anchor: Operation) -> None:
+            nonlocal done, started
+            done += 1
+            if self.args.time_passes:
+                elapsed = time.perf_counter() - started
+                print(f"Pass {module_pass.name} took {elapsed} seconds", file=sys.stderr)
+            if not self.args.disable_verify:
+                verify_ir(module)
+            if self.args.print_between_passes and done < total:
+                print(f"// IR after {module_pass.name}:\n{self._print(module, implicit)}")
+            started = time.perf_counter()
+
         try:
             if not self.args.disable_verify:
                 verify_ir(module)
-            for index, module_pass in enumerate(self.pipeline.passes):
-                started = time.perf_counter()
-                _apply_pass(module_pass, self.ctx, module)
-                if self.args.time_passes:
-                    elapsed = time.perf_counter() - started
-                    print(f"Pass {module_pass.name} took {elapsed} seconds", file=sys.stderr)
-                if not self.args.disable_verify:
-                    verify_ir(module)
-                if self.args.print_between_passes and index + 1 < len(self.pipeline.passes):
-                    print(f"// IR after {module_pass.name}:\n{self._print(module, implicit)}")
+            self.tf_pipeline.run(self.ctx, module, after_pass)
         except OpVerifyError as err:
             fail(op_place(err.op), str(err))
-        except _PassError as err:
-            fail(None, str(err))
+        except PassError as err:
+            where = op_place(err.op) if err.op is not None else None
+            fail(where, f"pass '{err.pass_name}' failed: {err.message}")
+        except DiagnosticException as err:
+            fail(None, f"a pass failed: {_one_line(str(err))}")
         return self._print(module, implicit)
 
     def _print(self, module: ModuleOp, implicit: bool) -> str:
@@ -228,17 +261,12 @@ class TfOptMain(xDSLOptMain):
             ) from None
 
 
-class _PassError(Exception):
-    pass
-
-
-def _apply_pass(module_pass: ModulePass, ctx: Any, module: ModuleOp) -> None:
-    try:
-        module_pass.apply(ctx, module)
-    except OpVerifyError:
-        raise
-    except DiagnosticException as err:
-        raise _PassError(f"pass '{module_pass.name}' failed: {_one_line(str(err))}") from None
+def _describe(arg_parser: argparse.ArgumentParser, helps: dict[str, str]) -> None:
+    """Replace the help text of options xDSL defined, where tf-opt behaves otherwise."""
+    actions = arg_parser._option_string_actions  # noqa: SLF001 - argparse has no public setter
+    for option, text in helps.items():
+        if option in actions:
+            actions[option].help = text
 
 
 def _is_blank(chunk: str) -> bool:

@@ -1,56 +1,41 @@
 """The pass registry: kebab-case name -> lazy loader, one pass per file (`tf_fold_constants.py`
-is `tf-fold-constants`). xDSL's generic `canonicalize`, `cse` and `dce` are available too."""
+is `tf-fold-constants`), and the pass manager that runs pipelines of them
+(`tilefoundry.transforms.pass_manager`). `canonicalize`, `cse` and `dce` are xDSL's, run on any
+anchor op."""
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 
 from xdsl.passes import ModulePass
 
-__all__ = ["PASSES"]
+from tilefoundry.transforms.pass_manager import PassError, describe_passes
+
+__all__ = ["PASSES", "PassError", "describe_passes"]
 
 
-def _fold_constants() -> type[ModulePass]:
-    from tilefoundry.transforms.tf_fold_constants import TfFoldConstants
+def _loader(module: str, cls: str) -> Callable[[], type[ModulePass]]:
+    def load() -> type[ModulePass]:
+        pass_class: type[ModulePass] = getattr(
+            importlib.import_module(f"tilefoundry.transforms.{module}"), cls
+        )
+        return pass_class
 
-    return TfFoldConstants
-
-
-def _simplify() -> type[ModulePass]:
-    from tilefoundry.transforms.tf_simplify import TfSimplify
-
-    return TfSimplify
-
-
-def _strip_debuginfo() -> type[ModulePass]:
-    from tilefoundry.transforms.tf_strip_debuginfo import TfStripDebuginfo
-
-    return TfStripDebuginfo
-
-
-def _canonicalize() -> type[ModulePass]:
-    from xdsl.transforms.canonicalize import CanonicalizePass
-
-    return CanonicalizePass
-
-
-def _cse() -> type[ModulePass]:
-    from xdsl.transforms.common_subexpression_elimination import CommonSubexpressionElimination
-
-    return CommonSubexpressionElimination
-
-
-def _dce() -> type[ModulePass]:
-    from xdsl.transforms.dead_code_elimination import DeadCodeElimination
-
-    return DeadCodeElimination
+    return load
 
 
 PASSES: dict[str, Callable[[], type[ModulePass]]] = {
-    "tf-fold-constants": _fold_constants,
-    "tf-simplify": _simplify,
-    "tf-strip-debuginfo": _strip_debuginfo,
-    "canonicalize": _canonicalize,
-    "cse": _cse,
-    "dce": _dce,
+    "canonicalize": _loader("canonicalize", "Canonicalize"),
+    "cse": _loader("cse", "Cse"),
+    "dce": _loader("dce", "Dce"),
+    "tf-analyze": _loader("tf_analyze", "TfAnalyze"),
+    "tf-fold-constants": _loader("tf_fold_constants", "TfFoldConstants"),
+    "tf-inline": _loader("tf_inline", "TfInline"),
+    "tf-prune-unreachable": _loader("tf_prune_unreachable", "TfPruneUnreachable"),
+    "tf-select": _loader("tf_select", "TfSelect"),
+    "tf-simplify": _loader("tf_simplify", "TfSimplify"),
+    "tf-strip-debuginfo": _loader("tf_strip_debuginfo", "TfStripDebuginfo"),
+    "tf-verify-published": _loader("tf_verify_published", "TfVerifyPublished"),
 }
+"""Every pass tf-opt knows; a plugin adds entries (`tf-opt --plugin MODULE`)."""

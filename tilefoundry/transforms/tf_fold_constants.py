@@ -1,9 +1,12 @@
-"""`tf-fold-constants`: evaluate op calls whose arguments are all constants.
+"""`tf-fold-constants`: the explicit, bounded constant folder.
 
-A value-form call of a pure registered op, whose arguments are all `tf.constant` and whose result
-is a static tensor of at most `max-elements` elements, becomes a `tf.constant` computed with the
-op's numpy reference. The new constant keeps the call's binding and source span. Unused
-constants are left for `dce`.
+A value-form call of a pure registered op whose arguments are all literals (`tf.constant`s,
+or Vars bound to them) becomes a `tf.constant` computed with the op's numpy reference, unless
+the result or an argument has more than `max-elements` elements, or the result is undefined
+or not exact (integer division by zero, a negative integer power, integer overflow, a
+floating-point exception, a call on an empty tensor). The new constant keeps the call's binding
+and source span. Unused constants are left for `dce`. `canonicalize` folds the same way, up to
+a fixed bound.
 
 ```mlir
 // before
@@ -17,63 +20,36 @@ constants are left for `dce`.
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import ClassVar
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation
 from xdsl.passes import ModulePass
-from xdsl.pattern_rewriter import (
-    PatternRewriter,
-    PatternRewriteWalker,
-    RewritePattern,
-    op_type_rewrite_pattern,
-)
+from xdsl.pattern_rewriter import PatternRewriteWalker
 
-from tilefoundry.dialects.dense import array_to_dense
-from tilefoundry.dialects.op_attr import OpAttr
-from tilefoundry.dialects.tf import CallOp, ConstantOp
-from tilefoundry.ir.expr import source_metadata
-from tilefoundry.types import TensorType, from_attr
+from tilefoundry.transforms.canonicalization import DEFAULT_MAX_ELEMENTS, FoldConstantCall
 
 __all__ = ["TfFoldConstants"]
 
 
-@dataclass
-class FoldConstantCall(RewritePattern):
-    max_elements: int
-
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: CallOp, rewriter: PatternRewriter) -> None:
-        if not isinstance(op.callee, OpAttr) or not op.is_pure_value_call():
-            return
-        constants = [v.owner for v in op.args_]
-        if not all(isinstance(c, ConstantOp) for c in constants):
-            return
-        result_type = from_attr(op.results[0].type)
-        if not isinstance(result_type, TensorType) or not result_type.is_static:
-            return
-        if math.prod(d for d in result_type.shape if isinstance(d, int)) > self.max_elements:
-            return
-        # The numpy reference is imported only once there is something to fold.
-        from tilefoundry.interpreter.evaluate import ExecutionError, evaluate_op
-
-        try:
-            value = evaluate_op(op, [c.value for c in constants if isinstance(c, ConstantOp)])
-        except ExecutionError:
-            return
-        folded = ConstantOp(array_to_dense(value, result_type.dtype), metadata=source_metadata(op))
-        rewriter.replace(op, folded)
-
-
 @dataclass(frozen=True)
 class TfFoldConstants(ModulePass):
-    """Fold op calls on constants (see the module docstring)."""
+    """Fold op calls on literals, up to a size (see the module docstring)."""
 
     name = "tf-fold-constants"
+    anchors: ClassVar[tuple[str, ...] | None] = None
 
-    max_elements: int = 1 << 16
-    """Leave a call alone when its result has more elements than this."""
+    max_elements: int = field(
+        default=DEFAULT_MAX_ELEMENTS,
+        metadata={"help": "leave a call alone when its result or an argument is larger"},
+    )
 
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
-        PatternRewriteWalker(FoldConstantCall(self.max_elements)).rewrite_module(op)
+    def __post_init__(self) -> None:
+        if self.max_elements < 0:
+            raise ValueError(f"max-elements must be >= 0, got {self.max_elements}")
+
+    def apply(self, ctx: Context, op: Operation) -> None:
+        walker = PatternRewriteWalker(FoldConstantCall(self.max_elements))
+        for region in op.regions:
+            walker.rewrite_region(region)

@@ -13,9 +13,11 @@ Binding names go with it: results keep no SSA name hint. Like MLIR's `strip-debu
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp, UnknownLoc
+from xdsl.dialects.builtin import UnknownLoc
+from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 
 from tilefoundry.ir.expr import ExprOp
@@ -28,8 +30,9 @@ class TfStripDebuginfo(ModulePass):
     """Set every location to unknown and drop the binding names (see the module docstring)."""
 
     name = "tf-strip-debuginfo"
+    anchors: ClassVar[tuple[str, ...] | None] = None
 
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
+    def apply(self, ctx: Context, op: Operation) -> None:
         unknown = UnknownLoc()
         for inner in op.walk():
             inner.location = unknown

@@ -1,0 +1,164 @@
+"""The canonicalization patterns of the tf and tir ops (what `canonicalize` applies to them,
+through their `Canonicalization` trait), and the constant folder they share with
+`tf-fold-constants`.
+
+- `tf.call` of a pure op on literal arguments becomes a `tf.constant` computed with the op's
+  numpy reference, unless the result is undefined or not exact (integer division by zero, a
+  negative integer power, integer overflow, a floating-point exception, a call on an empty
+  tensor) or larger than `max_elements`;
+- two `tf.call`s of `tf.linalg.transpose` in a row are one, with the composed permutation;
+- a `tir.let` whose body only yields a value of the enclosing body is that value.
+
+The identities (`x * 1`, `cast` to the same dtype, `tuple_get_item(tuple(...))`, ...) are the
+ops' `fold` hooks (`Op.fold`), which `canonicalize` and `tf-simplify` apply. A new op keeps the
+binding and source span of the op it replaces.
+
+```mlir
+// before
+%a = tf.constant dense<[1.0, 2.0]> : tensor<2xf32>
+%s = tf.call tf.math.binary<kind = add>(%a, %a) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+// after
+%s = tf.constant dense<[2.0, 4.0]> : tensor<2xf32>
+```
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from xdsl.pattern_rewriter import (
+    PatternRewriter,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+
+from tilefoundry.dialects.dense import array_to_dense, dense_to_array, numpy_dtype
+from tilefoundry.dialects.op_attr import OpAttr, attr_to_op
+from tilefoundry.dialects.tf import CallOp, ConstantOp, constant_value, defining_call
+from tilefoundry.dialects.tir import LetOp, YieldOp
+from tilefoundry.ir.expr import dominates, is_defined_within, source_metadata
+from tilefoundry.ops.linalg import Transpose
+from tilefoundry.types import TensorType, from_attr
+
+__all__ = [
+    "DEFAULT_MAX_ELEMENTS",
+    "ComposeTransposes",
+    "FoldConstantCall",
+    "ForwardLetValue",
+    "canonicalization_patterns",
+    "simplification_patterns",
+]
+
+DEFAULT_MAX_ELEMENTS = 1 << 16
+"""The largest result (and argument), in elements, that canonicalization folds."""
+
+
+def evaluate_exactly(call: CallOp, arrays: Sequence[Any]) -> Any | None:
+    """The call's result on these literal arrays, or None when it is not a defined, exact
+    value of the result's dtype (see the module docstring)."""
+    import numpy as np
+
+    from tilefoundry.interpreter.evaluate import ExecutionError, evaluate_op
+
+    result_type = from_attr(call.results[0].type)
+    assert isinstance(result_type, TensorType)
+    if any(a.size == 0 for a in arrays):
+        return None
+    dtype = numpy_dtype(result_type.dtype)
+    try:
+        with np.errstate(all="raise"):
+            value = np.asarray(evaluate_op(call, arrays)).astype(dtype)
+            if dtype.kind in "iub":
+                exact = np.asarray(evaluate_op(call, [a.astype(object) for a in arrays]))
+                if exact.shape != value.shape or not np.array_equal(exact, value.astype(object)):
+                    return None
+    except (ExecutionError, ArithmeticError, ValueError, TypeError):
+        return None
+    if value.shape != result_type.shape:
+        return None
+    if dtype.kind == "f" and not np.all(np.isfinite(value)):
+        return None
+    return value
+
+
+@dataclass
+class FoldConstantCall(RewritePattern):
+    """A pure op call on literals becomes the literal it computes (see the module docstring)."""
+
+    max_elements: int = DEFAULT_MAX_ELEMENTS
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: CallOp, rewriter: PatternRewriter) -> None:
+        if not op.is_pure_value_call():
+            return
+        result_type = from_attr(op.results[0].type)
+        if not isinstance(result_type, TensorType) or not result_type.is_static:
+            return
+        literals = [constant_value(v) for v in op.args_]
+        if any(c is None for c in literals):
+            return
+        sizes = [math.prod(c.get_shape()) for c in literals if c is not None]
+        if max([*sizes, math.prod(d for d in result_type.shape if isinstance(d, int))]) > (
+            self.max_elements
+        ):
+            return
+        value = evaluate_exactly(op, [dense_to_array(c) for c in literals if c is not None])
+        if value is None:
+            return
+        folded = ConstantOp(array_to_dense(value, result_type.dtype), metadata=source_metadata(op))
+        rewriter.replace(op, folded)
+
+
+class ComposeTransposes(RewritePattern):
+    """`transpose(transpose(x, p), q)` is `transpose(x, p∘q)` (one that undoes the other folds
+    to `x` through `Transpose.fold`)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: CallOp, rewriter: PatternRewriter) -> None:
+        outer = defining = None
+        if op.is_pure_value_call() and op.args_:
+            outer = _op_of(op)
+            defining = defining_call(op.args_[0])
+        if not isinstance(outer, Transpose) or defining is None:
+            return
+        inner, inner_call = defining
+        source = inner_call.args_[0]
+        if not isinstance(inner, Transpose) or not dominates(source, op):
+            return
+        perm = tuple(inner.perm[p] for p in outer.perm)
+        composed = CallOp(Transpose(perm=perm), [inner_call.args[0]], metadata=source_metadata(op))
+        rewriter.replace(op, composed)
+
+
+def _op_of(call: CallOp) -> object:
+    return attr_to_op(call.callee) if isinstance(call.callee, OpAttr) else None
+
+
+class ForwardLetValue(RewritePattern):
+    """A `tir.let` whose body only yields a value defined outside it binds an alias: its uses
+    use the value."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: LetOp, rewriter: PatternRewriter) -> None:
+        terminator = op.body.block.first_op
+        if not isinstance(terminator, YieldOp) or len(terminator.values) != 1:
+            return
+        value = terminator.values[0]
+        if is_defined_within(value, op):
+            return
+        rewriter.replace(op, [], [value])
+
+
+def simplification_patterns() -> Mapping[str, Sequence[RewritePattern]]:
+    """The patterns that rewrite without computing literals (`tf-simplify`)."""
+    return {"tf.call": (ComposeTransposes(),), "tir.let": (ForwardLetValue(),)}
+
+
+def canonicalization_patterns() -> Mapping[str, Sequence[RewritePattern]]:
+    """Every op's canonicalization patterns, by op name (the `Canonicalization` trait's)."""
+    patterns = dict(simplification_patterns())
+    patterns["tf.call"] = (FoldConstantCall(), *patterns["tf.call"])
+    return patterns

@@ -1,0 +1,44 @@
+"""`canonicalize`: xDSL's canonicalizer (folding, every op's canonicalization patterns, dead
+code removal), on any anchor op.
+
+The tf and tir ops take part through their traits: `tf.call` folds through its Op's `fold`
+hook (`x * 1` is `x`) and its patterns fold literal calls into `tf.constant`s (up to
+`canonicalization.DEFAULT_MAX_ELEMENTS` elements; `tf-fold-constants` is the bounded, explicit
+folder), `tir.let` forwards an alias. See `tilefoundry.transforms.canonicalization`.
+
+```mlir
+// before
+%one = tf.constant dense<1.0> : tensor<4xf32>
+%y = tf.call tf.math.binary<kind = mul>(%x, %one) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+hir.return %y : tensor<4xf32>
+// after
+hir.return %x : tensor<4xf32>
+```
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from xdsl.context import Context
+from xdsl.ir import Operation
+from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriteWalker
+from xdsl.transforms.canonicalize import CanonicalizationRewritePattern, CanonicalizePass
+from xdsl.transforms.dead_code_elimination import region_dce
+
+__all__ = ["Canonicalize"]
+
+
+class Canonicalize(CanonicalizePass):
+    """Canonicalize every region of the anchor op (see the module docstring)."""
+
+    name = "canonicalize"
+    anchors: ClassVar[tuple[str, ...] | None] = None
+
+    def apply(self, ctx: Context, op: Operation) -> None:
+        pattern = GreedyRewritePatternApplier(
+            [CanonicalizationRewritePattern()], ctx=ctx, folding_enabled=True
+        )
+        walker = PatternRewriteWalker(pattern, post_walk_func=region_dce)
+        for region in op.regions:
+            walker.rewrite_region(region)

@@ -1,0 +1,34 @@
+"""`dce`: xDSL's dead code elimination, on every region of any anchor op.
+
+An op whose results nothing uses and that has no effect is erased (a pure `tf.call`, a
+`tf.constant`, a `tir.let` of a pure expression); effect-form calls and their statements stay.
+
+```mlir
+// before
+%unused = tf.call tf.math.unary<kind = exp>(%x) : (tensor<4xf32>) -> tensor<4xf32>
+hir.return %x : tensor<4xf32>
+// after
+hir.return %x : tensor<4xf32>
+```
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from xdsl.context import Context
+from xdsl.ir import Operation
+from xdsl.transforms.dead_code_elimination import DeadCodeElimination, region_dce
+
+__all__ = ["Dce"]
+
+
+class Dce(DeadCodeElimination):
+    """Erase dead ops in every region of the anchor op (see the module docstring)."""
+
+    name = "dce"
+    anchors: ClassVar[tuple[str, ...] | None] = None
+
+    def apply(self, ctx: Context, op: Operation) -> None:
+        for region in op.regions:
+            region_dce(region)

@@ -1,0 +1,479 @@
+"""Pass pipelines as `mlir-opt` users write them: parse, build, run.
+
+```
+pipeline ::= element (`,` element)*
+element  ::= pass-name options? | op-name `(` pipeline? `)`
+options  ::= `{` (option-name (`=` value)?)* `}`      value: up to a space or `}`, or "quoted"
+```
+
+`a,b` runs `a` then `b` on the root (the `builtin.module` that holds the input);
+`builtin.module(a,b)` says the same. `tf.module(a)` runs `a` on each `tf.module` directly in the
+root, `tf.module(hir.func(a))` on each `hir.func` directly in those — MLIR's op-anchored
+nesting, on ops that are isolated from above. A pass says which ops it runs on (`anchors`; None
+for any op); a pass without the attribute runs on `builtin.module` only. Option names are
+kebab-case and typed by the pass's dataclass fields (`int`, `float`, `bool`, `str`, tuples of
+them, optional). Every mistake is a `PipelineError`: one line, with the column.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import sys
+import types
+import typing
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from xdsl.context import Context
+from xdsl.ir import Operation
+from xdsl.passes import ModulePass
+from xdsl.utils.exceptions import DiagnosticException
+
+__all__ = [
+    "NESTING_ANCHORS",
+    "Nest",
+    "PassError",
+    "PassRun",
+    "Pipeline",
+    "PipelineError",
+    "anchors_of",
+    "describe_passes",
+    "option_infos",
+    "parse_pipeline",
+]
+
+NESTING_ANCHORS = ("builtin.module", "tf.module", "hir.func", "hir.variant", "tir.prim_func")
+"""The ops a pipeline nests on: the ones isolated from above."""
+
+PassLoader = Callable[[], type[ModulePass]]
+
+
+class PassError(DiagnosticException):
+    """A pass refused its input: one line, at `op` when the pass names one. The IR is left as
+    the pass found it (a pass checks before it changes anything)."""
+
+    def __init__(self, pass_name: str, message: str, op: Operation | None = None) -> None:
+        self.pass_name = pass_name
+        self.message = message
+        self.op = op
+        super().__init__(f"pass '{pass_name}' failed: {message}")
+
+
+class PipelineError(ValueError):
+    """A malformed or impossible pipeline; `column` is 1-based in the pipeline text."""
+
+    def __init__(self, message: str, column: int | None = None) -> None:
+        self.message = message
+        self.column = column
+        super().__init__(message if column is None else f"{message} (at column {column})")
+
+
+# ---------------------------------------------------------------------------------------------
+# Text
+
+
+@dataclass(frozen=True)
+class PassText:
+    name: str
+    options: tuple[tuple[str, str | None, int], ...]
+    column: int
+
+
+@dataclass(frozen=True)
+class NestText:
+    op_name: str
+    elements: tuple[PassText | NestText, ...]
+    column: int
+
+
+_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.")
+
+
+class _Reader:
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.pos = 0
+
+    def skip_space(self) -> None:
+        while self.pos < len(self.text) and self.text[self.pos].isspace():
+            self.pos += 1
+
+    def peek(self) -> str:
+        self.skip_space()
+        return self.text[self.pos] if self.pos < len(self.text) else ""
+
+    def column(self) -> int:
+        return self.pos + 1
+
+    def fail(self, message: str) -> typing.NoReturn:
+        raise PipelineError(message, self.column())
+
+    def name(self, what: str) -> str:
+        self.skip_space()
+        start = self.pos
+        while self.pos < len(self.text) and self.text[self.pos] in _NAME_CHARS:
+            self.pos += 1
+        if start == self.pos:
+            found = self.text[self.pos] if self.pos < len(self.text) else "the end"
+            self.fail(f"expected {what}, found {found!r}" if found != "the end" else
+                      f"expected {what}, found the end")
+        return self.text[start : self.pos]
+
+    def value(self) -> str:
+        """An option value: a quoted string, or the text up to a space or the closing `}`
+        (braces inside it nest)."""
+        if self.pos < len(self.text) and self.text[self.pos] == '"':
+            end = self.text.find('"', self.pos + 1)
+            if end < 0:
+                self.fail("unterminated quoted option value")
+            value = self.text[self.pos + 1 : end]
+            self.pos = end + 1
+            return value
+        start, depth = self.pos, 0
+        while self.pos < len(self.text):
+            char = self.text[self.pos]
+            if char == "{":
+                depth += 1
+            elif char == "}":
+                if depth == 0:
+                    break
+                depth -= 1
+            elif char.isspace() and depth == 0:
+                break
+            self.pos += 1
+        if start == self.pos:
+            self.fail("expected an option value after '='")
+        return self.text[start : self.pos]
+
+
+def _parse_elements(reader: _Reader, closing: str) -> tuple[PassText | NestText, ...]:
+    elements: list[PassText | NestText] = []
+    while True:
+        reader.skip_space()
+        column = reader.column()
+        name = reader.name("a pass name or an op name")
+        if reader.peek() == "(":
+            reader.pos += 1
+            inner = () if reader.peek() == ")" else _parse_elements(reader, ")")
+            if reader.peek() != ")":
+                reader.fail(f"expected ')' to close '{name}('")
+            reader.pos += 1
+            elements.append(NestText(name, inner, column))
+        else:
+            elements.append(PassText(name, _parse_options(reader, name), column))
+        following = reader.peek()
+        if following == ",":
+            reader.pos += 1
+            continue
+        if following == closing:
+            return tuple(elements)
+        if following == "":
+            reader.fail(f"expected ',' or {closing!r}, found the end")
+        reader.fail(
+            f"expected ',' between passes, found {following!r}"
+            if closing == ""
+            else f"expected ',' or {closing!r}, found {following!r}"
+        )
+
+
+def _parse_options(reader: _Reader, pass_name: str) -> tuple[tuple[str, str | None, int], ...]:
+    if reader.peek() != "{":
+        return ()
+    reader.pos += 1
+    options: list[tuple[str, str | None, int]] = []
+    while True:
+        following = reader.peek()
+        if following == "}":
+            reader.pos += 1
+            return tuple(options)
+        if following == "":
+            reader.fail(f"expected '}}' to close the options of '{pass_name}'")
+        column = reader.column()
+        key = reader.name(f"an option name of '{pass_name}'")
+        value: str | None = None
+        if reader.pos < len(reader.text) and reader.text[reader.pos] == "=":
+            reader.pos += 1
+            value = reader.value()
+        options.append((key, value, column))
+
+
+def parse_text(text: str) -> tuple[PassText | NestText, ...]:
+    """The pipeline's elements (an empty pipeline has none)."""
+    reader = _Reader(text)
+    if reader.peek() == "":
+        return ()
+    elements = _parse_elements(reader, "")
+    if reader.peek() != "":
+        reader.fail(f"unexpected {reader.peek()!r}")
+    return elements
+
+
+# ---------------------------------------------------------------------------------------------
+# Passes and their options
+
+
+def anchors_of(pass_class: type[ModulePass]) -> tuple[str, ...] | None:
+    """The ops a pass runs on (None: any op)."""
+    return typing.cast(
+        "tuple[str, ...] | None", getattr(pass_class, "anchors", ("builtin.module",))
+    )
+
+
+@dataclass(frozen=True)
+class OptionInfo:
+    """One option of a pass: kebab-case name, type text, default (None when required)."""
+
+    name: str
+    type: str
+    default: str | None
+    help: str
+
+
+def _type_text(hint: Any) -> str:
+    origin = typing.get_origin(hint)
+    if origin in (typing.Union, types.UnionType):
+        return " | ".join(_type_text(a) for a in typing.get_args(hint))
+    if origin is tuple:
+        return f"list of {_type_text(typing.get_args(hint)[0])}"
+    return "none" if hint is type(None) else getattr(hint, "__name__", str(hint))
+
+
+def _default_text(value: Any) -> str:
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, tuple):
+        return ",".join(_default_text(v) for v in value) or "(none)"
+    return "(none)" if value is None else str(value)
+
+
+def option_infos(pass_class: type[ModulePass]) -> tuple[OptionInfo, ...]:
+    hints = typing.get_type_hints(pass_class)
+    infos: list[OptionInfo] = []
+    for field in dataclasses.fields(pass_class):
+        if field.default is not dataclasses.MISSING:
+            default: str | None = _default_text(field.default)
+        elif field.default_factory is not dataclasses.MISSING:
+            default = _default_text(field.default_factory())
+        else:
+            default = None
+        help = str(field.metadata.get("help", ""))
+        infos.append(
+            OptionInfo(field.name.replace("_", "-"), _type_text(hints[field.name]), default, help)
+        )
+    return tuple(infos)
+
+
+def _convert(hint: Any, text: str | None, where: str) -> Any:
+    """An option value of the field's type; ValueError names what was expected."""
+    origin = typing.get_origin(hint)
+    if origin in (typing.Union, types.UnionType):
+        args = [a for a in typing.get_args(hint) if a is not type(None)]
+        if text is None and len(args) != len(typing.get_args(hint)):
+            return None
+        errors: list[str] = []
+        for arg in args:
+            try:
+                return _convert(arg, text, where)
+            except ValueError as err:
+                errors.append(str(err))
+        raise ValueError(errors[0])
+    if origin is tuple:
+        item = typing.get_args(hint)[0]
+        if text is None or text == "":
+            return ()
+        return tuple(_convert(item, part.strip(), where) for part in text.split(","))
+    if hint is bool:
+        if text is None or text.lower() in ("true", "1"):
+            return True
+        if text.lower() in ("false", "0"):
+            return False
+        raise ValueError(f"{where} expects true or false, got '{text}'")
+    if text is None:
+        raise ValueError(f"{where} needs a value ({where.split()[-1]}=...)")
+    if hint is int:
+        try:
+            return int(text, 0)
+        except ValueError:
+            raise ValueError(f"{where} expects an integer, got '{text}'") from None
+    if hint is float:
+        try:
+            return float(text)
+        except ValueError:
+            raise ValueError(f"{where} expects a number, got '{text}'") from None
+    if hint is str:
+        return text
+    raise ValueError(f"{where} has a type tf-opt cannot read ({_type_text(hint)})")
+
+
+def make_pass(pass_class: type[ModulePass], spec: PassText) -> ModulePass:
+    """The pass with its options (refused in one line: unknown option, bad value)."""
+    hints = typing.get_type_hints(pass_class)
+    fields = {f.name.replace("_", "-"): f for f in dataclasses.fields(pass_class)}
+    values: dict[str, Any] = {}
+    for key, text, column in spec.options:
+        field = fields.get(key.replace("_", "-"))
+        if field is None:
+            known = ", ".join(fields) or "none"
+            raise PipelineError(
+                f"pass '{spec.name}' has no option '{key}' (options: {known})", column
+            )
+        where = f"option '{field.name.replace('_', '-')}' of '{spec.name}'"
+        try:
+            values[field.name] = _convert(hints[field.name], text, where)
+        except ValueError as err:
+            raise PipelineError(str(err), column) from None
+    try:
+        return pass_class(**values)
+    except (TypeError, ValueError) as err:
+        raise PipelineError(f"pass '{spec.name}': {err}", spec.column) from None
+
+
+# ---------------------------------------------------------------------------------------------
+# Building and running
+
+
+@dataclass(frozen=True)
+class PassRun:
+    """A pass to run on the anchor op."""
+
+    pass_: ModulePass
+
+
+@dataclass(frozen=True)
+class Nest:
+    """A nested pipeline that runs on each op named `op_name` directly in the anchor."""
+
+    op_name: str
+    elements: tuple[PassRun | Nest, ...]
+
+
+@dataclass(frozen=True)
+class Pipeline:
+    """A built pipeline: what runs on the root (a `builtin.module`)."""
+
+    text: str
+    elements: tuple[PassRun | Nest, ...]
+
+    @property
+    def passes(self) -> tuple[ModulePass, ...]:
+        """Every pass, in order, nested ones included."""
+
+        def walk(elements: Sequence[PassRun | Nest]) -> Iterator[ModulePass]:
+            for element in elements:
+                if isinstance(element, PassRun):
+                    yield element.pass_
+                else:
+                    yield from walk(element.elements)
+
+        return tuple(walk(self.elements))
+
+    def run(
+        self,
+        ctx: Context,
+        root: Operation,
+        after_pass: Callable[[ModulePass, Operation], None] | None = None,
+    ) -> None:
+        """Run on `root`; `after_pass(pass, anchor)` is called after each pass on each anchor."""
+        _run(self.elements, ctx, root, after_pass)
+
+
+def _run(
+    elements: Sequence[PassRun | Nest],
+    ctx: Context,
+    anchor: Operation,
+    after_pass: Callable[[ModulePass, Operation], None] | None,
+) -> None:
+    for element in elements:
+        if isinstance(element, PassRun):
+            element.pass_.apply(ctx, typing.cast(Any, anchor))
+            if after_pass is not None:
+                after_pass(element.pass_, anchor)
+            continue
+        targets = [
+            op
+            for region in anchor.regions
+            for block in region.blocks
+            for op in block.ops
+            if op.name == element.op_name
+        ]
+        for target in targets:
+            _run(element.elements, ctx, target, after_pass)
+
+
+def parse_pipeline(text: str, available: Mapping[str, PassLoader]) -> Pipeline:
+    """Parse and build a pipeline (see the module docstring); raises `PipelineError`."""
+    elements = parse_text(text)
+    if len(elements) == 1 and isinstance(elements[0], NestText):
+        if elements[0].op_name == "builtin.module":  # the root itself, as in mlir-opt
+            elements = elements[0].elements
+    return Pipeline(text, _build(elements, "builtin.module", available))
+
+
+def _build(
+    elements: Sequence[PassText | NestText], anchor: str, available: Mapping[str, PassLoader]
+) -> tuple[PassRun | Nest, ...]:
+    built: list[PassRun | Nest] = []
+    for element in elements:
+        if isinstance(element, NestText):
+            if element.op_name == "builtin.module":
+                raise PipelineError(
+                    "'builtin.module(...)' names the root: it encloses the whole pipeline",
+                    element.column,
+                )
+            if element.op_name not in NESTING_ANCHORS:
+                why = "is not isolated from above" if "." in element.op_name else "is not an op name"
+                raise PipelineError(
+                    f"cannot nest passes on '{element.op_name}': it {why}; nest on one of: "
+                    + ", ".join(NESTING_ANCHORS),
+                    element.column,
+                )
+            built.append(
+                Nest(element.op_name, _build(element.elements, element.op_name, available))
+            )
+            continue
+        loader = available.get(element.name)
+        if loader is None:
+            raise PipelineError(
+                f"unknown pass '{element.name}' (available passes: {', '.join(sorted(available))})",
+                element.column,
+            )
+        pass_class = loader()
+        anchors = anchors_of(pass_class)
+        if anchors is not None and anchor not in anchors:
+            raise PipelineError(
+                f"pass '{element.name}' runs on {' or '.join(anchors)}, not on '{anchor}'",
+                element.column,
+            )
+        built.append(PassRun(make_pass(pass_class, element)))
+    return tuple(built)
+
+
+def _summary(pass_class: type[ModulePass]) -> str:
+    """The first sentence of the pass's module docstring (`name`: what it does.), else of its
+    class docstring."""
+    module = sys.modules.get(pass_class.__module__)
+    text = (module.__doc__ if module is not None else None) or pass_class.__doc__ or ""
+    paragraph = " ".join(text.strip().split("\n\n")[0].split())
+    if paragraph.startswith("`") and "`: " in paragraph:
+        paragraph = paragraph.split("`: ", 1)[1]
+    sentence = paragraph.split(". ")[0].rstrip(".")
+    return sentence
+
+
+def describe_passes(available: Mapping[str, PassLoader]) -> str:
+    """`tf-opt --list-passes`: each pass, what it does (its docstring's first line), where it
+    runs, and its options with their types and defaults."""
+    lines: list[str] = []
+    for name in sorted(available):
+        pass_class = available[name]()
+        summary = _summary(pass_class)
+        anchors = anchors_of(pass_class)
+        runs_on = "any op" if anchors is None else ", ".join(anchors)
+        lines.append(f"{name}")
+        lines.append(f"    {summary} (runs on {runs_on})")
+        for option in option_infos(pass_class):
+            default = "required" if option.default is None else f"default {option.default}"
+            help = f": {option.help}" if option.help else ""
+            lines.append(f"    {{{option.name}={option.type}}} ({default}){help}")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,296 @@
+"""`tf-analyze{dims=seq=512,...}`: the spec's Analyze — FLOPs, bytes and the roofline bound of
+every function, on the target and hierarchy it resolves through its owners.
+
+For each function of the tree:
+- **flops**: what each op call of its body counts (`Op.flops`: elementwise ops one per output
+  element, `matmul` 2·M·K·N, reductions one per input element, data movement none), plus the
+  flops of every function it calls (a dispatch: the case the sizes choose);
+- **bytes**: its parameters and its result at their dtype's width (`i1` takes a byte);
+- **time_s**: the roofline lower bound `max(compute, bytes / bandwidth)`, where compute is the
+  sum over op calls of `flops / peak` (for one kind of op, `flops / peak`): an op that runs on
+  the matrix units (`Op.matrix_unit`, e.g. matmul) at the device's tensor peak for its dtype
+  (`bf16_tensor`, `fp16_tensor`, `int8_tensor`, `fp64_tensor`; f32 at `fp32`), any other at the
+  vector peak (`fp64` for f64, else `fp32`); peaks and bandwidth come from the device document
+  of the target;
+- **bound**: `"compute"` or `"memory"`, the larger of the two terms.
+
+A DimVar takes the size `dims` gives its name, else the largest of its envelope (`hi - 1`):
+the bound holds for every size. The sizes also choose the variant a function runs and the case
+a dispatch calls, as they would at run time. Each result is recorded on its function, in place,
+as a `tf.cost` dictionary attribute, so N cloned layers report N measurements. A target that
+names no device (a bare backend kind) and recursion are refused in one line.
+
+```mlir
+// tf-analyze on an H100 root
+hir.func @mm(%a: tensor<64x32xf32>, %b: tensor<32x16xf32>) -> tensor<64x16xf32> attributes {tf.cost = {bound = "memory", bytes = 14336 : i64, flops = 65536 : i64, time_s = 4.279...e-09 : f64}} { ... }
+```
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import (
+    DictionaryAttr,
+    FloatAttr,
+    IntegerAttr,
+    StringAttr,
+    SymbolRefAttr,
+    f64,
+    i64,
+)
+from xdsl.ir import Attribute, Block, Operation
+from xdsl.passes import ModulePass
+from xdsl.traits import SymbolTable
+
+from tilefoundry.diagnostics import VerifyError
+from tilefoundry.dialects.hir import FuncOp
+from tilefoundry.dialects.op_attr import OpAttr, attr_to_op
+from tilefoundry.dialects.tf import CallOp, ModuleOp
+from tilefoundry.dialects.tf_module import resolve_target
+from tilefoundry.dialects.tir import DispatchOp, PrimFuncOp
+from tilefoundry.ir.callable import FunctionLike
+from tilefoundry.ir.op_registry import Op
+from tilefoundry.target.devices import DeviceSpec
+from tilefoundry.transforms.call_graph import functions_of, roots_of
+from tilefoundry.transforms.pass_manager import PassError
+from tilefoundry.types import DimVar, IRType, TensorType, TupleType, from_attr
+
+__all__ = ["COST_ATTR", "Cost", "TfAnalyze", "analyze_tree", "parse_dims"]
+
+COST_ATTR = "tf.cost"
+"""The discardable attribute a function's measurement is recorded in."""
+
+_WIDTH = {"i1": 1, "i8": 1, "i16": 2, "i32": 4, "i64": 8, "f16": 2, "bf16": 2, "f32": 4, "f64": 8}
+_TENSOR_PEAK = {"bf16": "bf16_tensor", "f16": "fp16_tensor", "i8": "int8_tensor", "f64": "fp64_tensor"}
+
+
+@dataclass(frozen=True)
+class Cost:
+    """One function's measurement (see the module docstring)."""
+
+    flops: int
+    bytes: int
+    time_s: float
+    bound: str
+
+    def to_attr(self) -> DictionaryAttr:
+        return DictionaryAttr(
+            {
+                "flops": IntegerAttr(self.flops, i64),
+                "bytes": IntegerAttr(self.bytes, i64),
+                "time_s": FloatAttr(self.time_s, f64),
+                "bound": StringAttr(self.bound),
+            }
+        )
+
+    @staticmethod
+    def from_attr(attr: Attribute) -> Cost:
+        """The cost a `tf.cost` attribute records (ValueError when it is not one)."""
+        if not isinstance(attr, DictionaryAttr):
+            raise ValueError(f"{COST_ATTR} must be a dictionary, got {attr}")
+        fields = attr.data
+        expected = {"flops", "bytes", "time_s", "bound"}
+        if set(fields) != expected:
+            raise ValueError(
+                f"{COST_ATTR} holds flops, bytes, time_s and bound, got {', '.join(sorted(fields))}"
+            )
+        flops, bytes_, time_s, bound = (fields[k] for k in ("flops", "bytes", "time_s", "bound"))
+        if not (isinstance(flops, IntegerAttr) and isinstance(bytes_, IntegerAttr)):
+            raise ValueError(f"{COST_ATTR} flops and bytes are integers")
+        if not isinstance(time_s, FloatAttr):
+            raise ValueError(f"{COST_ATTR} time_s is a float")
+        if not isinstance(bound, StringAttr) or bound.data not in ("compute", "memory"):
+            raise ValueError(f'{COST_ATTR} bound is "compute" or "memory"')
+        return Cost(flops.value.data, bytes_.value.data, time_s.value.data, bound.data)
+
+
+def parse_dims(entries: tuple[str, ...]) -> dict[str, int]:
+    """`("seq=512", "batch=4")` as sizes by DimVar name (ValueError names a bad entry)."""
+    sizes: dict[str, int] = {}
+    for entry in entries:
+        name, _, size = entry.partition("=")
+        if not name or not size.strip().isdigit():
+            raise ValueError(f"dims entries are name=size, got '{entry}'")
+        sizes[name.strip()] = int(size)
+    return sizes
+
+
+@dataclass
+class _Work:
+    flops: int = 0
+    compute_s: float = 0.0
+
+    def add(self, other: _Work) -> None:
+        self.flops += other.flops
+        self.compute_s += other.compute_s
+
+
+class _Analyzer:
+    """Costs of the functions of one tree, memoized; recursion is refused."""
+
+    def __init__(self, dims: Mapping[str, int], pass_name: str) -> None:
+        self.dims = dims
+        self.pass_name = pass_name
+        self.work_of: dict[Operation, _Work] = {}
+        self.active: list[Operation] = []
+
+    def size(self, dim: int | DimVar) -> int:
+        return dim if isinstance(dim, int) else self.dims.get(dim.name, dim.hi - 1)
+
+    def concrete(self, type: IRType) -> IRType:
+        if isinstance(type, TensorType):
+            return TensorType(tuple(self.size(d) for d in type.shape), type.dtype)
+        if isinstance(type, TupleType):
+            return TupleType(tuple(self.concrete(f) for f in type.fields))
+        return type
+
+    def nbytes(self, type: IRType) -> int:
+        concrete = self.concrete(type)
+        if isinstance(concrete, TensorType):
+            return _WIDTH[concrete.dtype] * math.prod(d for d in concrete.shape if isinstance(d, int))
+        if isinstance(concrete, TupleType):
+            return sum(self.nbytes(f) for f in concrete.fields)
+        return 0
+
+    def device(self, function: Operation) -> DeviceSpec:
+        module = function.parent_op()
+        assert isinstance(module, ModuleOp)
+        where = f"function '@{_name(function)}'"
+        try:
+            target = resolve_target(module)
+        except VerifyError as err:
+            raise PassError(self.pass_name, f"{where}: {err}", function) from None
+        assert target is not None
+        if target.device is None:
+            raise PassError(
+                self.pass_name,
+                f"{where}: target '{target.name}' names no device, so there are no peak figures "
+                'to measure against; declare a device (e.g. target "h100")',
+                function,
+            )
+        return target.device
+
+    def cost(self, function: Operation) -> Cost:
+        assert isinstance(function, FunctionLike)
+        device = self.device(function)
+        work = self.work(function, device)
+        io = [*function.param_types(), function.result_type()]
+        total_bytes = sum(self.nbytes(t) for t in io)
+        memory_s = total_bytes / device.memory_bandwidth_bytes_per_s
+        bound = "compute" if work.compute_s > memory_s else "memory"
+        return Cost(work.flops, total_bytes, max(work.compute_s, memory_s), bound)
+
+    def work(self, function: Operation, device: DeviceSpec) -> _Work:
+        known = self.work_of.get(function)
+        if known is not None:
+            return known
+        if function in self.active:
+            cycle = [*self.active[self.active.index(function) :], function]
+            shown = " -> ".join(f"@{_name(f)}" for f in cycle)
+            raise PassError(
+                self.pass_name, f"recursive calls ({shown}) have no static cost", function
+            )
+        self.active.append(function)
+        work = _Work()
+        for op in self.body(function).walk():
+            work.add(self.op_work(op, device))
+        self.active.pop()
+        self.work_of[function] = work
+        return work
+
+    def body(self, function: Operation) -> Block:
+        """The block that runs for the sizes: the first variant whose ranges hold them."""
+        if isinstance(function, FuncOp):
+            sizes = {d.name: self.size(d) for t in function.param_types() for d in _dim_vars(t)}
+            for variant in function.variant_ops():
+                if all(p.dim_var in sizes and p.match(sizes[p.dim_var]) for p in variant.patterns()):
+                    return variant.body.block
+            return function.body.block
+        assert isinstance(function, PrimFuncOp)
+        return function.body.block
+
+    def op_work(self, op: Operation, device: DeviceSpec) -> _Work:
+        if isinstance(op, CallOp) and isinstance(op.callee, OpAttr):
+            target = attr_to_op(op.callee)
+            args = [self.concrete(from_attr(v.type)) for v in op.args_]
+            result = self.concrete(op.type)
+            flops = target.flops(args, result)
+            return _Work(flops, flops / _peak(device, target, result, args) if flops else 0.0)
+        if isinstance(op, CallOp) and isinstance(op.callee, SymbolRefAttr):
+            return self.callee_work(op, op.callee, device)
+        if isinstance(op, DispatchOp):
+            sizes = {d.name: self.size(d) for t in op.args.types for d in _dim_vars(from_attr(t))}
+            for callee, patterns in zip(op.callees, op.case_patterns, strict=True):
+                if all(p.dim_var in sizes and p.match(sizes[p.dim_var]) for p in patterns):
+                    return self.callee_work(op, callee, device)
+            cases = [self.callee_work(op, c, device) for c in op.callees]
+            return max(cases, key=lambda w: w.compute_s)
+        return _Work()
+
+    def callee_work(self, op: Operation, ref: SymbolRefAttr, device: DeviceSpec) -> _Work:
+        callee = SymbolTable.lookup_symbol(op, ref)
+        assert callee is not None
+        return self.work(callee, device)
+
+
+def _name(function: Operation) -> str:
+    assert isinstance(function, FunctionLike)
+    return function.function_name()
+
+
+def _dim_vars(type: IRType) -> tuple[DimVar, ...]:
+    if isinstance(type, TensorType):
+        return type.dim_vars
+    if isinstance(type, TupleType):
+        return tuple(d for f in type.fields for d in _dim_vars(f))
+    return ()
+
+
+def _peak(device: DeviceSpec, op: Op, result: IRType, args: list[IRType]) -> float:
+    dtype = next(
+        (t.dtype for t in (*args, result) if isinstance(t, TensorType)),
+        "f32",
+    )
+    peaks = device.peak_flops_per_s
+    vector = peaks.get("fp64" if dtype == "f64" else "fp32") or max(peaks.values())
+    if op.matrix_unit and (key := _TENSOR_PEAK.get(dtype)) in peaks:
+        return peaks[key]
+    return vector
+
+
+def analyze_tree(
+    root: ModuleOp, dims: Mapping[str, int] | None = None, pass_name: str = "tf-analyze"
+) -> dict[Operation, Cost]:
+    """Measure every function of the tree and record each cost on its function (`tf.cost`).
+    Nothing is recorded when a function cannot be measured (PassError)."""
+    analyzer = _Analyzer(dims or {}, pass_name)
+    costs = {function: analyzer.cost(function) for function in functions_of(root)}
+    for function, cost in costs.items():
+        function.attributes[COST_ATTR] = cost.to_attr()
+    return costs
+
+
+@dataclass(frozen=True)
+class TfAnalyze(ModulePass):
+    """Record FLOPs, bytes and the roofline time on every function (see the module docstring)."""
+
+    name = "tf-analyze"
+    anchors: ClassVar[tuple[str, ...] | None] = ("builtin.module", "tf.module")
+
+    dims: tuple[str, ...] = field(
+        default=(),
+        metadata={"help": "sizes of DimVars by name, e.g. seq=512,batch=4 (default: the largest)"},
+    )
+
+    def __post_init__(self) -> None:
+        parse_dims(self.dims)
+
+    def apply(self, ctx: Context, op: Operation) -> None:
+        sizes = parse_dims(self.dims)
+        for root in roots_of(op):
+            analyze_tree(root, sizes, self.name)

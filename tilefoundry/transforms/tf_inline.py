@@ -1,0 +1,218 @@
+"""`tf-inline`: inline calls of functions of the module tree into their callers.
+
+A `tf.call @f(...)` is replaced by a copy of `f`'s body, its parameters bound to the call's
+arguments, its returned value standing for the call's. Callees are inlined into their callers
+bottom-up, so a caller receives bodies that are already inlined. Each inlined op keeps its own
+metadata and records the call site: its location becomes MLIR's `callsite(<its own> at <the
+call's>)` (the metadata it reads back is its own). Symbols the copy uses are rewritten to
+resolve from the caller's module.
+
+In TIR the callee's statements go before the statement that holds the call, which then uses
+the returned value (a `tir.let` left binding only that value is forwarded; a `tir.evaluate` left
+running nothing goes).
+
+A call is left alone, never looped on, when its callee can reach its caller (recursion), when
+the callee has shape-specialization variants (the variant is chosen at run time), when caller
+and callee are of different levels (HIR and TIR), when the argument types specialize the
+parameter types (a size for a DimVar), when a TIR call's arguments are computed inside its own
+statement, or when the callee binds a mesh to a level the caller's module does not have.
+
+```mlir
+// before
+hir.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %y = tf.call @double(%x) : (tensor<4xf32>) -> tensor<4xf32> loc("y"("m.py":9:5))
+  hir.return %y : tensor<4xf32>
+}
+hir.func @double(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %d = tf.call tf.math.binary<kind = add>(%a, %a) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32> loc("d"("m.py":2:5))
+  hir.return %d : tensor<4xf32>
+}
+// after (main)
+hir.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %d = tf.call tf.math.binary<kind = add>(%x, %x) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32> loc(callsite("d"("m.py":2:5) at "y"("m.py":9:5)))
+  hir.return %d : tensor<4xf32>
+}
+```
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import ClassVar
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ArrayAttr, CallSiteLoc, SymbolRefAttr, UnknownLoc
+from xdsl.ir import Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.traits import SymbolTable
+
+from tilefoundry.dialects.hir import FuncOp
+from tilefoundry.dialects.tf import CallOp, MeshOp, ModuleOp
+from tilefoundry.dialects.tf_module import declared_in_chain
+from tilefoundry.dialects.tir import DispatchOp, EvaluateOp, LetOp, PrimFuncOp, YieldOp
+from tilefoundry.ir.callable import FunctionLike
+from tilefoundry.ir.expr import dominates, is_defined_within
+from tilefoundry.transforms.call_graph import callees, functions_of, reachable_from, roots_of
+
+__all__ = ["TfInline", "inline_calls"]
+
+
+def inline_calls(root: ModuleOp) -> int:
+    """Inline what can be inlined in one module tree; the number of calls inlined."""
+    functions = list(functions_of(root))
+    reaches = {f: reachable_from(f) for f in functions}
+    inlined = 0
+    for function in _callees_first(functions):
+        calls = [op for op in function.walk() if isinstance(op, CallOp)]
+        for call in calls:
+            callee = _callee(call)
+            if callee is not None and _can_inline(call, callee, function, reaches):
+                _inline(call, callee, function)
+                inlined += 1
+    return inlined
+
+
+def _callee(call: CallOp) -> Operation | None:
+    if not isinstance(call.callee, SymbolRefAttr):
+        return None
+    callee = SymbolTable.lookup_symbol(call, call.callee)
+    return callee if isinstance(callee, FunctionLike) else None
+
+
+def _callees_first(functions: list[Operation]) -> list[Operation]:
+    """The functions in post-order of the call graph (a callee before its callers)."""
+    order: list[Operation] = []
+    seen: set[Operation] = set()
+    for start in functions:
+        if start in seen:
+            continue
+        seen.add(start)
+        stack = [(start, iter(callees(start)))]
+        while stack:
+            function, pending = stack[-1]
+            following = next((c for c in pending if c not in seen), None)
+            if following is None:
+                stack.pop()
+                order.append(function)
+            else:
+                seen.add(following)
+                stack.append((following, iter(callees(following))))
+    return order
+
+
+def _can_inline(
+    call: CallOp,
+    callee: Operation,
+    caller: Operation,
+    reaches: dict[Operation, set[Operation]],
+) -> bool:
+    if caller in reaches.get(callee, {callee}):
+        return False
+    if isinstance(callee, FuncOp):
+        if not isinstance(caller, FuncOp) or callee.variant_ops():
+            return False
+    elif not (isinstance(callee, PrimFuncOp) and isinstance(caller, PrimFuncOp)):
+        return False
+    assert isinstance(callee, FuncOp | PrimFuncOp)
+    if tuple(call.args_.types) != tuple(callee.function_type.inputs.data):
+        return False
+    if isinstance(callee, PrimFuncOp):
+        statement = call.parent_op()
+        if not isinstance(statement, LetOp | EvaluateOp):
+            return False
+        if not all(dominates(arg, statement) for arg in call.args_):
+            return False
+    return _mesh_levels_fit(callee, call)
+
+
+def _mesh_levels_fit(callee: Operation, call: CallOp) -> bool:
+    module = _module_of(call)
+    levels = declared_in_chain(module)
+    if levels is None:
+        return True
+    names = {level.name for level in levels}
+    return all(op.topology.data in names for op in callee.walk() if isinstance(op, MeshOp))
+
+
+def _module_of(op: Operation) -> ModuleOp:
+    parent = op.parent_op()
+    while not isinstance(parent, ModuleOp):
+        assert parent is not None
+        parent = parent.parent_op()
+    return parent
+
+
+def _path_between(inner: ModuleOp, outer: ModuleOp) -> list[str]:
+    """The symbol path from `outer` down to `inner` (which is in `outer`'s tree)."""
+    names: list[str] = []
+    node = inner
+    while node is not outer:
+        names.append(node.sym_name.data)
+        node = _module_of(node)
+    names.reverse()
+    return names
+
+
+def _prefixed(ref: SymbolRefAttr, prefix: list[str]) -> SymbolRefAttr:
+    if not prefix:
+        return ref
+    names = [*prefix[1:], ref.root_reference.data, *(r.data for r in ref.nested_references)]
+    return SymbolRefAttr(prefix[0], names)
+
+
+def _relocate(ops: Iterable[Operation], call: CallOp, prefix: list[str]) -> None:
+    """Record the call site on every inlined op and make its symbols resolve from the caller."""
+    site = call.location
+    for op in ops:
+        for inner in op.walk():
+            if not isinstance(site, UnknownLoc):
+                inner.location = CallSiteLoc(inner.location, site)
+            if isinstance(inner, CallOp) and isinstance(inner.callee, SymbolRefAttr):
+                inner.callee = _prefixed(inner.callee, prefix)
+            elif isinstance(inner, DispatchOp):
+                inner.callees = ArrayAttr(_prefixed(c, prefix) for c in inner.callees)
+
+
+def _inline(call: CallOp, callee: Operation, caller: Operation) -> None:
+    assert isinstance(callee, FuncOp | PrimFuncOp)
+    prefix = _path_between(_module_of(callee), _module_of(call))
+    block = callee.body.block
+    mapper: dict[SSAValue, SSAValue] = dict(zip(block.args, call.args_, strict=True))
+    body = list(block.ops)
+    terminator = body.pop()
+    anchor = call if isinstance(callee, FuncOp) else call.parent_op()
+    assert anchor is not None
+    copies = [op.clone(value_mapper=mapper) for op in body]
+    _relocate(copies, call, prefix)
+    for copy in copies:
+        Rewriter.insert_op(copy, InsertPoint.before(anchor))
+    returned = [mapper.get(v, v) for v in terminator.operands]
+    Rewriter.replace_op(call, [], returned if call.results else [])
+    if isinstance(anchor, LetOp | EvaluateOp):
+        _tidy_statement(anchor)
+
+
+def _tidy_statement(statement: LetOp | EvaluateOp) -> None:
+    """A `tir.let` that only yields a value of the enclosing body is that value; a
+    `tir.evaluate` that runs no call any more goes."""
+    first = statement.body.block.first_op
+    if isinstance(statement, LetOp):
+        if isinstance(first, YieldOp) and not is_defined_within(first.values[0], statement):
+            Rewriter.replace_op(statement, [], [first.values[0]])
+        return
+    if not any(isinstance(op, CallOp | DispatchOp) and not op.results for op in statement.walk()):
+        Rewriter.erase_op(statement, safe_erase=False)
+
+
+@dataclass(frozen=True)
+class TfInline(ModulePass):
+    """Inline calls of functions of the module tree (see the module docstring)."""
+
+    name = "tf-inline"
+    anchors: ClassVar[tuple[str, ...] | None] = ("builtin.module", "tf.module")
+
+    def apply(self, ctx: Context, op: Operation) -> None:
+        for root in roots_of(op):
+            inline_calls(root)

@@ -1,0 +1,87 @@
+"""`tf-prune-unreachable`: keep only what the root's entry reaches.
+
+The spec's default step: "other functions enter the output only when reachable from entry".
+Starting at the root's entry function, a function is kept when it is reached through calls,
+dispatch cases or the bodies of variants; every other function of the tree goes, a child
+module left with no function and no child goes, and a child whose entry function went keeps no
+entry. A root without an entry is left whole: each of its functions stays reachable by name.
+
+```mlir
+// before
+tf.module @m entry @main {
+  hir.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+    %y = tf.call @layer::@used(%x) : (tensor<4xf32>) -> tensor<4xf32>
+    hir.return %y : tensor<4xf32>
+  }
+  hir.func @helper(%x: tensor<4xf32>) -> tensor<4xf32> { hir.return %x : tensor<4xf32> }
+  tf.module @layer {
+    hir.func @used(%x: tensor<4xf32>) -> tensor<4xf32> { hir.return %x : tensor<4xf32> }
+    hir.func @unused(%x: tensor<4xf32>) -> tensor<4xf32> { hir.return %x : tensor<4xf32> }
+  }
+  tf.module @other { hir.func @g(%x: tensor<4xf32>) -> tensor<4xf32> { hir.return %x : tensor<4xf32> } }
+}
+// after
+tf.module @m entry @main {
+  hir.func @main(%x: tensor<4xf32>) -> tensor<4xf32> { ... }
+  tf.module @layer {
+    hir.func @used(%x: tensor<4xf32>) -> tensor<4xf32> { hir.return %x : tensor<4xf32> }
+  }
+}
+```
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from xdsl.context import Context
+from xdsl.ir import Operation
+from xdsl.passes import ModulePass
+from xdsl.traits import SymbolTable
+
+from tilefoundry.dialects.tf import ModuleOp
+from tilefoundry.ir.callable import FunctionLike
+from tilefoundry.transforms.call_graph import functions_of, reachable_from, roots_of
+
+__all__ = ["TfPruneUnreachable", "prune_unreachable"]
+
+
+def prune_unreachable(root: ModuleOp) -> None:
+    """Prune one module tree (see the module docstring)."""
+    if root.entry is None:
+        return
+    entry = SymbolTable.lookup_symbol(root, root.entry)
+    assert isinstance(entry, FunctionLike) and isinstance(entry, Operation)
+    keep = reachable_from(entry)
+    for function in list(functions_of(root)):
+        if function not in keep:
+            module = function.parent_op()
+            assert isinstance(module, ModuleOp)
+            if module.entry is not None and module.entry.root_reference == function.properties[
+                "sym_name"
+            ]:
+                module.entry = None
+            function.detach()
+            function.erase()
+    _drop_empty_children(root)
+
+
+def _drop_empty_children(module: ModuleOp) -> None:
+    for child in [op for op in module.body.block.ops if isinstance(op, ModuleOp)]:
+        _drop_empty_children(child)
+        if child.body.block.is_empty:
+            child.detach()
+            child.erase()
+
+
+@dataclass(frozen=True)
+class TfPruneUnreachable(ModulePass):
+    """Keep only the functions the root's entry reaches (see the module docstring)."""
+
+    name = "tf-prune-unreachable"
+    anchors: ClassVar[tuple[str, ...] | None] = ("builtin.module", "tf.module")
+
+    def apply(self, ctx: Context, op: Operation) -> None:
+        for root in roots_of(op):
+            prune_unreachable(root)

@@ -1,0 +1,70 @@
+"""`tf-select{path=a.b.f}`: the node a path names, published as a root.
+
+The output is what `tilefoundry.select(module, path)` answers, as a root that declares the
+target and topology hierarchy it resolved through its owners: a path to a child module gives a
+copy of that child; a path whose last segment names a function gives a copy of the module that
+holds it, re-entried at that function. An empty path is the root itself. Empty segments and
+missing names are refused in one line naming what is available, as is a root that resolves no
+target.
+
+```mlir
+// before: tf-select{path=layer0.mlp}
+tf.module @decoder target #tf.target<"h100"> topologies [#tf.topology<"cta", 4>] entry @step {
+  hir.func @step(...) -> ... { ... }
+  tf.module @layer0 name "MLP" {
+    hir.func @mlp(%x: tensor<4xf32>) -> tensor<4xf32> { ... }
+  }
+}
+// after
+tf.module @layer0 name "MLP" target #tf.target<"h100"> topologies [#tf.topology<"cta", 4>] entry @mlp {
+  hir.func @mlp(%x: tensor<4xf32>) -> tensor<4xf32> { ... }
+}
+```
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp as BuiltinModuleOp
+from xdsl.ir import Operation
+from xdsl.passes import ModulePass
+
+from tilefoundry.diagnostics import VerifyError
+from tilefoundry.module import Module
+from tilefoundry.selection import published
+from tilefoundry.transforms.call_graph import roots_of
+from tilefoundry.transforms.pass_manager import PassError
+
+__all__ = ["TfSelect"]
+
+
+@dataclass(frozen=True)
+class TfSelect(ModulePass):
+    """Replace the root with the node a path names, published (see the module docstring)."""
+
+    name = "tf-select"
+    anchors: ClassVar[tuple[str, ...] | None] = ("builtin.module",)
+
+    path: str = field(
+        default="", metadata={"help": "dotted path from the root: child modules, then maybe a function"}
+    )
+
+    def apply(self, ctx: Context, op: Operation) -> None:
+        assert isinstance(op, BuiltinModuleOp)
+        roots = roots_of(op)
+        if len(roots) != 1:
+            raise PassError(self.name, f"the input holds {len(roots)} root modules, not one")
+        (root,) = roots
+        try:
+            selected = published(Module.of(root), self.path)
+        except (KeyError, ValueError, VerifyError) as err:
+            message = err.args[0] if isinstance(err, KeyError) and err.args else str(err)
+            raise PassError(self.name, str(message), root) from None
+        if selected.module_op is root:
+            return
+        op.body.block.insert_op_before(selected.module_op, root)
+        root.detach()
+        root.erase()
