@@ -18,6 +18,9 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "select": ("tilefoundry.selection", "select"),
     "function_selectors": ("tilefoundry.selection", "function_selectors"),
     "LoadedModule": ("tilefoundry.runtime", "LoadedModule"),
+    "run_passes": ("tilefoundry.pipeline", "run_passes"),
+    "analyze": ("tilefoundry.analysis", "analyze"),
+    "Cost": ("tilefoundry.analysis", "Cost"),
     "parse_module": ("tilefoundry.text", "parse_module"),
     "print_module": ("tilefoundry.text", "print_module"),
     "TextError": ("tilefoundry.text", "TextError"),
@@ -70,6 +73,9 @@ _EXPORTS: dict[str, tuple[str, str]] = {
 
 __all__ = [
     "AndPat",
+    "Cost",
+    "analyze",
+    "run_passes",
     "BindingMetadata",
     "Call",
     "Constant",
@@ -167,6 +173,8 @@ if TYPE_CHECKING:
         TensorPat,
     )
     from tilefoundry.ir.structural import structural_equal, structural_hash
+    from tilefoundry.analysis import Cost, analyze
     from tilefoundry.module import Module
+    from tilefoundry.pipeline import run_passes
     from tilefoundry.text import TextError, parse_module, print_module
     from tilefoundry.types import DimVar, TensorType, TupleType, UnitType

@@ -1,6 +1,7 @@
 """`tf-strip-debuginfo`: drop all metadata (every location becomes `loc(unknown)`).
 
-Binding names go with it: results keep no SSA name hint. Like MLIR's `strip-debuginfo`.
+Binding names go with it: results keep no SSA name hint (a `tir.let` Var included; parameter
+names are semantic and stay). Like MLIR's `strip-debuginfo`.
 
 ```mlir
 // before
@@ -20,7 +21,6 @@ from xdsl.dialects.builtin import UnknownLoc
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 
-from tilefoundry.ir.expr import ExprOp
 
 __all__ = ["TfStripDebuginfo"]
 
@@ -36,9 +36,8 @@ class TfStripDebuginfo(ModulePass):
         unknown = UnknownLoc()
         for inner in op.walk():
             inner.location = unknown
-            if isinstance(inner, ExprOp):
-                for result in inner.results:
-                    result.name_hint = None
+            for result in inner.results:
+                result.name_hint = None
             for region in inner.regions:
                 for block in region.blocks:
                     for arg in block.args:

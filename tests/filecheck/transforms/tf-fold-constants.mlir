@@ -63,3 +63,63 @@ tf.module @kinds {
 // CHECK-LABEL: hir.func @f() -> tensor<2xi1> {
 // CHECK:         %lt = tf.constant dense<[true, false]> : tensor<2xi1>
 // CHECK-NEXT:    %s = tf.constant dense<6> : tensor<i32>
+
+// -----
+
+// TIR: a call on Vars bound to literals folds inside its statement; the statement keeps its
+// binding; the literal lets stay for dce.
+
+tf.module @tir {
+  tir.prim_func @k(%out: tensor<2xf32>) -> tensor<2xf32> {
+    %a = tir.let tf.constant dense<[1.0, 2.0]> : tensor<2xf32>
+    %b = tir.let tf.call tf.math.binary<kind = mul>(%a, %a) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32> loc("m.py":5:3)
+    tir.evaluate tf.call tf.memory.copy(%out, %b) : (tensor<2xf32>, tensor<2xf32>) -> ()
+    tir.return %b : tensor<2xf32>
+  }
+}
+
+// CHECK-LABEL: tir.prim_func @k(%out: tensor<2xf32> loc(unknown)) -> tensor<2xf32> {
+// CHECK-NEXT:    %a = tir.let tf.constant dense<[1.000000e+00, 2.000000e+00]> : tensor<2xf32> loc(unknown) loc("a")
+// CHECK-NEXT:    %b = tir.let tf.constant dense<[1.000000e+00, 4.000000e+00]> : tensor<2xf32> loc("m.py":5:3) loc("b")
+// CHECK-NEXT:    tir.evaluate tf.call tf.memory.copy(%out, %b)
+// CHECK-NEXT:    tir.return %b : tensor<2xf32>
+
+// -----
+
+// Never folded into a value: what is undefined or not exact in the result's dtype.
+
+tf.module @undefined {
+  hir.func @f() -> tensor<2xi32> {
+    %i = tf.constant dense<[7, 8]> : tensor<2xi32>
+    %zero = tf.constant dense<[1, 0]> : tensor<2xi32>
+    %div0 = tf.call tf.math.binary<kind = div>(%i, %zero) : (tensor<2xi32>, tensor<2xi32>) -> tensor<2xi32>
+    %neg = tf.constant dense<[-1, 2]> : tensor<2xi32>
+    %negpow = tf.call tf.math.binary<kind = pow>(%i, %neg) : (tensor<2xi32>, tensor<2xi32>) -> tensor<2xi32>
+    %big = tf.constant dense<[2147483647, 1]> : tensor<2xi32>
+    %overflow = tf.call tf.math.binary<kind = add>(%big, %big) : (tensor<2xi32>, tensor<2xi32>) -> tensor<2xi32>
+    %narrow = tf.call tf.math.cast<dtype = i8>(%big) : (tensor<2xi32>) -> tensor<2xi8>
+    %f = tf.constant dense<[1.0, 0.0]> : tensor<2xf32>
+    %fzero = tf.constant dense<0.0> : tensor<2xf32>
+    %inf = tf.call tf.math.binary<kind = div>(%f, %fzero) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+    %nan = tf.call tf.math.unary<kind = log>(%fzero) : (tensor<2xf32>) -> tensor<2xf32>
+    %fbig = tf.constant dense<3.0e38> : tensor<2xf32>
+    %finf = tf.call tf.math.binary<kind = mul>(%fbig, %fbig) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+    %empty = tf.constant dense<> : tensor<0x3xf32>
+    %max = tf.call tf.reduce.max<axis = 0>(%empty) : (tensor<0x3xf32>) -> tensor<3xf32>
+    %sum = tf.call tf.reduce.sum<axis = 0>(%empty) : (tensor<0x3xf32>) -> tensor<3xf32>
+    %ok = tf.call tf.math.binary<kind = sub>(%i, %zero) : (tensor<2xi32>, tensor<2xi32>) -> tensor<2xi32>
+    hir.return %ok : tensor<2xi32>
+  }
+}
+
+// CHECK-LABEL: hir.func @f() -> tensor<2xi32> {
+// CHECK:         %div0 = tf.call tf.math.binary<kind = div>(%i, %zero)
+// CHECK:         %negpow = tf.call tf.math.binary<kind = pow>(%i, %neg)
+// CHECK:         %overflow = tf.call tf.math.binary<kind = add>(%big, %big)
+// CHECK-NEXT:    %narrow = tf.call tf.math.cast<dtype = i8>(%big)
+// CHECK:         %inf = tf.call tf.math.binary<kind = div>(%f, %fzero)
+// CHECK-NEXT:    %nan = tf.call tf.math.unary<kind = log>(%fzero)
+// CHECK:         %finf = tf.call tf.math.binary<kind = mul>(%fbig, %fbig)
+// CHECK:         %max = tf.call tf.reduce.max<axis = 0>(%empty)
+// CHECK-NEXT:    %sum = tf.call tf.reduce.sum<axis = 0>(%empty)
+// CHECK-NEXT:    %ok = tf.constant dense<[6, 8]> : tensor<2xi32>

@@ -1,0 +1,34 @@
+"""`analyze`: the spec's Analyze from Python — FLOPs, bytes and the roofline time of every
+function of a module tree, keyed by the paths `function_selectors` gives.
+
+```python
+costs = analyze(decoder, dims={"seq": 512})
+costs["layer0.block"].flops, costs["layer0.block"].time_s, costs["layer0.block"].bound
+```
+
+Each measurement is also recorded on its function, in place (`tf.cost`), as `tf-analyze` does:
+N cloned layers are N functions and report N measurements. See
+`tilefoundry.transforms.tf_analyze` for what is counted and how the bound is computed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from tilefoundry.module import Module
+from tilefoundry.selection import function_selectors
+from tilefoundry.transforms.tf_analyze import Cost, analyze_tree
+
+__all__ = ["Cost", "analyze"]
+
+
+def analyze(module: Module, dims: Mapping[str, int] | None = None) -> dict[str, Cost]:
+    """The cost of every HIR function of the tree, by its `function_selectors` path."""
+    if not isinstance(module, Module):
+        raise TypeError(f"analyze takes a Module, got {type(module).__name__} {module!r}")
+    sizes = dict(dims or {})
+    for name, size in sizes.items():
+        if not isinstance(name, str) or not isinstance(size, int) or isinstance(size, bool):
+            raise TypeError(f"dims maps DimVar names to int sizes, got {name!r}: {size!r}")
+    costs = analyze_tree(module.module_op, sizes, "analyze")
+    return {path: costs[function.function_op] for path, function in function_selectors(module)}
