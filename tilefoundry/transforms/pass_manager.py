@@ -244,6 +244,8 @@ def _default_text(value: Any) -> str:
         return str(value).lower()
     if isinstance(value, tuple):
         return ",".join(_default_text(v) for v in value) or "(none)"
+    if value == "":
+        return '""'
     return "(none)" if value is None else str(value)
 
 
@@ -290,7 +292,7 @@ def _convert(hint: Any, text: str | None, where: str) -> Any:
             return False
         raise ValueError(f"{where} expects true or false, got '{text}'")
     if text is None:
-        raise ValueError(f"{where} needs a value ({where.split()[-1]}=...)")
+        raise ValueError(f"{where} needs a value")
     if hint is int:
         try:
             return int(text, 0)

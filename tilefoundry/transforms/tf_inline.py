@@ -4,14 +4,14 @@ A `tf.call @f(...)` is replaced by a copy of `f`'s body, its parameters bound to
 arguments, its returned value standing for the call's. Callees are inlined into their callers
 bottom-up, so a caller receives bodies that are already inlined. Each inlined op keeps its own
 metadata and records the call site: its location becomes MLIR's `callsite(<its own> at <the
-call's>)` (the metadata it reads back is its own). Symbols the copy uses are rewritten to
-resolve from the caller's module.
+call's>)` (the metadata it reads back is its own; an op with no location gets none). Symbols
+the copy uses are rewritten to resolve from the caller's module.
 
 In TIR the callee's statements go before the statement that holds the call, which then uses
 the returned value (a `tir.let` left binding only that value is forwarded; a `tir.evaluate` left
 running nothing goes).
 
-A call is left alone, never looped on, when its callee can reach its caller (recursion), when
+A call is left alone, never looped on, when its callee is recursive or can reach its caller, when
 the callee has shape-specialization variants (the variant is chosen at run time), when caller
 and callee are of different levels (HIR and TIR), when the argument types specialize the
 parameter types (a size for a DimVar), when a TIR call's arguments are computed inside its own
@@ -63,12 +63,15 @@ def inline_calls(root: ModuleOp) -> int:
     """Inline what can be inlined in one module tree; the number of calls inlined."""
     functions = list(functions_of(root))
     reaches = {f: reachable_from(f) for f in functions}
+    recursive = {f for f in functions if any(f in reaches[c] for c in callees(f))}
     inlined = 0
     for function in _callees_first(functions):
         calls = [op for op in function.walk() if isinstance(op, CallOp)]
         for call in calls:
             callee = _callee(call)
-            if callee is not None and _can_inline(call, callee, function, reaches):
+            if callee is None or callee in recursive:
+                continue
+            if _can_inline(call, callee, function, reaches):
                 _inline(call, callee, function)
                 inlined += 1
     return inlined
@@ -167,7 +170,7 @@ def _relocate(ops: Iterable[Operation], call: CallOp, prefix: list[str]) -> None
     site = call.location
     for op in ops:
         for inner in op.walk():
-            if not isinstance(site, UnknownLoc):
+            if not isinstance(site, UnknownLoc) and not isinstance(inner.location, UnknownLoc):
                 inner.location = CallSiteLoc(inner.location, site)
             if isinstance(inner, CallOp) and isinstance(inner.callee, SymbolRefAttr):
                 inner.callee = _prefixed(inner.callee, prefix)

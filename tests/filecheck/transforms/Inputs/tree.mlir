@@ -1,0 +1,24 @@
+tf.module @decoder target #tf.target<"h100"> topologies [#tf.topology<"cluster", 2>, #tf.topology<"cta", 4>] entry @step {
+  hir.func @step(%x: tensor<4xf32>) -> tensor<4xf32> {
+    %h = tf.call @layer0::@block(%x) : (tensor<4xf32>) -> tensor<4xf32>
+    hir.return %h : tensor<4xf32>
+  }
+  tf.module @layer0 name "Layer" {
+    hir.func @block(%x: tensor<4xf32>) -> tensor<4xf32> {
+      %y = tf.call @mlp(%x) : (tensor<4xf32>) -> tensor<4xf32>
+      hir.return %y : tensor<4xf32>
+    }
+    hir.func @mlp(%x: tensor<4xf32>) -> tensor<4xf32> {
+      %e = tf.mesh "cta" {
+        %0 = tf.call tf.math.unary<kind = exp>(%x) : (tensor<4xf32>) -> tensor<4xf32>
+        tf.yield %0 : tensor<4xf32>
+      } : tensor<4xf32>
+      hir.return %e : tensor<4xf32>
+    }
+    tf.module @inner topologies [#tf.topology<"cta", 2>] {
+      hir.func @leaf(%x: tensor<4xf32>) -> tensor<4xf32> {
+        hir.return %x : tensor<4xf32>
+      }
+    }
+  }
+}
