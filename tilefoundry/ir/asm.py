@@ -29,7 +29,7 @@ from xdsl.dialects.builtin import (
     StringAttr,
     UnknownLoc,
 )
-from xdsl.ir import Attribute, AttributeInvT, Operation, SSAValue
+from xdsl.ir import Attribute, AttributeInvT, Operation, OpResult, SSAValue
 from xdsl.parser import AttrParser, Parser, ParserState, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import ParseError
@@ -191,9 +191,39 @@ class TFParser(Parser):
 
 
 class TFPrinter(Printer):
-    """xDSL's printer, with a source span's end printed as MLIR's `to line:col`."""
+    """xDSL's printer, with a source span's end printed as MLIR's `to line:col`, and the SSA
+    name of an expression's value taken from its binding metadata (the location), not from
+    the name hint a rewrite may have carried over (xDSL's `replace_all_uses_with` gives a
+    value without a hint the hint of the value it replaces)."""
 
     def print_attribute(self, attribute: Attribute) -> None:
         if isinstance(attribute, FusedLoc) and print_span_end_location(self, attribute):
             return
         super().print_attribute(attribute)
+
+    def print_ssa_value(self, value: SSAValue) -> str:
+        if value in self._ssa_values or not isinstance(value, OpResult):
+            return super().print_ssa_value(value)
+        op = value.op
+        if not isinstance(op, ExprOp | VarOwner) or len(op.results) != 1:
+            return super().print_ssa_value(value)
+        hint = _binding_hint(op)
+        if hint == value.name_hint:
+            return super().print_ssa_value(value)
+        carried, value.name_hint = value.name_hint, hint
+        try:
+            return super().print_ssa_value(value)
+        finally:
+            value.name_hint = carried
+
+
+def _binding_hint(op: Operation) -> str | None:
+    """The SSA name an expression's binding metadata gives its value (None: no binding)."""
+    if isinstance(op.location, UnknownLoc):
+        return None
+    try:
+        metadata = location_to_metadata(op.location)
+    except VerifyError:
+        return op.results[0].name_hint
+    binding = next((m.name for m in metadata if type(m) is BindingMetadata), None)
+    return binding if binding is not None and SSAValue.is_valid_name(binding) else None
