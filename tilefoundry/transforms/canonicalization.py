@@ -41,6 +41,7 @@ from tilefoundry.dialects.tf import CallOp, ConstantOp, constant_value, defining
 from tilefoundry.dialects.tir import LetOp, YieldOp
 from tilefoundry.ir.expr import dominates, is_defined_within, source_metadata
 from tilefoundry.ops.linalg import Transpose
+from tilefoundry.ops.math import Cast
 from tilefoundry.types import TensorType, from_attr
 
 __all__ = [
@@ -71,10 +72,8 @@ def evaluate_exactly(call: CallOp, arrays: Sequence[Any]) -> Any | None:
     try:
         with np.errstate(all="raise"):
             value = np.asarray(evaluate_op(call, arrays)).astype(dtype)
-            if dtype.kind in "iub":
-                exact = np.asarray(evaluate_op(call, [a.astype(object) for a in arrays]))
-                if exact.shape != value.shape or not np.array_equal(exact, value.astype(object)):
-                    return None
+            if dtype.kind in "iu" and not _exact_integers(call, arrays, value):
+                return None
     except (ExecutionError, ArithmeticError, ValueError, TypeError):
         return None
     if value.shape != result_type.shape:
@@ -82,6 +81,22 @@ def evaluate_exactly(call: CallOp, arrays: Sequence[Any]) -> Any | None:
     if dtype.kind == "f" and not np.all(np.isfinite(value)):
         return None
     return value
+
+
+def _exact_integers(call: CallOp, arrays: Sequence[Any], value: Any) -> bool:
+    """Whether an integer result is exact: a cast keeps every value (converting back gives
+    the input); any other op's result lies in the dtype's range, judged by the same call on
+    float64 values (exact up to 2**53, conservative beyond)."""
+    import numpy as np
+
+    from tilefoundry.interpreter.evaluate import evaluate_op
+
+    if isinstance(_op_of(call), Cast):
+        (source,) = arrays
+        return bool(np.array_equal(value.astype(source.dtype), source))
+    info = np.iinfo(value.dtype)
+    approx = np.asarray(evaluate_op(call, [a.astype(np.float64) for a in arrays]), np.float64)
+    return bool(approx.size == 0 or (approx.max() <= info.max and approx.min() >= info.min))
 
 
 @dataclass
