@@ -1,7 +1,15 @@
-"""The main job: build the example decoder, run a `tf-opt` pipeline over its text, read the
-result back and run it on numpy inputs against a numpy reference. `make demo` runs this.
+"""The main job: build the example decoder, run the tf-opt pipelines a user runs on it, and run
+the results on numpy inputs against a numpy reference. `make demo` runs this.
 
-    python examples/demo.py [--layers 4] [--seq 16] [--pipeline P] [--out build]
+1. build a decoder of N layers cloned from one prototype under an H100 root;
+2. analyze the whole model: `canonicalize,cse,tf-analyze` — a table of every function's FLOPs,
+   bytes and roofline time on the H100 (N cloned layers, N measurements);
+3. compile one layer as a kernel: `tf-select` a layer's block (published with the target and
+   hierarchy it resolves), `tf-inline` its calls, `tf-prune-unreachable` what is no longer
+   called, `canonicalize`, `cse`, `tf-analyze`;
+4. run both results against numpy.
+
+    python examples/demo.py [--layers 4] [--seq 16] [--layer 2] [--out build]
 """
 
 from __future__ import annotations
@@ -19,22 +27,64 @@ import numpy as np
 import tilefoundry as tf
 
 sys.path.insert(0, str(Path(__file__).parent))
-from decoder import build_decoder, random_weights, reference  # noqa: E402
+from decoder import WEIGHTS, build_decoder, random_weights, reference  # noqa: E402
 
-PIPELINE = "tf-fold-constants,tf-simplify,cse,dce"
+MODEL_PIPELINE = "canonicalize,cse,tf-analyze{{dims=seq={seq}}}"
+KERNEL_PIPELINE = (
+    "tf-select{{path=layer{layer}.block}},tf-inline,tf-prune-unreachable,canonicalize,cse,"
+    "tf-analyze{{dims=seq={seq}}}"
+)
 
 
-def _op_counts(module: tf.Module) -> Counter[str]:
+def _op_count(module: tf.Module) -> Counter[str]:
     return Counter(op.name for op in module.module_op.walk())
+
+
+def _tf_opt(source: Path, pipeline: str, output: Path) -> tf.Module | None:
+    tf_opt = shutil.which("tf-opt")
+    if tf_opt is None:
+        print("tf-opt is not on PATH (run `make demo`, which installs it)", file=sys.stderr)
+        return None
+    command = [tf_opt, str(source), "-p", pipeline, "--print-debuginfo", "-o", str(output)]
+    print(f"      $ tf-opt {source} -p '{pipeline}' --print-debuginfo -o {output}", flush=True)
+    started = time.perf_counter()
+    run = subprocess.run(command, capture_output=True, text=True)
+    if run.returncode != 0:
+        print(run.stderr, file=sys.stderr, end="")
+        return None
+    result = tf.parse_module(output.read_text(), str(output))
+    print(f"      done in {time.perf_counter() - started:.2f} s")
+    return result
+
+
+def _cost_table(module: tf.Module) -> list[str]:
+    """The tf.cost each function records, as a table (path, flops, bytes, time, bound)."""
+    rows = [("function", "FLOPs", "bytes", "roofline time", "bound")]
+    for path, function in tf.function_selectors(module):
+        cost = tf.Cost.from_attr(function.function_op.attributes["tf.cost"])
+        time_text = f"{cost.time_s * 1e9:.2f} ns"
+        rows.append((path, f"{cost.flops:,}", f"{cost.bytes:,}", time_text, cost.bound))
+    widths = [max(len(row[i]) for row in rows) for i in range(5)]
+    lines = []
+    for index, row in enumerate(rows):
+        cells = [row[0].ljust(widths[0])] + [
+            c.rjust(w) for c, w in zip(row[1:], widths[1:], strict=True)
+        ]
+        lines.append("      " + "  ".join(cells))
+        if index == 0:
+            lines.append("      " + "  ".join("-" * w for w in widths))
+    return lines
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--layers", type=int, default=4)
     parser.add_argument("--seq", type=int, default=16)
-    parser.add_argument("--pipeline", default=PIPELINE)
+    parser.add_argument("--layer", type=int, default=2, help="the layer compiled as a kernel")
     parser.add_argument("--out", default="build")
     args = parser.parse_args()
+    if not 0 <= args.layer < args.layers:
+        parser.error(f"--layer must name one of the {args.layers} layers")
     out = Path(args.out)
     out.mkdir(exist_ok=True)
 
@@ -42,46 +92,50 @@ def main() -> int:
     root = build_decoder(args.layers)
     source = out / "decoder.mlir"
     source.write_text(tf.print_module(root, debuginfo=True))
+    target = root.resolve_target()
+    print(f"      {source}: {sum(_op_count(root).values())} ops, target {target} ({target.arch})")
+
+    print(f"[2/4] analyzing the whole model at seq = {args.seq} ...", flush=True)
+    model = _tf_opt(source, MODEL_PIPELINE.format(seq=args.seq), out / "decoder.opt.mlir")
+    if model is None:
+        return 1
+    print("\n".join(_cost_table(model)))
+
+    print(f"[3/4] compiling layer{args.layer}.block as a kernel ...", flush=True)
+    pipeline = KERNEL_PIPELINE.format(layer=args.layer, seq=args.seq)
+    kernel = _tf_opt(source, pipeline, out / f"layer{args.layer}.mlir")
+    if kernel is None:
+        return 1
+    before = _op_count(tf.select(root, f"layer{args.layer}"))
+    after = _op_count(kernel)
     print(
-        f"      {source}: {sum(_op_counts(root).values())} ops, "
-        f"target {root.resolve_target()} ({root.resolve_target().arch})"
+        f"      {kernel.name}: target {kernel.target}, topologies "
+        f"{', '.join(map(str, kernel.topologies or ()))}, entry {kernel.entry}; functions "
+        f"{', '.join(f.name for f in kernel.functions)}"
     )
-
-    tf_opt = shutil.which("tf-opt")
-    if tf_opt is None:
-        print("tf-opt is not on PATH (run `make demo`, which installs it)", file=sys.stderr)
-        return 1
-    optimized = out / "decoder.opt.mlir"
-    command = [tf_opt, str(source), "-p", args.pipeline, "--print-debuginfo", "-o", str(optimized)]
-    print(f"[2/4] {' '.join(command[1:])} ...", flush=True)
-    started = time.perf_counter()
-    run = subprocess.run(command, capture_output=True, text=True)
-    if run.returncode != 0:
-        print(run.stderr, file=sys.stderr, end="")
-        return 1
-    print(f"      done in {time.perf_counter() - started:.2f} s")
-
-    print("[3/4] reading the result back ...", flush=True)
-    result = tf.parse_module(optimized.read_text(), str(optimized))
-    before, after = _op_counts(root), _op_counts(result)
     for name in sorted(set(before) | set(after)):
         if before[name] != after[name]:
             print(f"      {name}: {before[name]} -> {after[name]}")
-    kernel = tf.select(result, "layer0.attention")
-    print(
-        f"      select('layer0.attention'): target {kernel.target}, "
-        f"topologies {', '.join(map(str, kernel.topologies or ()))}"
-    )
+    print("\n".join(_cost_table(kernel)))
 
-    print(f"[4/4] running step on x[{args.seq}x64] against numpy ...", flush=True)
+    print(f"[4/4] running both on x[{args.seq}x64] against numpy ...", flush=True)
     weights = random_weights(root)
     x = np.random.default_rng(1).standard_normal((args.seq, 64)).astype(np.float32)
-    got = tf.LoadedModule(result, weights).step(x)
-    want = reference(x, weights, args.layers)
-    error = float(np.max(np.abs(got - want)))
-    verdict = "OK" if error < 1e-4 else "MISMATCH"
-    print(f"      max abs error vs numpy: {error:.2e}  {verdict}")
-    return 0 if verdict == "OK" else 1
+    errors = {}
+    got = tf.LoadedModule(model, weights).step(x)
+    errors["decoder step"] = float(np.max(np.abs(got - reference(x, weights, args.layers))))
+    layer_weights = {f"layer0.{w}": weights[f"layer{args.layer}.{w}"] for w in WEIGHTS}
+    own = {w: weights[f"layer{args.layer}.{w}"] for w in WEIGHTS}
+    got = tf.LoadedModule(kernel, own)(x)
+    errors[f"layer{args.layer} kernel"] = float(
+        np.max(np.abs(got - reference(x, layer_weights, 1)))
+    )
+    ok = all(error < 1e-4 for error in errors.values())
+    for what, error in errors.items():
+        print(
+            f"      {what}: max abs error vs numpy {error:.2e}  {'OK' if error < 1e-4 else 'MISMATCH'}"
+        )
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":

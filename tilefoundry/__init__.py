@@ -139,6 +139,7 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:
+    from tilefoundry.analysis import Cost, analyze
     from tilefoundry.diagnostics import VerifyError
     from tilefoundry.dialects.tf import CallOp as Call
     from tilefoundry.dialects.tf import ConstantOp as Constant
@@ -173,7 +174,6 @@ if TYPE_CHECKING:
         TensorPat,
     )
     from tilefoundry.ir.structural import structural_equal, structural_hash
-    from tilefoundry.analysis import Cost, analyze
     from tilefoundry.module import Module
     from tilefoundry.pipeline import run_passes
     from tilefoundry.text import TextError, parse_module, print_module

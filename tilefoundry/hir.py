@@ -20,12 +20,11 @@ from __future__ import annotations
 import weakref
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import NoReturn
 
 from xdsl.dialects.builtin import ArrayAttr
-from xdsl.ir import Block, BlockArgument, Operation, OpResult, Region, SSAValue
+from xdsl.ir import Block, Operation, Region
 
-from tilefoundry.diagnostics import VerifyError, with_context
+from tilefoundry.diagnostics import VerifyError
 from tilefoundry.dialects.dim_range import DimRangeAttr, check_ranges
 from tilefoundry.dialects.function import check_dim_vars, signature_properties
 from tilefoundry.dialects.hir import FuncOp, ReturnOp, VariantOp

@@ -36,5 +36,5 @@ def run_passes(module: Module, pipeline: str) -> Module:
     holder = BuiltinModuleOp([copy.module_op])
     built.run(make_context(), holder, lambda _pass, _anchor: verify_ir(holder))
     (root,) = [op for op in holder.body.block.ops if isinstance(op, ModuleOp)]
-    root.detach()
+    holder.body.block.detach_op(root)
     return Module.of(root)

@@ -83,7 +83,7 @@ def dense_to_array(attr: DenseIntOrFPElementsAttr) -> Any:
 
 def uniform_value(attr: DenseIntOrFPElementsAttr) -> int | float | None:
     """The value every element of a literal holds (a splat's), or None when they differ."""
-    values = attr.get_values()
+    values = cast("tuple[int | float, ...]", attr.get_values())
     if not values:
         return None
     first = values[0]

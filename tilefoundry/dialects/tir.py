@@ -152,13 +152,13 @@ def _parse_body(parser: Parser) -> tuple[Region, list[Attribute]]:
     `tir.yield`), or the short form, one expression op whose results a `tir.yield` yields."""
     if parser.parse_optional_punctuation("->") is not None:
         position = parser.pos
-        types = [parser.parse_type()]
+        types: list[Attribute] = [parser.parse_type()]
         region = parser.parse_region()
         return region, _check_yielded(parser, region, types, position)
     position = parser.pos
-    region = parser.parse_optional_region()
-    if region is not None:
-        return region, _check_yielded(parser, region, None, position)
+    braced = parser.parse_optional_region()
+    if braced is not None:
+        return braced, _check_yielded(parser, braced, None, position)
     inner = parser.parse_operation()
     block = Block([inner])
     block.add_op(YieldOp(*inner.results))
@@ -175,7 +175,9 @@ def _check_yielded(
     yielded = list(terminator.values.types)
     if declared is not None and yielded != declared:
         shown = ", ".join(str(t) for t in yielded) or "nothing"
-        parser.raise_error(f"the body yields {shown}, but the statement says {declared[0]}", position)
+        parser.raise_error(
+            f"the body yields {shown}, but the statement says {declared[0]}", position
+        )
     return yielded
 
 

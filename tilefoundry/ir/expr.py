@@ -409,6 +409,7 @@ def collect_expression(
 def dominates(value: SSAValue, op: Operation) -> bool:
     """Whether `value` is visible at `op`: defined before it in its block or in the block of one
     of its ancestors (dominance, in the single-block regions this IR has)."""
+    block: Block | None
     if isinstance(value, BlockArgument):
         block = value.block
     else:

@@ -11,9 +11,7 @@
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable
-
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from xdsl.ir import SSAValue
 

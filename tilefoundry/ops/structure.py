@@ -41,7 +41,8 @@ class TupleGetItem(Op):
         """A field of a `tf.tuple` is the element it was built from."""
         produced = produced_value(args[0])
         if isinstance(produced, OpResult) and isinstance(produced.op, TupleOp):
-            return produced.op.elements_[self.index]
+            element: SSAValue = produced.op.elements_[self.index]
+            return element
         return None
 
 

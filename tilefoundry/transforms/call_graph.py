@@ -9,6 +9,7 @@ function of the calling module's own subtree.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import cast
 
 from xdsl.dialects.builtin import ModuleOp as BuiltinModuleOp
 from xdsl.dialects.builtin import SymbolRefAttr
@@ -41,7 +42,7 @@ def functions_of(module: ModuleOp) -> Iterator[Operation]:
     """Every function of the tree, in source order, parents before children."""
     for op in module.body.block.ops:
         if isinstance(op, FunctionLike):
-            yield op
+            yield cast(Operation, op)
     for op in module.body.block.ops:
         if isinstance(op, ModuleOp):
             yield from functions_of(op)

@@ -116,8 +116,11 @@ class _Reader:
             self.pos += 1
         if start == self.pos:
             found = self.text[self.pos] if self.pos < len(self.text) else "the end"
-            self.fail(f"expected {what}, found {found!r}" if found != "the end" else
-                      f"expected {what}, found the end")
+            self.fail(
+                f"expected {what}, found {found!r}"
+                if found != "the end"
+                else f"expected {what}, found the end"
+            )
         return self.text[start : self.pos]
 
     def value(self) -> str:
@@ -424,7 +427,9 @@ def _build(
                     element.column,
                 )
             if element.op_name not in NESTING_ANCHORS:
-                why = "is not isolated from above" if "." in element.op_name else "is not an op name"
+                why = (
+                    "is not isolated from above" if "." in element.op_name else "is not an op name"
+                )
                 raise PipelineError(
                     f"cannot nest passes on '{element.op_name}': it {why}; nest on one of: "
                     + ", ".join(NESTING_ANCHORS),

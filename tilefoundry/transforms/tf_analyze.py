@@ -66,7 +66,12 @@ COST_ATTR = "tf.cost"
 """The discardable attribute a function's measurement is recorded in."""
 
 _WIDTH = {"i1": 1, "i8": 1, "i16": 2, "i32": 4, "i64": 8, "f16": 2, "bf16": 2, "f32": 4, "f64": 8}
-_TENSOR_PEAK = {"bf16": "bf16_tensor", "f16": "fp16_tensor", "i8": "int8_tensor", "f64": "fp64_tensor"}
+_TENSOR_PEAK = {
+    "bf16": "bf16_tensor",
+    "f16": "fp16_tensor",
+    "i8": "int8_tensor",
+    "f64": "fp64_tensor",
+}
 
 
 @dataclass(frozen=True)
@@ -152,7 +157,9 @@ class _Analyzer:
     def nbytes(self, type: IRType) -> int:
         concrete = self.concrete(type)
         if isinstance(concrete, TensorType):
-            return _WIDTH[concrete.dtype] * math.prod(d for d in concrete.shape if isinstance(d, int))
+            return _WIDTH[concrete.dtype] * math.prod(
+                d for d in concrete.shape if isinstance(d, int)
+            )
         if isinstance(concrete, TupleType):
             return sum(self.nbytes(f) for f in concrete.fields)
         return 0
@@ -208,7 +215,9 @@ class _Analyzer:
         if isinstance(function, FuncOp):
             sizes = {d.name: self.size(d) for t in function.param_types() for d in _dim_vars(t)}
             for variant in function.variant_ops():
-                if all(p.dim_var in sizes and p.match(sizes[p.dim_var]) for p in variant.patterns()):
+                if all(
+                    p.dim_var in sizes and p.match(sizes[p.dim_var]) for p in variant.patterns()
+                ):
                     return variant.body.block
             return function.body.block
         assert isinstance(function, PrimFuncOp)

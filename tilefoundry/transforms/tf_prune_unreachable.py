@@ -58,12 +58,12 @@ def prune_unreachable(root: ModuleOp) -> None:
         if function not in keep:
             module = function.parent_op()
             assert isinstance(module, ModuleOp)
-            if module.entry is not None and module.entry.root_reference == function.properties[
-                "sym_name"
-            ]:
+            if (
+                module.entry is not None
+                and module.entry.root_reference == function.properties["sym_name"]
+            ):
                 module.entry = None
-            function.detach()
-            function.erase()
+            module.body.block.erase_op(function, safe_erase=False)
     _drop_empty_children(root)
 
 
@@ -71,8 +71,7 @@ def _drop_empty_children(module: ModuleOp) -> None:
     for child in [op for op in module.body.block.ops if isinstance(op, ModuleOp)]:
         _drop_empty_children(child)
         if child.body.block.is_empty:
-            child.detach()
-            child.erase()
+            module.body.block.erase_op(child)
 
 
 @dataclass(frozen=True)

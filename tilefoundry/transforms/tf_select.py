@@ -49,7 +49,8 @@ class TfSelect(ModulePass):
     anchors: ClassVar[tuple[str, ...] | None] = ("builtin.module",)
 
     path: str = field(
-        default="", metadata={"help": "dotted path from the root: child modules, then maybe a function"}
+        default="",
+        metadata={"help": "dotted path from the root: child modules, then maybe a function"},
     )
 
     def apply(self, ctx: Context, op: Operation) -> None:
@@ -66,5 +67,4 @@ class TfSelect(ModulePass):
         if selected.module_op is root:
             return
         op.body.block.insert_op_before(selected.module_op, root)
-        root.detach()
-        root.erase()
+        op.body.block.erase_op(root, safe_erase=False)

@@ -31,13 +31,13 @@ from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.ir import Operation
+from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriter,
     PatternRewriteWalker,
     RewritePattern,
 )
-from xdsl.passes import ModulePass
 from xdsl.transforms.dead_code_elimination import region_dce
 
 from tilefoundry.transforms.canonicalization import simplification_patterns

@@ -21,7 +21,6 @@ from xdsl.dialects.builtin import UnknownLoc
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 
-
 __all__ = ["TfStripDebuginfo"]
 
 

@@ -46,3 +46,23 @@ def test_the_readme_python_snippet_runs() -> None:
     (snippet,) = re.findall(r"```python\n(.*?)```", readme, re.S)
     with contextlib.redirect_stdout(io.StringIO()):
         exec(compile(snippet, "README.md", "exec"), {})
+
+
+def test_the_demo_runs_its_pipelines_and_matches_numpy(tmp_path: Path) -> None:
+    """`make demo`, smaller: the model analysis table and the kernel pipeline, both checked
+    against numpy by the demo itself."""
+    import os
+    import subprocess
+
+    env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
+    args = ["--layers", "2", "--seq", "4", "--layer", "1", "--out", str(tmp_path)]
+    run = subprocess.run(
+        [sys.executable, str(ROOT / "examples" / "demo.py"), *args],
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "layer1.mlp" in run.stdout and "roofline time" in run.stdout
+    assert "layer1 kernel: max abs error" in run.stdout
+    assert "MISMATCH" not in run.stdout

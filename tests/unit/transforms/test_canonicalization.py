@@ -110,7 +110,9 @@ def call(op_builder: object, *values: object) -> CallOp:
         "sum-of-empty",
     ],
 )
-def test_undefined_or_inexact_results_are_not_folded(build: object, arrays: tuple[object, ...]) -> None:
+def test_undefined_or_inexact_results_are_not_folded(
+    build: object, arrays: tuple[object, ...]
+) -> None:
     assert evaluate_exactly(call(build, *arrays), [np.asarray(a) for a in arrays]) is None
 
 

@@ -43,13 +43,13 @@ def test_nesting_builds_nested_pipelines() -> None:
 
 def test_options_are_typed_and_kebab_case() -> None:
     (fold,) = parse_pipeline("tf-fold-constants{max-elements=0x10}", PASSES).passes
-    assert getattr(fold, "max_elements") == 16
+    assert fold.max_elements == 16
     (fold,) = parse_pipeline("tf-fold-constants{max_elements=3}", PASSES).passes
-    assert getattr(fold, "max_elements") == 3
+    assert fold.max_elements == 3
     (analyze,) = parse_pipeline("tf-analyze{dims=seq=512,batch=4}", PASSES).passes
-    assert getattr(analyze, "dims") == ("seq=512", "batch=4")
+    assert analyze.dims == ("seq=512", "batch=4")
     (select,) = parse_pipeline('tf-select{path="a.b"}', PASSES).passes
-    assert getattr(select, "path") == "a.b"
+    assert select.path == "a.b"
     names = {o.name for name in PASSES for o in option_infos(PASSES[name]())}
     assert names == {"max-elements", "dims", "path"}
 
