@@ -5,7 +5,18 @@
 // FUNCTION:      tf.module @layer0 name "Layer" target #tf.target<"h100"> topologies [#tf.topology<"cluster", 2>, #tf.topology<"cta", 4>] entry @mlp {
 // FUNCTION-NEXT:   hir.func @block(
 // FUNCTION:        hir.func @mlp(
+// FUNCTION:        tir.prim_func @kernel(
 // FUNCTION:        tf.module @inner topologies [#tf.topology<"cta", 2>] {
+
+// A TIR function is selected the same way, and pruning keeps what it reaches.
+// RUN: tf-opt %S/Inputs/tree.mlir -p 'tf-select{path=layer0.kernel},tf-prune-unreachable' | filecheck %s --check-prefix=KERNEL
+// KERNEL:      tf.module @layer0 name "Layer" target #tf.target<"h100"> topologies [#tf.topology<"cluster", 2>, #tf.topology<"cta", 4>] entry @kernel {
+// KERNEL-NEXT:   tir.prim_func @kernel(%x: tensor<4xf32>, %out: tensor<4xf32>) -> () {
+// KERNEL-NEXT:     %y = tir.let tf.call tf.math.unary<kind = exp>(%x)
+// KERNEL-NEXT:     tir.evaluate tf.call tf.memory.copy(%out, %y)
+// KERNEL-NEXT:     tir.return
+// KERNEL-NEXT:   }
+// KERNEL-NEXT: }
 
 // RUN: tf-opt %S/Inputs/tree.mlir -p 'tf-select{path=layer0.inner}' | filecheck %s --check-prefix=MODULE
 // MODULE:      tf.module @inner target #tf.target<"h100"> topologies [#tf.topology<"cta", 2>] {
