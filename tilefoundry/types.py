@@ -17,6 +17,8 @@ TileFoundry type with a `VerifyError` that says why.
 
 from __future__ import annotations
 
+import functools
+
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -236,8 +238,9 @@ class DimsAttr(ParametrizedAttribute):
         printer.print_string("<" + ", ".join(str(d) for d in self.dim_vars()) + ">")
 
 
+@functools.lru_cache(maxsize=1 << 14)
 def to_attr(type: IRType) -> Attribute:
-    """The IR form of a type (see the module docstring)."""
+    """The IR form of a type (see the module docstring); memoized, both are immutable."""
     if isinstance(type, TensorType):
         shape = [DYNAMIC_INDEX if isinstance(d, DimVar) else d for d in type.shape]
         dim_vars = type.dim_vars
@@ -250,8 +253,10 @@ def to_attr(type: IRType) -> Attribute:
     raise TypeError(f"expected a TensorType, TupleType or UnitType, got {type!r}")
 
 
+@functools.lru_cache(maxsize=1 << 14)
 def from_attr(attr: Attribute) -> IRType:
-    """The type an IR type attribute stands for; a `VerifyError` says why when it is none."""
+    """The type an IR type attribute stands for; a `VerifyError` says why when it is none.
+    Memoized: a module converts the same few types thousands of times."""
     if isinstance(attr, BuiltinTensorType):
         dtype = _DTYPE_OF_ATTR.get(attr.element_type)
         if dtype is None:
