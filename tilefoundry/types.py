@@ -38,7 +38,7 @@ from xdsl.dialects.builtin import (
 from xdsl.dialects.builtin import TensorType as BuiltinTensorType
 from xdsl.dialects.builtin import TupleType as BuiltinTupleType
 from xdsl.ir import Attribute, ParametrizedAttribute, TypeAttribute
-from xdsl.irdl import irdl_attr_definition
+from xdsl.irdl import AttrConstraint, BaseAttr, VarConstraint, irdl_attr_definition
 from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 
@@ -46,6 +46,8 @@ from tilefoundry.diagnostics import VerifyError
 
 __all__ = [
     "DTYPES",
+    "ONE_VALUE_TYPE",
+    "VALUE_TYPES",
     "DimVar",
     "DimsAttr",
     "IRType",
@@ -72,6 +74,14 @@ DTYPES: dict[str, Attribute] = {
 """The element types a tensor may have, by the name used in Python and in text."""
 
 _DTYPE_OF_ATTR: dict[Attribute, str] = {attr: name for name, attr in DTYPES.items()}
+
+VALUE_TYPES: AttrConstraint = BaseAttr(BuiltinTensorType) | BaseAttr(BuiltinTupleType)
+"""The constraint on the type of every SSA value the ops define or use: a tensor or a tuple
+(`UnitType` is the absence of a value: an effect-form call has no result)."""
+
+ONE_VALUE_TYPE: AttrConstraint = VarConstraint("V", VALUE_TYPES)
+"""The values a terminator passes on (`hir.return`, `tf.yield`, ...): at most one in valid IR,
+so all of one type, which IRDL states with a single binding (`dialects/*.irdl.mlir`)."""
 
 
 def _check_plain_int(value: object, what: str) -> int:

@@ -51,6 +51,7 @@ from tilefoundry.dialects.function import (
 )
 from tilefoundry.ir.expr import VarOwner
 from tilefoundry.ir.patterns import DimVarRangePat
+from tilefoundry.types import ONE_VALUE_TYPE
 
 __all__ = ["HIR", "FuncOp", "ReturnOp", "VariantOp"]
 
@@ -212,7 +213,7 @@ class ReturnOp(ValuesFormat, IRDLOperation):
 
     name = "hir.return"
 
-    values = var_operand_def()
+    values = var_operand_def(ONE_VALUE_TYPE)
 
     traits = traits_def(IsTerminator(), ReturnLike(), HasParent(FuncOp, VariantOp))
 
