@@ -29,7 +29,7 @@ from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 from xdsl.xdsl_opt_main import xDSLOptMain
 
-from tilefoundry.context import DIALECT_LOADERS, load_plugin
+from tilefoundry.context import load_plugin, register_dialects
 from tilefoundry.ir.asm import TFParser, TFPrinter
 from tilefoundry.ir.verifier import OpVerifyError, verify_ir
 from tilefoundry.tools.expectations import Diagnostic, check_expectations, read_expectations
@@ -56,8 +56,7 @@ class TfOptMain(xDSLOptMain):
     version_format = "tf-opt (TileFoundry core IR, xdsl {xdsl_version})"
 
     def register_all_dialects(self) -> None:
-        for name, loader in DIALECT_LOADERS.items():
-            self.ctx.register_dialect(name, loader)
+        register_dialects(self.ctx)
 
     def register_all_frontends(self) -> None:
         self.available_frontends["mlir"] = self._parse_unused
