@@ -41,8 +41,10 @@ from xdsl.ir import Attribute, ParametrizedAttribute, TypeAttribute
 from xdsl.irdl import AttrConstraint, BaseAttr, VarConstraint, irdl_attr_definition
 from xdsl.parser import AttrParser
 from xdsl.printer import Printer
+from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from tilefoundry.diagnostics import VerifyError
+from tilefoundry.irdl_syntax import irdl_form_follows, parse_irdl_parameters
 
 __all__ = [
     "DTYPES",
@@ -235,7 +237,10 @@ class DimsAttr(ParametrizedAttribute):
             hi = parser.parse_integer(allow_boolean=False, allow_negative=False)
             return name, lo, hi
 
-        entries = parser.parse_comma_separated_list(parser.Delimiter.ANGLE, parse_entry)
+        with parser.in_angle_brackets():
+            if irdl_form_follows(parser, MLIRTokenKind.L_SQUARE):
+                return parse_irdl_parameters(cls, parser)
+            entries = parser.parse_comma_separated_list(parser.Delimiter.NONE, parse_entry)
         return [
             ArrayAttr(StringAttr(n) for n, _, _ in entries),
             ArrayAttr(IntAttr(lo) for _, lo, _ in entries),

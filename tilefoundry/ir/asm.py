@@ -38,6 +38,7 @@ from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 
 from tilefoundry.diagnostics import VerifyError
 from tilefoundry.ir.expr import ExprOp, VarOwner
+from tilefoundry.ir.irdl_form import read_irdl_form
 from tilefoundry.ir.loc_aliases import UndefinedAlias, forward_alias, resolve_forward_aliases
 from tilefoundry.ir.metadata import (
     BindingMetadata,
@@ -117,6 +118,7 @@ class TFParser(Parser):
         for op in rebound:
             if isinstance(op, ExprOp | VarOwner) and len(op.results) == 1:
                 self._bind_ssa_name(op, self.op_offsets.get(op, 0))
+        read_irdl_form(module)
         return module
 
     def resolve_operand(
