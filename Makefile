@@ -38,6 +38,7 @@ lint: $(STAMP)
 ## reference docs/dialects/*.md, generated from tilefoundry/dialects; tests fail when stale.
 dialects: $(STAMP)
 	$(BIN)/python -m tilefoundry.tools.irdl_export
+	$(BIN)/python -m tilefoundry.tools.dialect_docs
 
 bench: $(STAMP)
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python benchmarks/run.py

@@ -69,10 +69,13 @@ class FuncOp(FunctionOpMixin, IRDLOperation):
     ```mlir
     hir.func @mlp(%x: tensor<?x64xf32, #tf.dims<n: 1 to 4097>>, %w: tensor<64x64xf32> {const})
         -> tensor<?x64xf32, #tf.dims<n: 1 to 4097>> {
-      %h = tf.call tf.linalg.matmul(%x, %w) : (...) -> tensor<?x64xf32, #tf.dims<n: 1 to 4097>>
+      %h = tf.call tf.linalg.matmul(%x, %w)
+          : (tensor<?x64xf32, #tf.dims<n: 1 to 4097>>, tensor<64x64xf32>) -> tensor<?x64xf32, #tf.dims<n: 1 to 4097>>
       hir.return %h : tensor<?x64xf32, #tf.dims<n: 1 to 4097>>
     } variants {
-      hir.variant [n: 1 to 128] (%x: ..., %w: ...) { ... }
+      hir.variant [n: 1 to 128] (%x: tensor<?x64xf32, #tf.dims<n: 1 to 4097>>, %w: tensor<64x64xf32>) {
+        hir.return %x : tensor<?x64xf32, #tf.dims<n: 1 to 4097>>
+      }
     }
     ```
     """
