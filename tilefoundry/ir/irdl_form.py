@@ -24,6 +24,7 @@ constraint variable:
 
 from __future__ import annotations
 
+import functools
 import itertools
 
 from xdsl.dialects.builtin import DenseArrayBase, i32
@@ -71,12 +72,13 @@ def in_irdl_dialect(op: Operation | None) -> bool:
     return op is not None and op.name.split(".", 1)[0] in IRDL_DIALECTS
 
 
-def _optional_tail(op: Operation) -> int:
-    """How many regions at the end of the op's definition are optional."""
-    if not isinstance(op, IRDLOperation):
+@functools.cache
+def _optional_tail(op_class: type[Operation]) -> int:
+    """How many regions at the end of an op's definition are optional."""
+    if not issubclass(op_class, IRDLOperation):
         return 0
     count = 0
-    for _, region in reversed(op.get_irdl_definition().regions):
+    for _, region in reversed(op_class.get_irdl_definition().regions):
         if not isinstance(region, OptionalDef):
             break
         count += 1
@@ -90,6 +92,7 @@ def absent_regions(op: Operation) -> int:
     return max(0, len(op.get_irdl_definition().regions) - len(op.regions))
 
 
+@functools.cache
 def segmented_group(op_class: type[Operation]) -> int | None:
     """The index of the operand group that the IRDL form writes as `RUNS` groups: a variadic
     one whose values may differ in type (one not bound to a single type by a `VarConstraint`).
@@ -153,7 +156,7 @@ def read_irdl_form(root: Operation) -> None:
                     and not (last.operands or last.results or last.regions)
                 ):
                     block.erase_op(last)
-        optional = _optional_tail(op)
+        optional = _optional_tail(type(op))
         defined = len(op.get_irdl_definition().regions) if isinstance(op, IRDLOperation) else 0
         while optional and len(op.regions) == defined and not op.regions[-1].blocks:
             op.detach_region(op.regions[-1])
