@@ -33,14 +33,14 @@ ROOT = Path(__file__).resolve().parents[3]
 SEPARATOR = "// -----"
 
 
-def irdl_form(chunk: str, workdir: Path) -> str | None:
-    """The chunk in the IRDL form, or None when tf-opt does not accept it."""
-    path = workdir / "chunk.mlir"
-    path.write_text(chunk, encoding="utf-8")
+def irdl_forms(text: str, workdir: Path) -> list[str]:
+    """Each chunk of a file in the IRDL form; empty for a chunk tf-opt does not accept."""
+    path = workdir / "input.mlir"
+    path.write_text(text, encoding="utf-8")
     out = io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
-        code = tf_opt([str(path), "--print-irdl-generic", "--print-debuginfo"])
-    return out.getvalue() if code == 0 else None
+        tf_opt([str(path), "--split-input-file", "--print-irdl-generic", "--print-debuginfo"])
+    return out.getvalue().split(SEPARATOR)
 
 
 def upstream(mlir_opt: str, irdl_file: str, text: str, workdir: Path) -> list[str]:
@@ -61,11 +61,12 @@ def upstream(mlir_opt: str, irdl_file: str, text: str, workdir: Path) -> list[st
 def check_file(name: str, text: str, mlir_opt: str, irdl_file: str, workdir: Path) -> int:
     """Round-trip the accepted chunks of one file; how many there were."""
     accepted: list[tuple[str, str]] = []
-    for chunk in text.split(SEPARATOR):
-        if "expected-error" in chunk or not chunk.strip():
-            continue
-        form = irdl_form(chunk, workdir)
-        if form is not None and form.strip():
+    chunks = text.split(SEPARATOR)
+    forms = irdl_forms(text, workdir)
+    if len(forms) != len(chunks):
+        sys.exit(f"{name}: {len(chunks)} chunks, tf-opt printed {len(forms)}")
+    for chunk, form in zip(chunks, forms, strict=True):
+        if "expected-error" not in chunk and form.strip():
             accepted.append((chunk, form))
     if not accepted:
         return 0
