@@ -33,7 +33,8 @@ from tilefoundry.context import make_context
 from tilefoundry.ir.asm import TFParser
 from tilefoundry.ir.irdl_form import segmented_group
 from tilefoundry.ir.irdl_printer import irdl_printer
-from tilefoundry.tools.irdl_export import ROOT, constraint_of, dialects, range_of, trait_names
+from tilefoundry.tools.irdl_constraints import constraint_of, range_of
+from tilefoundry.tools.irdl_export import ROOT, dialects, trait_names
 
 __all__ = ["Example", "examples", "main", "parse_example", "render"]
 
