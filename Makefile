@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: test demo unit lit bench lint clean
+.PHONY: test demo unit lit bench lint dialects clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -33,6 +33,12 @@ lint: $(STAMP)
 	$(BIN)/ruff check tilefoundry examples benchmarks tests
 	$(BIN)/ruff format --check tilefoundry examples benchmarks tests
 	$(BIN)/mypy
+
+## dialects/*.irdl.mlir (the dialects in IRDL, for upstream mlir-opt --irdl-file) and their
+## reference docs/dialects/*.md, generated from tilefoundry/dialects; tests fail when stale.
+dialects: $(STAMP)
+	$(BIN)/python -m tilefoundry.tools.irdl_export
+	$(BIN)/python -m tilefoundry.tools.dialect_docs
 
 bench: $(STAMP)
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python benchmarks/run.py

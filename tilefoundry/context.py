@@ -1,4 +1,5 @@
-"""The xDSL context for TileFoundry IR: builtin, `tf`, `hir` and `tir`, each loaded on first use.
+"""The xDSL context for TileFoundry IR: builtin, `tf`, `hir` and `tir`, and xDSL's standard
+dialects (`func`, `arith`, `llvm`, ...) as `xdsl-opt` knows them, each loaded on first use.
 
 This module also wires the layers together, lazily, when the package is imported: the op
 library (`tilefoundry.ops`) is imported the first time text names one of its ops
@@ -18,7 +19,7 @@ from xdsl.ir import Dialect
 from tilefoundry.dialects.canonicalization import add_pattern_source
 from tilefoundry.ir.op_registry import add_library_loader
 
-__all__ = ["DIALECT_LOADERS", "load_plugin", "make_context"]
+__all__ = ["DIALECT_LOADERS", "load_plugin", "make_context", "register_dialects"]
 
 
 def _tf() -> Dialect:
@@ -61,10 +62,22 @@ add_pattern_source(
 )
 
 
-def make_context(*, allow_unregistered: bool = False) -> Context:
-    ctx = Context(allow_unregistered=allow_unregistered)
+def register_dialects(ctx: Context) -> None:
+    """Register TileFoundry's dialects and xDSL's standard ones, lazily: a dialect is loaded
+    when text first names it (xDSL's own registry costs nothing once `xdsl.dialects` is
+    imported, as the tools have it)."""
+    from xdsl.dialects import get_all_dialects  # xDSL's registry, for the parsing tools only
+
+    for name, loader in get_all_dialects().items():
+        if name not in DIALECT_LOADERS:
+            ctx.register_dialect(name, loader)
     for name, loader in DIALECT_LOADERS.items():
         ctx.register_dialect(name, loader)
+
+
+def make_context(*, allow_unregistered: bool = False) -> Context:
+    ctx = Context(allow_unregistered=allow_unregistered)
+    register_dialects(ctx)
     return ctx
 
 

@@ -40,14 +40,18 @@ from xdsl.dialects.builtin import (
 from xdsl.dialects.builtin import TensorType as BuiltinTensorType
 from xdsl.dialects.builtin import TupleType as BuiltinTupleType
 from xdsl.ir import Attribute, ParametrizedAttribute, TypeAttribute
-from xdsl.irdl import irdl_attr_definition
+from xdsl.irdl import AttrConstraint, BaseAttr, VarConstraint, irdl_attr_definition
 from xdsl.parser import AttrParser
 from xdsl.printer import Printer
+from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from tilefoundry.diagnostics import VerifyError
+from tilefoundry.irdl_syntax import irdl_form_follows, parse_irdl_parameters
 
 __all__ = [
     "DTYPES",
+    "ONE_VALUE_TYPE",
+    "VALUE_TYPES",
     "DimVar",
     "DimsAttr",
     "IRType",
@@ -74,6 +78,14 @@ DTYPES: dict[str, Attribute] = {
 """The element types a tensor may have, by the name used in Python and in text."""
 
 _DTYPE_OF_ATTR: dict[Attribute, str] = {attr: name for name, attr in DTYPES.items()}
+
+VALUE_TYPES: AttrConstraint = BaseAttr(BuiltinTensorType) | BaseAttr(BuiltinTupleType)
+"""The constraint on the type of every SSA value the ops define or use: a tensor or a tuple
+(`UnitType` is the absence of a value: an effect-form call has no result)."""
+
+ONE_VALUE_TYPE: AttrConstraint = VarConstraint("V", VALUE_TYPES)
+"""The values a terminator passes on (`hir.return`, `tf.yield`, ...): at most one in valid IR,
+so all of one type, which IRDL states with a single binding (`dialects/*.irdl.mlir`)."""
 
 
 def _check_plain_int(value: object, what: str) -> int:
@@ -227,7 +239,10 @@ class DimsAttr(ParametrizedAttribute):
             hi = parser.parse_integer(allow_boolean=False, allow_negative=False)
             return name, lo, hi
 
-        entries = parser.parse_comma_separated_list(parser.Delimiter.ANGLE, parse_entry)
+        with parser.in_angle_brackets():
+            if irdl_form_follows(parser, MLIRTokenKind.L_SQUARE):
+                return parse_irdl_parameters(cls, parser)
+            entries = parser.parse_comma_separated_list(parser.Delimiter.NONE, parse_entry)
         return [
             ArrayAttr(StringAttr(n) for n, _, _ in entries),
             ArrayAttr(IntAttr(lo) for _, lo, _ in entries),

@@ -9,9 +9,11 @@ from xdsl.ir import Attribute, ParametrizedAttribute
 from xdsl.irdl import irdl_attr_definition
 from xdsl.parser import AttrParser
 from xdsl.printer import Printer
+from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from tilefoundry.diagnostics import VerifyError
 from tilefoundry.ir.patterns import DimVarRangePat
+from tilefoundry.irdl_syntax import irdl_form_follows, parse_irdl_parameters
 from tilefoundry.types import DimVar
 
 __all__ = ["DimRangeAttr", "check_ranges", "parse_ranges", "print_ranges"]
@@ -49,6 +51,8 @@ class DimRangeAttr(ParametrizedAttribute):
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
         with parser.in_angle_brackets():
+            if irdl_form_follows(parser, MLIRTokenKind.STRING_LIT):  # <"n", 1 : i64, 128 : i64>
+                return parse_irdl_parameters(cls, parser)
             return list(_parse_range(parser))
 
     def print_parameters(self, printer: Printer) -> None:

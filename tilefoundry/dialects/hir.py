@@ -51,6 +51,7 @@ from tilefoundry.dialects.function import (
 )
 from tilefoundry.ir.expr import VarOwner
 from tilefoundry.ir.patterns import DimVarRangePat
+from tilefoundry.types import ONE_VALUE_TYPE
 
 __all__ = ["HIR", "FuncOp", "ReturnOp", "VariantOp"]
 
@@ -68,10 +69,13 @@ class FuncOp(FunctionOpMixin, IRDLOperation):
     ```mlir
     hir.func @mlp(%x: tensor<?x64xf32, #tf.dims<n: 1 to 4097>>, %w: tensor<64x64xf32> {const})
         -> tensor<?x64xf32, #tf.dims<n: 1 to 4097>> {
-      %h = tf.call tf.linalg.matmul(%x, %w) : (...) -> tensor<?x64xf32, #tf.dims<n: 1 to 4097>>
+      %h = tf.call tf.linalg.matmul(%x, %w)
+          : (tensor<?x64xf32, #tf.dims<n: 1 to 4097>>, tensor<64x64xf32>) -> tensor<?x64xf32, #tf.dims<n: 1 to 4097>>
       hir.return %h : tensor<?x64xf32, #tf.dims<n: 1 to 4097>>
     } variants {
-      hir.variant [n: 1 to 128] (%x: ..., %w: ...) { ... }
+      hir.variant [n: 1 to 128] (%x: tensor<?x64xf32, #tf.dims<n: 1 to 4097>>, %w: tensor<64x64xf32>) {
+        hir.return %x : tensor<?x64xf32, #tf.dims<n: 1 to 4097>>
+      }
     }
     ```
     """
@@ -212,7 +216,7 @@ class ReturnOp(ValuesFormat, IRDLOperation):
 
     name = "hir.return"
 
-    values = var_operand_def()
+    values = var_operand_def(ONE_VALUE_TYPE)
 
     traits = traits_def(IsTerminator(), ReturnLike(), HasParent(FuncOp, VariantOp))
 

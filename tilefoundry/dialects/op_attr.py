@@ -34,10 +34,12 @@ from xdsl.ir import Attribute, ParametrizedAttribute
 from xdsl.irdl import irdl_attr_definition
 from xdsl.parser import AttrParser
 from xdsl.printer import Printer
+from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from tilefoundry.diagnostics import VerifyError
 from tilefoundry.ir.op_registry import Op, lookup_op_class
 from tilefoundry.ir.values import attr_to_python, python_to_attr
+from tilefoundry.irdl_syntax import irdl_form_follows, parse_irdl_parameters
 
 __all__ = ["OpAttr", "attr_to_op", "attr_to_value", "canonical", "op_to_attr", "value_to_attr"]
 
@@ -132,6 +134,10 @@ class OpAttr(ParametrizedAttribute):
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
         with parser.in_angle_brackets():
+            if irdl_form_follows(parser, MLIRTokenKind.STRING_LIT):  # <"tf.math.binary", {...}>
+                name, values = parse_irdl_parameters(cls, parser)
+                assert isinstance(name, StringAttr) and isinstance(values, DictionaryAttr)
+                return list(canonical(name, values).parameters)
             return list(canonical(*parse_op_body(parser)).parameters)
 
     def print_parameters(self, printer: Printer) -> None:

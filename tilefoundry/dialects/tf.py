@@ -66,7 +66,15 @@ from tilefoundry.ir.metadata import (
 )
 from tilefoundry.ir.op_registry import Op, typeinfer
 from tilefoundry.target import TargetAttr, TopologyAttr
-from tilefoundry.types import DimsAttr, IRType, TensorType, UnitType, from_attr, to_attr
+from tilefoundry.types import (
+    VALUE_TYPES,
+    DimsAttr,
+    IRType,
+    TensorType,
+    UnitType,
+    from_attr,
+    to_attr,
+)
 
 __all__ = [
     "TF",
@@ -213,7 +221,7 @@ class TupleOp(ExprOp, IRDLOperation):
 
     name = "tf.tuple"
 
-    elements_ = var_operand_def()
+    elements_ = var_operand_def(VALUE_TYPES)
     result = result_def(BuiltinTupleType)
 
     traits = traits_def(Pure())
@@ -381,8 +389,8 @@ class CallOp(ExprOp, IRDLOperation):
     name = "tf.call"
 
     callee = prop_def(BaseAttr(OpAttr) | BaseAttr(SymbolRefAttr))
-    args_ = var_operand_def()
-    res = opt_result_def()
+    args_ = var_operand_def(VALUE_TYPES)
+    res = opt_result_def(VALUE_TYPES)
 
     traits = traits_def(
         CallSymbolUse(), CallEffects(), CallSpeculation(), CallFolder(), Canonicalization()

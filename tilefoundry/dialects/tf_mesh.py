@@ -35,6 +35,7 @@ from tilefoundry.dialects.asm import ValuesFormat
 from tilefoundry.dialects.tf_module import ModuleOp, declared_in_chain
 from tilefoundry.ir.expr import Expr, ExprOp, building, expr_value
 from tilefoundry.ir.metadata import IRMetadata
+from tilefoundry.types import ONE_VALUE_TYPE, VALUE_TYPES
 
 __all__ = ["MeshOp", "YieldOp"]
 
@@ -55,7 +56,7 @@ class MeshOp(ExprOp, IRDLOperation):
 
     topology = prop_def(StringAttr)
     body = region_def("single_block")
-    res = opt_result_def()
+    res = opt_result_def(VALUE_TYPES)
 
     traits = traits_def(RecursiveMemoryEffect())
 
@@ -153,7 +154,7 @@ class YieldOp(ValuesFormat, IRDLOperation):
 
     name = "tf.yield"
 
-    values = var_operand_def()
+    values = var_operand_def(ONE_VALUE_TYPE)
 
     traits = traits_def(IsTerminator(), Pure(), HasParent(MeshOp))
 

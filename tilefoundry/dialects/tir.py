@@ -70,7 +70,7 @@ from tilefoundry.ir.callable import FunctionLike, fits
 from tilefoundry.ir.expr import Expr, ExprOp, Var, VarOwner, is_defined_within
 from tilefoundry.ir.metadata import BindingMetadata, location_to_metadata
 from tilefoundry.ir.patterns import DimVarRangePat
-from tilefoundry.types import from_attr
+from tilefoundry.types import ONE_VALUE_TYPE, VALUE_TYPES, from_attr
 
 __all__ = ["TIR", "DispatchOp", "EvaluateOp", "LetOp", "PrimFuncOp", "ReturnOp", "YieldOp"]
 
@@ -237,7 +237,7 @@ class LetOp(VarOwner, IRDLOperation):
     name = "tir.let"
 
     body = region_def("single_block")
-    binding = result_def()
+    binding = result_def(VALUE_TYPES)
 
     traits = lazy_traits_def(
         lambda: (HasParent(PrimFuncOp), RecursiveMemoryEffect(), Canonicalization())
@@ -365,7 +365,7 @@ class YieldOp(ValuesFormat, IRDLOperation):
 
     name = "tir.yield"
 
-    values = var_operand_def()
+    values = var_operand_def(ONE_VALUE_TYPE)
 
     traits = traits_def(IsTerminator(), Pure(), HasParent(LetOp, EvaluateOp))
 
@@ -415,8 +415,8 @@ class DispatchOp(ExprOp, IRDLOperation):
 
     callees = prop_def(ArrayAttr[SymbolRefAttr])
     case_ranges = prop_def(ArrayAttr[ArrayAttr[DimRangeAttr]], prop_name="case_patterns")
-    args = var_operand_def()
-    res = opt_result_def()
+    args = var_operand_def(VALUE_TYPES)
+    res = opt_result_def(VALUE_TYPES)
 
     traits = traits_def(DispatchSymbolUse())
 
@@ -485,7 +485,7 @@ class ReturnOp(ValuesFormat, IRDLOperation):
 
     name = "tir.return"
 
-    values = var_operand_def()
+    values = var_operand_def(ONE_VALUE_TYPE)
 
     traits = traits_def(IsTerminator(), ReturnLike(), HasParent(PrimFuncOp))
 

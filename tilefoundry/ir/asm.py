@@ -34,10 +34,12 @@ from xdsl.parser import AttrParser, Parser, ParserState, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import ParseError
 from xdsl.utils.lexer import Input, Span
-from xdsl.utils.mlir_lexer import MLIRLexer
+from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 
 from tilefoundry.diagnostics import VerifyError
 from tilefoundry.ir.expr import ExprOp, VarOwner
+from tilefoundry.ir.irdl_form import read_irdl_form
+from tilefoundry.ir.loc_aliases import UndefinedAlias, forward_alias, resolve_forward_aliases
 from tilefoundry.ir.metadata import (
     BindingMetadata,
     SpanEndAttr,
@@ -86,6 +88,7 @@ class TFParser(Parser):
         self.file_name = name
         self.op_offsets: dict[Operation, int] = {}
         self.first_uses: dict[str, Span] = {}
+        self.forward_aliases: dict[str, Span] = {}
 
     def position_of(self, offset: int) -> SourcePosition:
         text = self.lexer.input.content
@@ -99,13 +102,24 @@ class TFParser(Parser):
 
     def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
         try:
-            return super().parse_module(allow_implicit_module)
+            module = super().parse_module(allow_implicit_module)
         except ParseError as err:
             undefined = [n for n in self.forward_ssa_references if n in self.first_uses]
             if undefined and err.msg.startswith("values used but not defined"):
                 name = undefined[0]
                 self.raise_error(f"use of undefined value '%{name}'", self.first_uses[name])
             raise
+        try:
+            rebound = resolve_forward_aliases(module, self.attribute_aliases)
+        except UndefinedAlias as err:
+            self.raise_error(
+                f"undefined symbol alias '{err.alias}'", self.forward_aliases[err.alias]
+            )
+        for op in rebound:
+            if isinstance(op, ExprOp | VarOwner) and len(op.results) == 1:
+                self._bind_ssa_name(op, self.op_offsets.get(op, 0))
+        read_irdl_form(module)
+        return module
 
     def resolve_operand(
         self, operand: UnresolvedOperand, type: AttributeInvT
@@ -184,6 +198,11 @@ class TFParser(Parser):
             )
             return FusedLoc(ArrayAttr(locations), metadata)
         position = self.pos
+        alias = self._current_token
+        if alias.kind == MLIRTokenKind.HASH_IDENT and alias.text not in self.attribute_aliases:
+            self._consume_token()  # an alias defined later in the input, as mlir-opt prints it
+            self.forward_aliases.setdefault(alias.text, alias.span)
+            return forward_alias(alias.text)
         attr = self.parse_optional_attribute()
         if isinstance(attr, LocationAttr):
             return attr

@@ -45,6 +45,7 @@ from xdsl.printer import Printer
 
 from tilefoundry.diagnostics import VerifyError, with_context
 from tilefoundry.ir.values import attr_to_python, python_to_attr
+from tilefoundry.irdl_syntax import parse_irdl_parameters
 
 __all__ = [
     "BindingMetadata",
@@ -165,14 +166,15 @@ class SpanEndAttr(ParametrizedAttribute):
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
-        with parser.in_angle_brackets():
-            if parser.parse_optional_keyword("none"):
-                line: IntAttr | NoneAttr = NoneAttr()
-            else:
-                line = IntAttr(parser.parse_integer(allow_boolean=False, allow_negative=False))
-            parser.parse_punctuation(",")
-            column = IntAttr(parser.parse_integer(allow_boolean=False, allow_negative=False))
-        return [line, column]
+        with parser.in_angle_brackets():  # the IRDL form gives the integers' type too
+            return parse_irdl_parameters(cls, parser)
+
+    def verify(self) -> None:
+        for value in (self.end_line, self.end_column):
+            if isinstance(value, IntAttr) and value.data < 0:
+                raise VerifyError(
+                    f"a span ends at a non-negative line and column, got {value.data}"
+                )
 
     def print_parameters(self, printer: Printer) -> None:
         line = "none" if isinstance(self.end_line, NoneAttr) else str(self.end_line.data)
@@ -195,13 +197,8 @@ class MetaAttr(ParametrizedAttribute):
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
-        with parser.in_angle_brackets():
-            kind = StringAttr(parser.parse_str_literal())
-            parser.parse_punctuation(",")
-            fields = parser.parse_attribute()
-        if not isinstance(fields, DictionaryAttr):
-            parser.raise_error(f"#tf.meta fields must be a dictionary, got {fields}")
-        return [kind, fields]
+        with parser.in_angle_brackets():  # the custom form is the IRDL form
+            return parse_irdl_parameters(cls, parser)
 
     def print_parameters(self, printer: Printer) -> None:
         with printer.in_angle_brackets():

@@ -16,6 +16,7 @@ from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 
 from tilefoundry.diagnostics import VerifyError
+from tilefoundry.irdl_syntax import parse_irdl_parameters
 from tilefoundry.target.devices import BACKENDS, DeviceSpec, device_named, known_devices
 
 __all__ = ["Target", "TargetAttr"]
@@ -87,8 +88,8 @@ class TargetAttr(ParametrizedAttribute):
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
-        with parser.in_angle_brackets():
-            return [StringAttr(parser.parse_str_literal())]
+        with parser.in_angle_brackets():  # the custom form is the IRDL form
+            return parse_irdl_parameters(cls, parser)
 
     def print_parameters(self, printer: Printer) -> None:
         with printer.in_angle_brackets():

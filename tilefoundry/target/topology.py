@@ -22,6 +22,7 @@ from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 
 from tilefoundry.diagnostics import VerifyError
+from tilefoundry.irdl_syntax import parse_irdl_parameters
 from tilefoundry.target.target import Target
 
 __all__ = ["Topology", "TopologyAttr", "check_distinct", "check_levels"]
@@ -85,12 +86,10 @@ class TopologyAttr(ParametrizedAttribute):
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
+        # The IRDL form `<"warp", none>`, `<"cta", 4 : i64>`; the custom form leaves out
+        # `none` and the integer's type.
         with parser.in_angle_brackets():
-            level = StringAttr(parser.parse_str_literal())
-            extent: IntAttr | NoneAttr = NoneAttr()
-            if parser.parse_optional_punctuation(",") is not None:
-                extent = IntAttr(parser.parse_integer(allow_boolean=False))
-        return [level, extent]
+            return parse_irdl_parameters(cls, parser, defaults=(NoneAttr(),))
 
     def print_parameters(self, printer: Printer) -> None:
         with printer.in_angle_brackets():

@@ -29,8 +29,10 @@ from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 from xdsl.xdsl_opt_main import xDSLOptMain
 
-from tilefoundry.context import DIALECT_LOADERS, load_plugin
+from tilefoundry.context import load_plugin, register_dialects
 from tilefoundry.ir.asm import TFParser, TFPrinter
+from tilefoundry.ir.irdl_form import IRDLFormError
+from tilefoundry.ir.irdl_printer import irdl_printer
 from tilefoundry.ir.verifier import OpVerifyError, verify_ir
 from tilefoundry.tools.expectations import Diagnostic, check_expectations, read_expectations
 from tilefoundry.transforms import PASSES, PassError, describe_passes
@@ -56,8 +58,7 @@ class TfOptMain(xDSLOptMain):
     version_format = "tf-opt (TileFoundry core IR, xdsl {xdsl_version})"
 
     def register_all_dialects(self) -> None:
-        for name, loader in DIALECT_LOADERS.items():
-            self.ctx.register_dialect(name, loader)
+        register_dialects(self.ctx)
 
     def register_all_frontends(self) -> None:
         self.available_frontends["mlir"] = self._parse_unused
@@ -93,6 +94,13 @@ class TfOptMain(xDSLOptMain):
                 "--print-between-passes": "print the IR after each pass but the last",
                 "--time-passes": "print the time each pass took (stderr)",
             },
+        )
+        arg_parser.add_argument(
+            "--print-irdl-generic",
+            action="store_true",
+            help="print the generic form that upstream mlir-opt verifies with the dialects of "
+            "dialects/*.irdl.mlir (--irdl-file): inherent data as attributes, tf attributes in "
+            "IRDL's parameter syntax, each block of a tf/hir/tir op ended by llvm.unreachable",
         )
         arg_parser.add_argument(
             "--plugin",
@@ -242,10 +250,15 @@ class TfOptMain(xDSLOptMain):
             print_properties_as_attributes=self.args.print_no_properties,
             print_debuginfo=self.args.print_debuginfo,
         )
+        if self.args.print_irdl_generic:
+            printer = irdl_printer(stream, print_debuginfo=self.args.print_debuginfo)
         ops = list(module.ops) if implicit and not module.attributes else [module]
-        for op in ops:
-            printer.print_op(op)
-            printer.print_string("\n")
+        try:
+            for op in ops:
+                printer.print_op(op)
+                printer.print_string("\n")
+        except IRDLFormError as err:
+            raise ToolError(str(err)) from None
         return stream.getvalue()
 
     def _write_output(self, text: str) -> None:
