@@ -18,7 +18,6 @@ TileFoundry type with a `VerifyError` that says why.
 from __future__ import annotations
 
 import functools
-
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
