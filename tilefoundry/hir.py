@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from xdsl.dialects.builtin import ArrayAttr
 from xdsl.ir import Block, Operation, Region
 
+from tilefoundry.arguments import items_of, text_of
 from tilefoundry.diagnostics import VerifyError
 from tilefoundry.dialects.dim_range import DimRangeAttr, check_ranges
 from tilefoundry.dialects.function import check_dim_vars, signature_properties
@@ -34,6 +35,7 @@ from tilefoundry.ir.expr import (
     ExprOp,
     Var,
     adopt_params,
+    check_expr,
     check_new_params,
     check_var_name,
     collect_expression,
@@ -83,12 +85,13 @@ class Function(Expr, FunctionView[FuncOp]):
         *,
         metadata: Iterable[IRMetadata] = (),
     ) -> Function:
-        if not isinstance(name, str) or not name:
-            raise TypeError(f"Function name must be a non-empty str, got {name!r}")
+        name = text_of(name, "Function name")
         check_var_name(name)
         if body is None:
             raise TypeError(f"Function '{name}' needs a body expression")
-        return cls.of(_build(name, list(params), body, check_metadata(metadata)))
+        check_expr(body, f"Function '{name}' body")
+        param_list = list(items_of(params, f"Function '{name}' params", "an iterable of Var"))
+        return cls.of(_build(name, param_list, body, check_metadata(metadata)))
 
     @property
     def body(self) -> Expr | None:

@@ -37,6 +37,7 @@ from typing import Any, cast
 from xdsl.dialects.builtin import DictionaryAttr, StringAttr, SymbolRefAttr
 from xdsl.ir import Block, Operation, Region
 
+from tilefoundry.arguments import items_of, mapping_of, refuse_type, text_of
 from tilefoundry.diagnostics import VerifyError
 from tilefoundry.dialects.hir import FuncOp
 from tilefoundry.dialects.op_attr import attr_to_value, value_to_attr
@@ -59,6 +60,9 @@ from tilefoundry.types import TensorType
 
 __all__ = ["Module"]
 
+_FUNCTIONS = "an iterable of Function / PrimFunction"
+_MODULES = "an iterable of Module or a mapping from attachment name to Module"
+
 _METHODS: weakref.WeakKeyDictionary[ModuleOp, dict[str, Callable[..., Any]]] = (
     weakref.WeakKeyDictionary()
 )
@@ -71,19 +75,24 @@ def _function_view(op: Operation | FunctionLike) -> Function | PrimFunction:
     return PrimFunction.of(op)
 
 
-def _as_target(target: Target | str | None) -> Target | None:
+def _as_target(module: str, target: Target | str | None) -> Target | None:
     if target is None or isinstance(target, Target):
         return target
+    if not isinstance(target, str):
+        refuse_type(f"Module '{module}' target", "a Target or a device / backend name", target)
     return Target(target)
 
 
-def _as_topologies(topologies: Iterable[Topology] | None) -> tuple[Topology, ...] | None:
+def _as_topologies(
+    module: str, topologies: Iterable[Topology] | None
+) -> tuple[Topology, ...] | None:
     if topologies is None:
         return None
-    levels = tuple(topologies)
-    for level in levels:
+    what = f"Module '{module}' topologies"
+    levels = items_of(topologies, what, "an iterable of Topology values (or None)")
+    for index, level in enumerate(levels):
         if not isinstance(level, Topology):
-            raise TypeError(f"topologies must hold Topology values, got {level!r}")
+            refuse_type(f"{what} #{index}", "a Topology", level)
     check_distinct(levels)
     return levels
 
@@ -102,20 +111,26 @@ class Module(OpView[ModuleOp]):
         metadata: Mapping[str, object] | None = None,
         methods: Mapping[str, Callable[..., Any]] | None = None,
     ) -> Module:
-        if not isinstance(name, str) or not name:
-            raise TypeError(f"Module name must be a non-empty str, got {name!r}")
+        name = text_of(name, "Module name")
         function_ops = _function_ops(name, functions)
         children = _children(name, modules)
-        method_table = dict(methods or {})
+        method_table: dict[str, Any] = {}
+        if methods is not None:
+            method_table = mapping_of(methods, f"Module '{name}' methods", "a mapping of functions")
         _check_names(name, function_ops, children, method_table)
+        if entry is not None:
+            text_of(entry, f"Module '{name}' entry", "the name of one of its functions (a str)")
         config = None
         if metadata is not None:
-            config = DictionaryAttr({k: value_to_attr(v) for k, v in dict(metadata).items()})
+            values = mapping_of(metadata, f"Module '{name}' metadata", "a mapping from str")
+            config = DictionaryAttr(
+                {k: value_to_attr(v, f"Module '{name}' metadata '{k}'") for k, v in values.items()}
+            )
         op = ModuleOp(
             name,
             entry=entry,
-            target=_as_target(target),
-            topologies=_as_topologies(topologies),
+            target=_as_target(name, target),
+            topologies=_as_topologies(name, topologies),
             metadata=config,
             body=Region(Block()),
         )
@@ -148,6 +163,8 @@ class Module(OpView[ModuleOp]):
     def implicit(cls, function: Function | PrimFunction) -> Module:
         """The implicit single-function module of a bare function: named after it, with it as
         the entry (what a bare `@func` / `@prim_func` becomes)."""
+        if not isinstance(function, Function | PrimFunction):
+            refuse_type("Module.implicit function", "a Function or PrimFunction", function)
         return cls(name=function.name, functions=[function], entry=function.name)
 
     # -- what the module declares ----------------------------------------------------------
@@ -326,8 +343,7 @@ class Module(OpView[ModuleOp]):
 
     def renamed(self, name: str) -> Module:
         """`cloned()` under another name."""
-        if not isinstance(name, str) or not name:
-            raise TypeError(f"Module name must be a non-empty str, got {name!r}")
+        text_of(name, "Module name")
         copy = self.cloned()
         copy._op.sym_name = StringAttr(name)
         copy._op.module_name = None
@@ -380,14 +396,12 @@ def _no_entry_message(module: Module) -> str:
 
 
 def _function_ops(module_name: str, functions: Iterable[Any]) -> list[Operation]:
+    what = f"Module '{module_name}' functions"
     ops: list[Operation] = []
-    for index, function in enumerate(functions):
-        op = getattr(function, "function_op", None)
-        if not isinstance(op, FunctionLike) or not isinstance(op, Operation):
-            raise TypeError(
-                f"Module '{module_name}' function #{index} must be a Function or PrimFunction, "
-                f"got {function!r}"
-            )
+    for index, function in enumerate(items_of(functions, what, _FUNCTIONS)):
+        if not isinstance(function, Function | PrimFunction):
+            refuse_type(f"{what} #{index}", "a Function or PrimFunction", function)
+        op = function.function_op
         if op.parent is not None:
             raise VerifyError(
                 f"module '{module_name}': function '{function.name}' already belongs to a module"
@@ -401,15 +415,22 @@ def _function_ops(module_name: str, functions: Iterable[Any]) -> list[Operation]
 def _children(
     module_name: str, modules: Iterable[Module] | Mapping[str, Module]
 ) -> list[tuple[str, ModuleOp]]:
-    pairs = (
-        list(modules.items()) if isinstance(modules, Mapping) else [(m.name, m) for m in modules]
-    )
+    what = f"Module '{module_name}' modules"
+    pairs: list[tuple[str, object]]
+    if isinstance(modules, Mapping):
+        pairs = list(mapping_of(modules, what, _MODULES).items())
+    else:
+        pairs = []
+        for index, item in enumerate(items_of(modules, what, _MODULES)):
+            if not isinstance(item, Module):
+                refuse_type(f"{what} #{index}", "a Module", item)
+            pairs.append((item.name, item))
     children: list[tuple[str, ModuleOp]] = []
     for attach_name, child in pairs:
+        if not attach_name:
+            raise ValueError(f"{what}: a child is attached under a non-empty name")
         if not isinstance(child, Module):
-            raise TypeError(
-                f"Module '{module_name}' child '{attach_name}' must be a Module, got {child!r}"
-            )
+            refuse_type(f"{what} '{attach_name}'", "a Module", child)
         if child.target is not None:
             raise VerifyError(
                 f"module '{module_name}': child '{attach_name}' declares target "

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from xdsl.dialects.builtin import ArrayAttr, StringAttr, SymbolRefAttr
 
+from tilefoundry.arguments import refuse_type
 from tilefoundry.dialects.tf_module import CONTEXT_OWNERS
 from tilefoundry.hir import Function
 from tilefoundry.module import Module
@@ -23,6 +24,8 @@ __all__ = ["function_selectors", "published", "select"]
 
 def select(module: Module, path: str) -> Module:
     """The module a dotted path names relative to `module` (see the module docstring)."""
+    if not isinstance(module, Module):
+        refuse_type("select module", "a Module", module)
     if not isinstance(path, str):
         raise TypeError(f"a path is a dotted str, got {path!r}")
     if path == "":
@@ -84,6 +87,8 @@ def published(module: Module, path: str) -> Module:
 def function_selectors(module: Module) -> list[tuple[str, Function]]:
     """Every HIR function of the tree with the path `select` resolves for it, in source order,
     parents before children (a PrimFunction implements a function; it is not one of these)."""
+    if not isinstance(module, Module):
+        refuse_type("function_selectors module", "a Module", module)
     found: list[tuple[str, Function]] = []
 
     def visit(node: Module, prefix: str) -> None:

@@ -42,10 +42,12 @@ from xdsl.irdl import irdl_attr_definition
 from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 
+from tilefoundry.arguments import items_of, refuse_type
 from tilefoundry.diagnostics import VerifyError
 
 __all__ = [
     "DTYPES",
+    "SIZE_LIMIT",
     "DimVar",
     "DimsAttr",
     "IRType",
@@ -73,10 +75,13 @@ DTYPES: dict[str, Attribute] = {
 
 _DTYPE_OF_ATTR: dict[Attribute, str] = {attr: name for name, attr in DTYPES.items()}
 
+SIZE_LIMIT = 2**63
+"""Sizes are 64-bit signed integers in MLIR: a dimension (and a DimVar envelope) stays below."""
+
 
 def _check_plain_int(value: object, what: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool):
-        raise TypeError(f"{what} must be an int, got {type(value).__name__} {value!r}")
+        refuse_type(what, "an int", value)
     return value
 
 
@@ -95,8 +100,10 @@ class DimVar:
             )
         _check_plain_int(self.lo, "DimVar lo")
         _check_plain_int(self.hi, "DimVar hi")
-        if not 0 <= self.lo < self.hi:
-            raise ValueError(f"DimVar '{self.name}' needs 0 <= lo < hi, got [{self.lo}, {self.hi})")
+        if not 0 <= self.lo < self.hi <= SIZE_LIMIT:
+            raise ValueError(
+                f"DimVar '{self.name}' needs 0 <= lo < hi <= 2**63, got [{self.lo}, {self.hi})"
+            )
 
     def contains(self, size: int) -> bool:
         """Whether a concrete size lies in the envelope."""
@@ -114,7 +121,7 @@ class TensorType:
     dtype: str
 
     def __init__(self, shape: Iterable[int | DimVar], dtype: str) -> None:
-        dims = tuple(shape)
+        dims = items_of(shape, "TensorType shape", "an iterable of dimensions (int or DimVar)")
         by_name: dict[str, DimVar] = {}
         for dim in dims:
             if isinstance(dim, DimVar):
@@ -123,9 +130,9 @@ class TensorType:
                         f"dim '{dim.name}' appears with two envelopes: "
                         f"[{by_name[dim.name].lo}, {by_name[dim.name].hi}) and [{dim.lo}, {dim.hi})"
                     )
-            elif _check_plain_int(dim, "a tensor dimension") < 0:
-                raise ValueError(f"a tensor dimension must be >= 0, got {dim}")
-        if dtype not in DTYPES:
+            elif not 0 <= _check_plain_int(dim, "a tensor dimension") < SIZE_LIMIT:
+                raise ValueError(f"a tensor dimension must be >= 0 and below 2**63, got {dim}")
+        if not isinstance(dtype, str) or dtype not in DTYPES:
             raise ValueError(f"unknown dtype {dtype!r}; expected one of {', '.join(DTYPES)}")
         object.__setattr__(self, "shape", dims)
         object.__setattr__(self, "dtype", dtype)
@@ -153,10 +160,10 @@ class TupleType:
     fields: tuple[IRType, ...]
 
     def __init__(self, fields: Iterable[IRType]) -> None:
-        items = tuple(fields)
+        items = items_of(fields, "TupleType fields", "an iterable of IRType")
         for field in items:
             if not isinstance(field, TensorType | TupleType | UnitType):
-                raise TypeError(f"a TupleType field must be an IRType, got {field!r}")
+                refuse_type("a TupleType field", "an IRType", field)
         object.__setattr__(self, "fields", items)
 
     def __len__(self) -> int:

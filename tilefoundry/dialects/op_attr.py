@@ -45,13 +45,14 @@ _BARE = re.compile(r"[A-Za-z_][A-Za-z0-9_$.]*")
 _KEYWORDS = frozenset({"true", "false", "none"})
 
 
-def value_to_attr(value: object) -> Attribute:
-    """The attribute of an op attribute value (an enum member by its value)."""
+def value_to_attr(value: object, what: str = "an op attribute value") -> Attribute:
+    """The attribute of an op attribute (or module metadata) value, an enum member by its
+    value; a VerifyError naming `what` for a value that has none."""
     if isinstance(value, enum.Enum):
         value = value.value
     if isinstance(value, float) and not math.isfinite(value):
-        raise VerifyError(f"op attribute values must be finite, got {value}")
-    return python_to_attr(value, "an op attribute value")
+        raise VerifyError(f"{what} must be finite, got {value}")
+    return python_to_attr(value, what)
 
 
 def attr_to_value(attr: Attribute) -> object:

@@ -48,6 +48,7 @@ from xdsl.traits import (
     SymbolUserOpInterface,
 )
 
+from tilefoundry.arguments import items_of, refuse_type
 from tilefoundry.diagnostics import VerifyError, with_context
 from tilefoundry.dialects.canonicalization import Canonicalization
 from tilefoundry.dialects.dense import array_to_dense, dense_to_array
@@ -62,6 +63,7 @@ from tilefoundry.ir.metadata import (
     IRMetadata,
     MetaAttr,
     SpanEndAttr,
+    check_metadata,
     metadata_context,
 )
 from tilefoundry.ir.op_registry import Op, typeinfer
@@ -219,7 +221,7 @@ class TupleOp(ExprOp, IRDLOperation):
     traits = traits_def(Pure())
 
     def __init__(self, elements: Iterable[Expr], *, metadata: Iterable[IRMetadata] = ()) -> None:
-        items = tuple(elements)
+        items = items_of(elements, "Tuple elements", "an iterable of Expr")
         values = [expr_value(e, f"tuple element #{i}") for i, e in enumerate(items)]
         super().__init__(
             operands=[values],
@@ -395,10 +397,11 @@ class CallOp(ExprOp, IRDLOperation):
         *,
         metadata: Iterable[IRMetadata] = (),
     ) -> None:
-        items = tuple(metadata)
+        items = check_metadata(metadata, what="'tf.call' metadata")
         binding, span = metadata_context(items)
+        arguments = items_of(args, "Call args", "an iterable of Expr")
         try:
-            values = [expr_value(a, f"argument #{i}") for i, a in enumerate(args)]
+            values = [expr_value(a, f"argument #{i}") for i, a in enumerate(arguments)]
             arg_types = _types_of(values)
             if isinstance(target, Op):
                 result = typeinfer(target, arg_types)
@@ -406,9 +409,7 @@ class CallOp(ExprOp, IRDLOperation):
             else:
                 function = target.function_op if isinstance(target, HasFunctionOp) else target
                 if not isinstance(function, FunctionLike) or not isinstance(function, Operation):
-                    raise TypeError(
-                        f"Call target must be an Op or a function, got {type(target).__name__}"
-                    )
+                    refuse_type("Call target", "an Op or a function", target)
                 sym_name = function.properties["sym_name"]
                 shown = f"@{cast(Any, sym_name).data}"
                 result = _check_function_call(function, arg_types, None, shown)

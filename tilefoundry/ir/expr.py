@@ -21,6 +21,7 @@ from typing import NoReturn, TypeVar, cast
 
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
 
+from tilefoundry.arguments import described, refuse_type
 from tilefoundry.diagnostics import VerifyError, with_context
 from tilefoundry.ir.metadata import (
     BindingMetadata,
@@ -36,6 +37,7 @@ from tilefoundry.types import IRType, TensorType, TupleType, UnitType, from_attr
 __all__ = [
     "Expr",
     "adopt_params",
+    "check_expr",
     "check_new_params",
     "building",
     "collect_expression",
@@ -439,8 +441,20 @@ def check_var_name(name: object) -> str:
     return name
 
 
+def check_expr(value: object, what: str) -> Expr:
+    """An argument that must be an Expr; a TypeError naming it otherwise (a Python number is
+    not one: write it as a `Constant`)."""
+    if not isinstance(value, Expr):
+        hint = ""
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            hint = f" (write a number as a Constant, e.g. Constant([{value!r}]))"
+        raise TypeError(f"{what} must be an Expr, got {described(value)}{hint}")
+    return value
+
+
 def expr_value(expr: Expr, what: str) -> SSAValue:
     """The SSA value an Expr stands for as an operand (refused for an effect-form call)."""
+    check_expr(expr, what)
     if isinstance(expr, Var):
         return expr.value
     if isinstance(expr, Operation):
@@ -453,7 +467,7 @@ def expr_value(expr: Expr, what: str) -> SSAValue:
                 )
             )
         return expr.results[0]
-    raise TypeError(f"{what} must be an Expr, got {type(expr).__name__} {expr!r}")
+    raise TypeError(f"{what} must be an Expr, got {described(expr)}")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -462,18 +476,20 @@ def expr_value(expr: Expr, what: str) -> SSAValue:
 
 def _check_class(cls: object) -> type[IRMetadata]:
     if not (isinstance(cls, type) and issubclass(cls, IRMetadata)):
-        raise TypeError(f"expected an IRMetadata class, got {cls!r}")
+        refuse_type("the metadata class", "an IRMetadata class", cls)
     return cls
 
 
 def get_metadata(expr: Expr, cls: type[T]) -> T | None:
     """The unique value of exactly class `cls` in the expr's metadata, or None."""
+    check_expr(expr, "get_metadata expr")
     _check_class(cls)
     return next((m for m in expr.metadata if type(m) is cls), None)
 
 
 def replace_metadata(expr: E, value: IRMetadata) -> E:
     """A copy with the value of `value`'s exact class replaced in place (appended if absent)."""
+    check_expr(expr, "replace_metadata expr")
     if not isinstance(value, IRMetadata):
         raise VerifyError(
             with_context(
@@ -494,6 +510,7 @@ def replace_metadata(expr: E, value: IRMetadata) -> E:
 
 def remove_metadata(expr: E, cls: type[IRMetadata]) -> E:
     """A copy without the value of exactly class `cls`; the input itself when it has none."""
+    check_expr(expr, "remove_metadata expr")
     _check_class(cls)
     items = expr.metadata
     if not any(type(m) is cls for m in items):
@@ -503,6 +520,7 @@ def remove_metadata(expr: E, cls: type[IRMetadata]) -> E:
 
 def binding_name(expr: Expr) -> str | None:
     """The authored SSA label: the BindingMetadata name (for a Var, its name when it has none)."""
+    check_expr(expr, "binding_name expr")
     binding = get_metadata(expr, BindingMetadata)
     if binding is not None:
         return binding.name
@@ -516,10 +534,12 @@ def diagnostic_span(expr: Expr) -> str | None:
 
 def diagnostic_location(expr: Expr) -> str | None:
     """Where a diagnostic about the expr points: its source span, else its binding label."""
+    check_expr(expr, "diagnostic_location expr")
     return diagnostic_span(expr) or binding_name(expr)
 
 
 def source_metadata(expr: Expr) -> tuple[IRMetadata, ...]:
     """The binding and source-span values only, in order: what a pass copies onto the
     expression it synthesizes in place of this one."""
+    check_expr(expr, "source_metadata expr")
     return tuple(m for m in expr.metadata if type(m) in (BindingMetadata, SourceSpanMetadata))

@@ -43,6 +43,7 @@ from xdsl.irdl import irdl_attr_definition
 from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 
+from tilefoundry.arguments import items_of, refuse_type
 from tilefoundry.diagnostics import VerifyError, with_context
 from tilefoundry.ir.values import attr_to_python, python_to_attr
 
@@ -60,6 +61,9 @@ __all__ = [
 ]
 
 _METADATA_CLASSES: dict[str, type[IRMetadata]] = {}
+
+_LOCATION_LIMIT = 2**32
+"""MLIR keeps a location's line and column as unsigned 32-bit integers."""
 
 
 @dataclass(frozen=True)
@@ -112,14 +116,17 @@ class SourceSpanMetadata(IRMetadata):
 
     def __post_init__(self) -> None:
         if not isinstance(self.file, str):
-            raise TypeError(f"SourceSpanMetadata.file must be a str, got {self.file!r}")
+            refuse_type("SourceSpanMetadata.file", "a str", self.file)
         for field in ("line", "column", "end_line", "end_column"):
             value = getattr(self, field)
             if value is None and field.startswith("end_"):
                 continue
-            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-                raise TypeError(
-                    f"SourceSpanMetadata.{field} must be a non-negative int, got {value!r}"
+            if not isinstance(value, int) or isinstance(value, bool):
+                refuse_type(f"SourceSpanMetadata.{field}", "a non-negative int", value)
+            if not 0 <= value < _LOCATION_LIMIT:
+                raise ValueError(
+                    f"SourceSpanMetadata.{field} must be a non-negative int below 2**32 (a line "
+                    f"or column of an MLIR location), got {value}"
                 )
         if self.end_line is not None and self.end_column is None:
             raise ValueError("SourceSpanMetadata with an end_line needs an end_column")
@@ -227,8 +234,9 @@ def check_metadata(
     metadata: Iterable[object], *, what: str = "metadata", context: bool = True
 ) -> tuple[IRMetadata, ...]:
     """The metadata as a tuple, or a VerifyError (with binding / span context, unless the caller
-    adds its own) when it is invalid: every entry an `IRMetadata`, at most one per exact class."""
-    items = tuple(metadata)
+    adds its own) when it is invalid: every entry an `IRMetadata`, at most one per exact class.
+    Not an iterable at all is a TypeError."""
+    items = items_of(metadata, what, "an iterable of IRMetadata values")
     binding, span = metadata_context(items) if context else (None, None)
     seen: set[type] = set()
     for item in items:

@@ -3,7 +3,7 @@
 | Python | attribute |
 |---|---|
 | `bool` | `true` / `false` (i1) |
-| `int` | `42 : i64` |
+| `int` | `42 : i64` (a value outside i64 is refused) |
 | `float` | `1.5 : f64` |
 | `str` | `"s"` |
 | `None` | `none` |
@@ -36,6 +36,8 @@ def python_to_attr(value: object, what: str) -> Attribute:
     if isinstance(value, bool):
         return BoolAttr.from_bool(value)
     if isinstance(value, int):
+        if not -(2**63) <= value < 2**63:
+            raise VerifyError(f"{what} {value} does not fit a 64-bit integer (i64)")
         return IntegerAttr(value, i64)
     if isinstance(value, float):
         return FloatAttr(value, f64)
