@@ -22,9 +22,9 @@ root.resolve_target()      # Target("h100"), found over the owner chain
 
 The attribute surface: `mod.<name>` resolves, in order, a function (a callable that runs it), a
 child module, or a method (bound like an instance method). Function, child and method names are
-disjoint at one level. Names of this class's own API (`name`, `lookup`, `weights`, ...) and
-names beginning with `_` resolve by normal attribute rules; reach a function that a name shadows
-with `lookup`.
+disjoint at one level, and none of them is a name of this class's own API (`name`, `lookup`,
+`weights`, ...; `SURFACE_NAMES`) or begins with `_`: those resolve by normal attribute rules, so
+such an entry would be unreachable, and construction refuses it.
 """
 
 from __future__ import annotations
@@ -44,6 +44,7 @@ from tilefoundry.dialects.op_attr import attr_to_value, value_to_attr
 from tilefoundry.dialects.tf import PENDING_CALLEES, CallOp, ModuleOp
 from tilefoundry.dialects.tf_module import (
     CONTEXT_OWNERS,
+    check_surface_name,
     effective_topologies,
     owner_of,
     resolve_target,
@@ -454,11 +455,7 @@ def _check_names(
     entries += [(attach_name, "child module") for attach_name, _ in children]
     entries += [(method, "method") for method in methods]
     for entry, kind in entries:
-        if entry.startswith("_"):
-            raise VerifyError(
-                f"module '{name}': {kind} name '{entry}' begins with '_'; such names are never "
-                "functions, modules or methods"
-            )
+        check_surface_name(entry, kind, f"module '{name}': ")
         if entry in kinds:
             raise VerifyError(
                 f"module '{name}': '{entry}' names both a {kinds[entry]} and a {kind}; function, "

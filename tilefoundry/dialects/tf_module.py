@@ -49,6 +49,8 @@ from tilefoundry.target import (
 __all__ = [
     "CONTEXT_OWNERS",
     "MODULE_BODY_OPS",
+    "SURFACE_NAMES",
+    "check_surface_name",
     "ModuleOp",
     "declared_in_chain",
     "effective_topologies",
@@ -58,6 +60,54 @@ __all__ = [
 ]
 
 MODULE_BODY_OPS = ("hir.func", "tir.prim_func", "tf.module")
+
+SURFACE_NAMES = frozenset(
+    {
+        "attached_name",
+        "cloned",
+        "effective_topologies",
+        "entry",
+        "entry_function",
+        "function_named",
+        "functions",
+        "implicit",
+        "lookup",
+        "metadata",
+        "methods",
+        "module_op",
+        "modules",
+        "name",
+        "of",
+        "owner",
+        "publish",
+        "renamed",
+        "resolve_target",
+        "resolve_topology",
+        "target",
+        "topologies",
+        "verify",
+        "weights",
+    }
+)
+"""The names of the Python `Module`'s own API. Functions, child modules and methods are all
+reached through `module.<name>`, where these names come first, so none of the three may take
+one (a test keeps this set equal to `tilefoundry.module.Module`'s public names)."""
+
+
+def check_surface_name(name: str, kind: str, where: str = "") -> None:
+    """Refuse a function, child module or method name that `module.<name>` could not reach: a
+    name of the Module API, or one that begins with '_'."""
+    if name.startswith("_"):
+        raise VerifyError(
+            f"{where}{kind} name '{name}' begins with '_'; such names are never functions, modules or "
+            "methods (rename it)"
+        )
+    if name in SURFACE_NAMES:
+        raise VerifyError(
+            f"{where}{kind} name '{name}' shadows the Module API '{name}'; functions, child modules "
+            "and methods are reached through one attribute surface, where the API comes first "
+            "(rename it)"
+        )
 
 
 @irdl_op_definition
@@ -127,6 +177,8 @@ class ModuleOp(IRDLOperation):
         return tuple(t.topology for t in self.topologies)
 
     def verify_(self) -> None:
+        if isinstance(self.parent_op(), ModuleOp):
+            check_surface_name(self.sym_name.data, "child module")
         if self.target is not None and isinstance(self.parent_op(), ModuleOp):
             raise VerifyError(
                 f"child module '{self.sym_name.data}' declares target '{self.target.target_name.data}'; "

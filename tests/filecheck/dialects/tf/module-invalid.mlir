@@ -105,3 +105,32 @@ tf.module @m topologies [#tf.topology<"cta">] {
     hir.return %x : tensor<4xf32>
   }
 }
+
+// -----
+
+// Functions, child modules and methods are reached through one attribute surface, where the
+// Module API comes first: none of them may take an API name.
+
+tf.module @m {
+  // expected-error @+1 {{function name 'weights' shadows the Module API 'weights'}}
+  hir.func @weights(%x: tensor<4xf32>) -> tensor<4xf32> {
+    hir.return %x : tensor<4xf32>
+  }
+}
+
+// -----
+
+tf.module @m {
+  // expected-error @+1 {{child module name 'lookup' shadows the Module API 'lookup'}}
+  tf.module @lookup {
+  }
+}
+
+// -----
+
+tf.module @m {
+  // expected-error @+1 {{function name '_k' begins with '_'}}
+  tir.prim_func @_k(%x: tensor<4xf32>) -> tensor<4xf32> {
+    tir.return %x : tensor<4xf32>
+  }
+}
