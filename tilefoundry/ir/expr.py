@@ -41,6 +41,7 @@ __all__ = [
     "check_new_params",
     "building",
     "collect_expression",
+    "detached_copy",
     "dominates",
     "ExprOp",
     "Var",
@@ -124,7 +125,7 @@ class ExprOp(Expr):
 
     def _copy_with_metadata(self: E, metadata: tuple[IRMetadata, ...]) -> E:
         assert isinstance(self, Operation)
-        copy = self.clone()
+        copy = detached_copy(self)
         _apply_metadata(copy, metadata)
         if not any(type(m) is BindingMetadata for m in metadata):
             for result in copy.results:
@@ -406,6 +407,67 @@ def collect_expression(
         stack.append((op, True))
         stack.extend((inner, False) for inner in reversed(uses(op)) if inner not in done)
     return order
+
+
+def _is_detached(value: SSAValue) -> bool:
+    """Whether a value belongs to no function: a detached Var, or a detached expression's."""
+    if isinstance(value, OpResult):
+        return value.op.parent is None
+    return cast(BlockArgument, value).block.parent is None
+
+
+def _used_from_outside(op: Operation) -> list[SSAValue]:
+    """The values an op uses, its regions' uses of values defined outside it included."""
+    found = list(op.operands)
+    for region in op.regions:
+        for nested in region.walk():
+            found.extend(v for v in nested.operands if not is_defined_within(v, op))
+    return found
+
+
+def _free_var(value: SSAValue) -> SSAValue:
+    """A new detached Var standing for a value of a function (a parameter, a TIR binding)."""
+    var = Var.view(value)
+    name = var.name if _VAR_NAME.fullmatch(var.name) else "v"
+    return Var(name, var.type, var.is_const, metadata=var.metadata).value
+
+
+def detached_copy(root: Operation) -> Operation:
+    """A copy of an expression op that shares no use-list with IR of a function.
+
+    A detached expression is copied alone: the copy uses the same detached Vars and expressions
+    (as building it again would). For an expression that belongs to a function, the copy is a
+    detached expression of its own: the expression ops it depends on in that function are
+    copied too, and each value it takes from the function (a parameter, a TIR binding) becomes
+    a new detached Var of the same name, type, const-ness and metadata. A pass run on the
+    function afterwards sees none of it. Iterative: a chain of any length.
+    """
+    mapping: dict[SSAValue, SSAValue] = {}
+    order: list[Operation] = []
+    expanded: set[Operation] = set()
+    stack: list[tuple[Operation, bool]] = [(root, False)]
+    while stack:
+        op, done = stack.pop()
+        if done:
+            order.append(op)
+            continue
+        if op in expanded:
+            continue
+        expanded.add(op)
+        stack.append((op, True))
+        for value in _used_from_outside(op):
+            if value in mapping or _is_detached(value):
+                continue
+            producer = value.op if isinstance(value, OpResult) else None
+            if isinstance(producer, ExprOp):
+                if producer not in expanded:
+                    stack.append((producer, False))
+            else:
+                mapping[value] = _free_var(value)
+    copy = root
+    for op in order:  # operands first; clone() maps each result to its copy's
+        copy = op.clone(value_mapper=mapping)
+    return copy
 
 
 def dominates(value: SSAValue, op: Operation) -> bool:
