@@ -17,6 +17,7 @@ TileFoundry type with a `VerifyError` that says why.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -243,8 +244,10 @@ class DimsAttr(ParametrizedAttribute):
         printer.print_string("<" + ", ".join(str(d) for d in self.dim_vars()) + ">")
 
 
+@functools.lru_cache(maxsize=4096)
 def to_attr(type: IRType) -> Attribute:
-    """The IR form of a type (see the module docstring)."""
+    """The IR form of a type (see the module docstring). Both directions are pure functions
+    of immutable values, cached: a model names few distinct types many times."""
     if isinstance(type, TensorType):
         shape = [DYNAMIC_INDEX if isinstance(d, DimVar) else d for d in type.shape]
         dim_vars = type.dim_vars
@@ -257,6 +260,7 @@ def to_attr(type: IRType) -> Attribute:
     raise TypeError(f"expected a TensorType, TupleType or UnitType, got {type!r}")
 
 
+@functools.lru_cache(maxsize=4096)
 def from_attr(attr: Attribute) -> IRType:
     """The type an IR type attribute stands for; a `VerifyError` says why when it is none."""
     if isinstance(attr, BuiltinTensorType):

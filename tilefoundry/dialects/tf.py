@@ -12,6 +12,8 @@ The `tf.module` op lives in `tilefoundry.dialects.tf_module`; this file's `TF` d
 
 from __future__ import annotations
 
+import functools
+import io
 import weakref
 from collections.abc import Iterable, Sequence
 from collections.abc import Set as AbstractSet
@@ -417,8 +419,10 @@ class CallOp(ExprOp, IRDLOperation):
         except VerifyError as err:
             raise VerifyError(with_context(f"'tf.call' op {err}", binding, span)) from None
         result_types = [] if isinstance(result, UnitType) else [to_attr(result)]
-        super().__init__(
-            operands=[values], result_types=[result_types], properties={"callee": callee}
+        # One variadic operand group and an optional result: the generic constructor takes
+        # them as they are (as `create` does), without the IRDL builder's normalisation.
+        Operation.__init__(
+            self, operands=values, result_types=result_types, properties={"callee": callee}
         )
         if not isinstance(target, Op):
             PENDING_CALLEES[self] = cast(Operation, function)
@@ -503,7 +507,17 @@ class CallOp(ExprOp, IRDLOperation):
         printer.print_string(")")
         printer.print_op_attributes(self.attributes)
         printer.print_string(" : ")
-        printer.print_function_type(self.args_.types, self.result_types)
+        printer.print_string(_function_type_text(tuple(self.args_.types), tuple(self.result_types)))
+
+
+@functools.lru_cache(maxsize=1024)
+def _function_type_text(inputs: tuple[Attribute, ...], outputs: tuple[Attribute, ...]) -> str:
+    """What `Printer.print_function_type` prints for these types. Types print alike in every
+    printer (they hold no SSA name and no location), and a model has few distinct call
+    signatures, printed many times: cached."""
+    stream = io.StringIO()
+    Printer(stream=stream).print_function_type(inputs, outputs)
+    return stream.getvalue()
 
 
 def _shown(type: IRType) -> str:

@@ -279,11 +279,15 @@ def _item_location(item: IRMetadata) -> LocationAttr:
     return FusedLoc(ArrayAttr((UnknownLoc(),)), MetaAttr(kind, DictionaryAttr(fields)))
 
 
+_UNKNOWN = UnknownLoc()
+"""The location of no metadata (attributes are immutable values: one serves every node)."""
+
+
 def metadata_to_location(metadata: Iterable[IRMetadata]) -> LocationAttr:
     """The location that holds a (valid) metadata tuple."""
     items = tuple(metadata)
     if not items:
-        return UnknownLoc()
+        return _UNKNOWN
     if len(items) == 1:
         return _item_location(items[0])
     if type(items[0]) is BindingMetadata and len(items) == 2:
