@@ -17,7 +17,6 @@ every Var the body uses must be a parameter, every expression must still be deta
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -38,6 +37,7 @@ from tilefoundry.ir.expr import (
     check_expr,
     check_new_params,
     check_var_name,
+    clone_with_state,
     collect_expression,
 )
 from tilefoundry.ir.metadata import (
@@ -47,22 +47,24 @@ from tilefoundry.ir.metadata import (
     metadata_to_location,
 )
 from tilefoundry.ir.patterns import DimVarRangePat
+from tilefoundry.ir.state import Slot
 from tilefoundry.ir.view import FunctionView
 from tilefoundry.types import IRType, UnitType, to_attr
 
 __all__ = ["Function", "Variant", "is_sealed", "seal"]
 
-_SEALED: weakref.WeakSet[Operation] = weakref.WeakSet()
+SEALED: Slot[bool] = Slot("sealed")
+"""On a function op: sealed by the module it was built into (its variants are final)."""
 
 
 def seal(function: Operation) -> None:
     """Finalize a function and its variants (constructing a Module seals its functions)."""
-    _SEALED.add(function)
+    SEALED.set(function, True)
 
 
 def is_sealed(function: Operation) -> bool:
     """Whether a function is sealed: built into a Module, or read from text."""
-    return function in _SEALED or function.parent is not None
+    return bool(SEALED.get(function)) or function.parent is not None
 
 
 @dataclass(frozen=True)
@@ -172,7 +174,7 @@ class Function(Expr, FunctionView[FuncOp]):
         return location_to_metadata(self._op.location)
 
     def _copy_with_metadata(self, metadata: tuple[IRMetadata, ...]) -> Function:
-        copy = self._op.clone()
+        copy = clone_with_state(self._op)
         copy.location = metadata_to_location(metadata)
         return Function.of(copy)
 

@@ -2,8 +2,9 @@
 
 A `Module` is a thin view over its `tf.module` op (one view per op), like `hir.Function`. The op
 holds everything the IR says (name, functions, child modules, entry, target, topologies,
-metadata); what is Python only — the orchestration `methods` and the sealing of functions — is
-kept beside it.
+metadata, the owner context of a copy); what is Python only — the orchestration `methods`, the
+sealing of functions, a copy's owner — is kept on the op object itself
+(`tilefoundry.ir.state`), never in a process-wide table.
 
 ```python
 layer = Module(name="MLP", functions=[mlp])
@@ -30,7 +31,6 @@ such an entry would be unreachable, and construction refuses it.
 from __future__ import annotations
 
 import types
-import weakref
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, cast
 
@@ -41,11 +41,12 @@ from tilefoundry.arguments import items_of, mapping_of, refuse_type, text_of
 from tilefoundry.diagnostics import VerifyError
 from tilefoundry.dialects.hir import FuncOp
 from tilefoundry.dialects.op_attr import attr_to_value, value_to_attr
-from tilefoundry.dialects.tf import PENDING_CALLEES, CallOp, ModuleOp
+from tilefoundry.dialects.tf import CALLEE_FUNCTION, CallOp, ModuleOp
 from tilefoundry.dialects.tf_module import (
-    CONTEXT_OWNERS,
+    RECORDED_OWNER,
     check_surface_name,
     effective_topologies,
+    inherited_context,
     owner_of,
     resolve_target,
 )
@@ -53,6 +54,7 @@ from tilefoundry.dialects.tir import PrimFuncOp
 from tilefoundry.hir import Function, seal
 from tilefoundry.interpreter.evaluate import function_runner
 from tilefoundry.ir.callable import FunctionLike
+from tilefoundry.ir.state import Slot
 from tilefoundry.ir.verifier import verify_ir
 from tilefoundry.ir.view import OpView
 from tilefoundry.target import Target, Topology, check_distinct, check_levels
@@ -64,9 +66,8 @@ __all__ = ["Module"]
 _FUNCTIONS = "an iterable of Function / PrimFunction"
 _MODULES = "an iterable of Module or a mapping from attachment name to Module"
 
-_METHODS: weakref.WeakKeyDictionary[ModuleOp, dict[str, Callable[..., Any]]] = (
-    weakref.WeakKeyDictionary()
-)
+METHODS: Slot[dict[str, Callable[..., Any]]] = Slot("methods")
+"""A module op's orchestration methods (Python only: never printed, a parsed module has none)."""
 
 
 def _function_view(op: Operation | FunctionLike) -> Function | PrimFunction:
@@ -153,11 +154,11 @@ class Module(OpView[ModuleOp]):
                 step()
             raise
         for call in paths:
-            del PENDING_CALLEES[call]
+            CALLEE_FUNCTION.set(call, None)
         for function in function_ops:
             seal(function)
         if method_table:
-            _METHODS[op] = method_table
+            METHODS.set(op, method_table)
         return cls.of(op)
 
     @classmethod
@@ -216,7 +217,7 @@ class Module(OpView[ModuleOp]):
 
     @property
     def methods(self) -> Mapping[str, Callable[..., Any]]:
-        return types.MappingProxyType(_METHODS.get(self._op, {}))
+        return types.MappingProxyType(METHODS.get(self._op) or {})
 
     @property
     def owner(self) -> Module | None:
@@ -332,12 +333,14 @@ class Module(OpView[ModuleOp]):
         (calls inside the copy reach the copies); the owner, target and topologies around it
         stay shared. Methods are shared too (they are plain Python functions)."""
         copy = self._op.clone()
-        owner = owner_of(self._op)
-        if owner is not None:
-            CONTEXT_OWNERS[copy] = owner
+        # The context stays shared: the copy records, in its IR, what its original's owner
+        # provides (so it resolves the same, printed and parsed back too), and, for Python,
+        # which module that owner is.
+        copy.owner_context = inherited_context(self._op)
+        RECORDED_OWNER.set(copy, owner_of(self._op))
         for original, duplicate in zip(self._op.walk(), copy.walk(), strict=True):
-            if isinstance(original, ModuleOp) and original in _METHODS:
-                _METHODS[cast(ModuleOp, duplicate)] = dict(_METHODS[original])
+            if isinstance(original, ModuleOp) and (methods := METHODS.get(original)):
+                METHODS.set(duplicate, dict(methods))
             if isinstance(original, FuncOp):
                 seal(cast(FuncOp, duplicate))
         return Module.of(copy)
@@ -470,20 +473,25 @@ def _check_names(
 def _attach(
     block: Block, attach_name: str, child: ModuleOp, undo: list[Callable[[], None]]
 ) -> None:
-    """Attach a child under a name. A child that already belongs to an owner is copied, so that
-    the first owner's subtree resolves exactly as before."""
-    if owner_of(child) is not None or child.parent is not None:
+    """Attach a child under a name. A child that already belongs to another tree is copied, so
+    that tree resolves exactly as before; the child resolves through its new owner (a detached
+    copy's owner context and recorded owner are dropped)."""
+    if child.parent is not None:
         child = Module.of(child).cloned()._op
-        CONTEXT_OWNERS.pop(child, None)
-    old_sym, old_name = child.sym_name, child.module_name
+    old_sym, old_name, old_context = child.sym_name, child.module_name, child.owner_context
+    old_owner = RECORDED_OWNER.get(child)
     own_name = child.own_name
     child.sym_name = StringAttr(attach_name)
     child.module_name = None if own_name == attach_name else StringAttr(own_name)
+    child.owner_context = None
+    RECORDED_OWNER.set(child, None)
     block.add_op(child)
 
     def restore() -> None:
         block.detach_op(child)
         child.sym_name, child.module_name = old_sym, old_name
+        child.owner_context = old_context
+        RECORDED_OWNER.set(child, old_owner)
 
     undo.append(restore)
 
@@ -515,9 +523,8 @@ def _pending_paths(
     paths: dict[CallOp, SymbolRefAttr] = {}
     for function in function_ops:
         for op in function.walk():
-            if not isinstance(op, CallOp) or op not in PENDING_CALLEES:
+            if not isinstance(op, CallOp) or (callee := CALLEE_FUNCTION.get(op)) is None:
                 continue
-            callee = PENDING_CALLEES[op]
             names: list[str] = [cast(StringAttr, callee.properties["sym_name"]).data]
             if callee not in function_ops:
                 node = callee.parent_op()

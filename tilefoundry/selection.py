@@ -14,7 +14,7 @@ from __future__ import annotations
 from xdsl.dialects.builtin import ArrayAttr, StringAttr, SymbolRefAttr
 
 from tilefoundry.arguments import refuse_type
-from tilefoundry.dialects.tf_module import CONTEXT_OWNERS
+from tilefoundry.dialects.tf_module import RECORDED_OWNER
 from tilefoundry.hir import Function
 from tilefoundry.module import Module
 from tilefoundry.target import TargetAttr, TopologyAttr
@@ -66,7 +66,8 @@ def _as_root(module: Module, entry: str | None) -> Module:
     levels = module.effective_topologies()
     root = module.cloned()
     op = root.module_op
-    CONTEXT_OWNERS.pop(op, None)
+    op.owner_context = None  # it declares what it resolved instead
+    RECORDED_OWNER.set(op, None)
     if entry is not None:
         op.entry = SymbolRefAttr(entry)
     op.target = TargetAttr(StringAttr(target.name))

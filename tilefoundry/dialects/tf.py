@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import functools
 import io
-import weakref
 from collections.abc import Iterable, Sequence
 from collections.abc import Set as AbstractSet
 from typing import Any, Protocol, cast, runtime_checkable
@@ -58,7 +57,7 @@ from tilefoundry.dialects.dim_range import DimRangeAttr
 from tilefoundry.dialects.op_attr import OpAttr, attr_to_op, canonical, op_to_attr, parse_op_body
 from tilefoundry.dialects.op_attr import print_op_body as _print_op_body
 from tilefoundry.dialects.tf_mesh import MeshOp, YieldOp
-from tilefoundry.dialects.tf_module import ModuleOp
+from tilefoundry.dialects.tf_module import ModuleOp, OwnerContextAttr
 from tilefoundry.ir.callable import FunctionLike, fits
 from tilefoundry.ir.expr import Expr, ExprOp, Var, dominates, expr_value
 from tilefoundry.ir.metadata import (
@@ -69,10 +68,12 @@ from tilefoundry.ir.metadata import (
     metadata_context,
 )
 from tilefoundry.ir.op_registry import Op, typeinfer
+from tilefoundry.ir.state import Slot
 from tilefoundry.target import TargetAttr, TopologyAttr
 from tilefoundry.types import DimsAttr, IRType, TensorType, UnitType, from_attr, to_attr
 
 __all__ = [
+    "CALLEE_FUNCTION",
     "TF",
     "CallOp",
     "ConstantOp",
@@ -363,9 +364,10 @@ class CallFolder(HasFolder):
         return (folded,)
 
 
-PENDING_CALLEES: weakref.WeakKeyDictionary[Operation, Operation] = weakref.WeakKeyDictionary()
-"""Calls built from Python with a function object as target, until the module that holds them
-fixes each callee's symbol path (relative to the calling module)."""
+CALLEE_FUNCTION: Slot[Operation] = Slot("callee_function")
+"""On a call built from Python with a function object as target: that function, until the
+module that holds the call fixes the callee's symbol path (relative to the calling module). It
+is state of the call object itself; the text only ever holds fixed paths."""
 
 
 @irdl_op_definition
@@ -425,7 +427,7 @@ class CallOp(ExprOp, IRDLOperation):
             self, operands=values, result_types=result_types, properties={"callee": callee}
         )
         if not isinstance(target, Op):
-            PENDING_CALLEES[self] = cast(Operation, function)
+            CALLEE_FUNCTION.set(self, cast(Operation, function))
         self._init_metadata(items)
 
     @property
@@ -438,7 +440,7 @@ class CallOp(ExprOp, IRDLOperation):
         symbol itself while it cannot be resolved)."""
         if isinstance(self.callee, OpAttr):
             return attr_to_op(self.callee)
-        pending = PENDING_CALLEES.get(self)
+        pending = CALLEE_FUNCTION.get(self)
         if pending is not None:
             return pending
         if self.parent_op() is not None:
@@ -446,6 +448,9 @@ class CallOp(ExprOp, IRDLOperation):
             if found is not None:
                 return found
         return self.callee
+
+    def carry_python_state(self, copy: Operation) -> None:
+        CALLEE_FUNCTION.set(copy, CALLEE_FUNCTION.get(self))
 
     def is_pure_value_call(self) -> bool:
         if not isinstance(self.callee, OpAttr) or not self.results:
@@ -527,5 +532,14 @@ def _shown(type: IRType) -> str:
 TF = Dialect(
     "tf",
     [ModuleOp, CallOp, ConstantOp, TupleOp, MeshOp, YieldOp],
-    [OpAttr, DimsAttr, DimRangeAttr, SpanEndAttr, MetaAttr, TargetAttr, TopologyAttr],
+    [
+        OpAttr,
+        DimsAttr,
+        DimRangeAttr,
+        SpanEndAttr,
+        MetaAttr,
+        TargetAttr,
+        TopologyAttr,
+        OwnerContextAttr,
+    ],
 )

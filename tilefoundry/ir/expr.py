@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import abc
 import contextlib
+import contextvars
 import re
-import weakref
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import NoReturn, TypeVar, cast
 
@@ -32,6 +32,7 @@ from tilefoundry.ir.metadata import (
     metadata_to_location,
     span_text,
 )
+from tilefoundry.ir.state import Slot
 from tilefoundry.types import IRType, TensorType, TupleType, UnitType, from_attr, to_attr
 
 __all__ = [
@@ -39,6 +40,7 @@ __all__ = [
     "adopt_params",
     "check_expr",
     "check_new_params",
+    "clone_with_state",
     "building",
     "collect_expression",
     "detached_copy",
@@ -120,8 +122,13 @@ class ExprOp(Expr):
         op constructor, so it also records the op in the innermost `building()` scope)."""
         assert isinstance(self, Operation)
         _apply_metadata(self, check_metadata(metadata, what=f"'{self.name}' metadata"))
-        if _BUILDING:
-            _BUILDING[-1].append(self)
+        scopes = _BUILDING.get()
+        if scopes:
+            scopes[-1].append(self)
+
+    def carry_python_state(self, copy: Operation) -> None:
+        """Give a copy of this op the Python-only state it keeps (`tilefoundry.ir.state`);
+        nothing, unless the op keeps some."""
 
     def _copy_with_metadata(self: E, metadata: tuple[IRMetadata, ...]) -> E:
         assert isinstance(self, Operation)
@@ -149,19 +156,24 @@ def _type_text(op: Operation) -> str:
     return ", ".join(str(r.type) for r in op.results)
 
 
-_BUILDING: list[list[Operation]] = []
+_BUILDING: contextvars.ContextVar[tuple[list[Operation], ...]] = contextvars.ContextVar(
+    "tilefoundry_building", default=()
+)
+"""The open `building()` scopes of the running thread (or asyncio task), innermost last: a
+context variable, so a thread sees only the scopes it opened itself."""
 
 
 @contextlib.contextmanager
 def building() -> Iterator[list[Operation]]:
-    """Collect, in creation order, the Expr ops constructed inside the `with` block (how a
-    region-holding Expr such as `Mesh` learns which expressions form its body)."""
+    """Collect, in creation order, the Expr ops constructed inside the `with` block by the
+    running thread (how a region-holding Expr such as `Mesh` learns which expressions form its
+    body). Scopes nest; an op is collected by the innermost."""
     built: list[Operation] = []
-    _BUILDING.append(built)
+    token = _BUILDING.set((*_BUILDING.get(), built))
     try:
         yield built
     finally:
-        _BUILDING.pop()
+        _BUILDING.reset(token)
 
 
 class VarOwner(abc.ABC):
@@ -212,13 +224,13 @@ class Var(Expr):
         self._value = arg
         self._name = name
         self._is_const = is_const
-        _DETACHED[arg] = self
+        DETACHED_VAR.set(arg, self)
 
     @classmethod
     def view(cls, value: SSAValue) -> Var:
         """The Var standing for an SSA value: the detached Var that made it, or a view of a
         value defined by a `VarOwner`."""
-        detached = _DETACHED.get(value)
+        detached = DETACHED_VAR.get(value)
         if detached is not None:
             return detached
         var = cls.__new__(cls)
@@ -271,7 +283,7 @@ class Var(Expr):
 
     def rebind(self, value: SSAValue) -> None:
         """Make this Var view `value` (used when a function adopts it as a parameter)."""
-        _DETACHED.pop(self._value, None)
+        DETACHED_VAR.set(self._value, None)
         self._value = value
 
     def __eq__(self, other: object) -> bool:
@@ -285,8 +297,9 @@ class Var(Expr):
         return f"Var({self.name}: {self.type}{const})"
 
 
-_DETACHED: weakref.WeakKeyDictionary[SSAValue, Var] = weakref.WeakKeyDictionary()
-"""Detached Vars by the value of their authoring block, so that `Call.args` gives them back."""
+DETACHED_VAR: Slot[Var] = Slot("var")
+"""On the argument of a detached Var's authoring block: that Var, so that `Call.args` gives it
+back (the Var object the user holds) until a function adopts it."""
 
 
 def check_new_params(function: str, params: list[Var]) -> None:
@@ -466,7 +479,17 @@ def detached_copy(root: Operation) -> Operation:
                 mapping[value] = _free_var(value)
     copy = root
     for op in order:  # operands first; clone() maps each result to its copy's
-        copy = op.clone(value_mapper=mapping)
+        copy = clone_with_state(op, mapping)
+    return copy
+
+
+def clone_with_state(op: Operation, mapping: dict[SSAValue, SSAValue] | None = None) -> Operation:
+    """`op.clone(value_mapper=mapping)`, with the Python-only state of every expression in it
+    carried over (the function object a call was built with, until a module fixes its path)."""
+    copy = op.clone(value_mapper=mapping)
+    for original, duplicate in zip(op.walk(), copy.walk(), strict=True):
+        if isinstance(original, ExprOp):
+            original.carry_python_state(duplicate)
     return copy
 
 
@@ -509,7 +532,9 @@ def check_expr(value: object, what: str) -> Expr:
     if not isinstance(value, Expr):
         hint = ""
         if isinstance(value, int | float) and not isinstance(value, bool):
-            hint = f" (write a number as a Constant, e.g. Constant([{value!r}]))"
+            hint = (
+                f" (write a number as a Constant of shape (1,), e.g. Constant([{float(value)!r}]))"
+            )
         raise TypeError(f"{what} must be an Expr, got {described(value)}{hint}")
     return value
 
