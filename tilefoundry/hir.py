@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from xdsl.dialects.builtin import ArrayAttr
 from xdsl.ir import Block, Operation, Region
 
-from tilefoundry.arguments import items_of, text_of
+from tilefoundry.arguments import items_of, refuse_type, text_of
 from tilefoundry.diagnostics import VerifyError
 from tilefoundry.dialects.dim_range import DimRangeAttr, check_ranges
 from tilefoundry.dialects.function import check_dim_vars, signature_properties
@@ -139,11 +139,15 @@ class Function(Expr, FunctionView[FuncOp]):
                 f"function '{self.name}' is sealed (it belongs to a module); add variants before "
                 "the module is constructed"
             )
-        ranges = tuple(patterns)
+        ranges = items_of(patterns, "variant patterns", "an iterable of DimVarRangePat")
         for pattern in ranges:
             if not isinstance(pattern, DimVarRangePat):
                 raise TypeError(f"variant patterns must be DimVarRangePat values, got {pattern!r}")
-        variant_params = list(params)
+        variant_params = list(items_of(params, "variant params", "an iterable of Var"))
+        for index, param in enumerate(variant_params):
+            if not isinstance(param, Var):
+                refuse_type(f"variant param #{index}", "a Var", param)
+        check_expr(body, "variant body")
         mine = self.params
         if [(p.name, p.type) for p in variant_params] != [(p.name, p.type) for p in mine]:
             raise VerifyError(

@@ -89,6 +89,11 @@ def identity(name: str) -> PrimFunction:
     return PrimFunction(name=name, params=[x], body=[], result=x)
 
 
+def _unsealed() -> Function:
+    x = Var("x", XN)
+    return Function(name="f", params=[x], body=x)
+
+
 def module() -> Module:
     return Module(name="m", functions=[neg_fn("f")], entry="f")
 
@@ -219,6 +224,22 @@ CASES: tuple[Case, ...] = (
         case_patterns="pattern",
         args="arg",
     ),
+    case(
+        "Function.add_variant",
+        lambda patterns, params, body: _unsealed().add_variant(patterns, params, body),
+        lambda: (lambda x: {"patterns": [DimVarRangePat("n", 1, 8)], "params": [x], "body": x})(
+            Var("x", XN)
+        ),
+        patterns="pattern|range",
+        params="param",
+    ),
+    case(
+        "typeinfer",
+        tf.typeinfer,
+        lambda: {"target": ops.MatMul(), "arg_types": [M44, M44]},
+        arg_types="arg|operand",
+    ),
+    case("AndPat", tf.AndPat, lambda: {"parts": [tf.Tensor]}, parts="part"),
     case("Target", Target, lambda: {"name": "h100"}, name="target"),
     case("Topology", Topology, lambda: {"name": "cta", "extent": 4}),
     case("TensorType", TensorType, lambda: {"shape": (N, 4), "dtype": "f32"}, shape="dimension"),
@@ -372,7 +393,9 @@ def test_two_arguments_replaced_at_once_are_refused(seed: int) -> None:
 
 def test_a_python_number_as_an_op_argument_is_a_type_error_suggesting_a_constant() -> None:
     x = Var("x", T4)
-    with pytest.raises(TypeError, match=r"'add' argument #1 must be an Expr, got int 3 .*Constant"):
+    with pytest.raises(
+        TypeError, match=r"'add' argument #1 must be an Expr, got int 3 .*Constant\(\[3\.0\]\)"
+    ):
         ops.add(x, 3)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match=r"'neg' argument #0 must be an Expr, got float 1.5"):
         ops.neg(1.5)  # type: ignore[arg-type]

@@ -32,6 +32,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeVar, cast
 
+from tilefoundry.arguments import items_of, refuse_type
 from tilefoundry.diagnostics import VerifyError
 from tilefoundry.ir.patterns import Pattern
 from tilefoundry.types import IRType, TensorType, TupleType, UnitType
@@ -403,7 +404,9 @@ def resolve_schema(dialect: str, category: str, name: str, arg_types: Sequence[I
 def typeinfer(target: Op, arg_types: Iterable[IRType]) -> IRType:
     """The type of `Call(target, args)`: checks the argument count and each argument's pattern,
     then asks the Op. Raises VerifyError with MLIR-style text."""
-    types_ = tuple(arg_types)
+    if not isinstance(target, Op):
+        refuse_type("typeinfer target", "an Op", target)
+    types_ = items_of(arg_types, "typeinfer arg_types", "an iterable of IRType")
     inputs = type(target).input_params()
     if len(types_) != len(inputs):
         raise VerifyError(

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from tilefoundry.arguments import items_of
 from tilefoundry.types import DTYPES, TensorType
 
 __all__ = [
@@ -97,7 +98,7 @@ class AndPat(Pattern):
     parts: tuple[Pattern, ...]
 
     def __init__(self, parts: Iterable[Pattern]) -> None:
-        items = tuple(parts)
+        items = items_of(parts, "AndPat parts", "an iterable of Patterns")
         if not items:
             raise ValueError("AndPat needs at least one part")
         for part in items:
