@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from tilefoundry.arguments import mapping_of, refuse_type
+from tilefoundry.arguments import mapping_of, refuse_type, shown
 from tilefoundry.module import Module
 from tilefoundry.selection import function_selectors
 from tilefoundry.transforms.tf_analyze import Cost, analyze_tree
@@ -30,6 +30,8 @@ def analyze(module: Module, dims: Mapping[str, int] | None = None) -> dict[str, 
     sizes = {} if dims is None else mapping_of(dims, "analyze dims", "a mapping")
     for name, size in sizes.items():
         if not isinstance(size, int) or isinstance(size, bool):
-            raise TypeError(f"dims maps DimVar names to int sizes, got {name!r}: {size!r}")
+            raise TypeError(
+                f"dims maps DimVar names to int sizes, got {shown(name)}: {shown(size)}"
+            )
     costs = analyze_tree(module.module_op, sizes, "analyze")
     return {path: costs[function.function_op] for path, function in function_selectors(module)}

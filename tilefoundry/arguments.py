@@ -15,15 +15,21 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any, NoReturn
 
-__all__ = ["described", "items_of", "mapping_of", "refuse_type", "text_of"]
+__all__ = ["described", "items_of", "mapping_of", "refuse_type", "shown", "text_of"]
+
+
+def shown(value: object) -> str:
+    """A short repr of a value, as a message shows it (at most 60 characters)."""
+    try:
+        text = repr(value)
+    except ValueError:  # an int past Python's digit limit for str()
+        return "<too long to show>"
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def described(value: object) -> str:
     """`int 3`: the type and a short repr of a value, as a message shows what it got."""
-    text = repr(value)
-    if len(text) > 60:
-        text = text[:57] + "..."
-    return f"{type(value).__name__} {text}"
+    return f"{type(value).__name__} {shown(value)}"
 
 
 def refuse_type(what: str, expected: str, value: object) -> NoReturn:

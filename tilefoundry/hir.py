@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from xdsl.dialects.builtin import ArrayAttr
 from xdsl.ir import Block, Operation, Region
 
-from tilefoundry.arguments import items_of, refuse_type, text_of
+from tilefoundry.arguments import items_of, refuse_type, shown, text_of
 from tilefoundry.diagnostics import VerifyError
 from tilefoundry.dialects.dim_range import DimRangeAttr, check_ranges
 from tilefoundry.dialects.function import check_dim_vars, signature_properties
@@ -142,7 +142,9 @@ class Function(Expr, FunctionView[FuncOp]):
         ranges = items_of(patterns, "variant patterns", "an iterable of DimVarRangePat")
         for pattern in ranges:
             if not isinstance(pattern, DimVarRangePat):
-                raise TypeError(f"variant patterns must be DimVarRangePat values, got {pattern!r}")
+                raise TypeError(
+                    f"variant patterns must be DimVarRangePat values, got {shown(pattern)}"
+                )
         variant_params = list(items_of(params, "variant params", "an iterable of Var"))
         for index, param in enumerate(variant_params):
             if not isinstance(param, Var):

@@ -432,7 +432,7 @@ def _children(
     children: list[tuple[str, ModuleOp]] = []
     for attach_name, child in pairs:
         if not attach_name:
-            raise ValueError(f"{what}: a child is attached under a non-empty name")
+            raise ValueError(f"{what}: an attachment name must be a non-empty str, got ''")
         if not isinstance(child, Module):
             refuse_type(f"{what} '{attach_name}'", "a Module", child)
         if child.target is not None:

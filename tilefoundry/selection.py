@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from xdsl.dialects.builtin import ArrayAttr, StringAttr, SymbolRefAttr
 
-from tilefoundry.arguments import refuse_type
+from tilefoundry.arguments import refuse_type, shown
 from tilefoundry.dialects.tf_module import RECORDED_OWNER
 from tilefoundry.hir import Function
 from tilefoundry.module import Module
@@ -27,7 +27,7 @@ def select(module: Module, path: str) -> Module:
     if not isinstance(module, Module):
         refuse_type("select module", "a Module", module)
     if not isinstance(path, str):
-        raise TypeError(f"a path is a dotted str, got {path!r}")
+        raise TypeError(f"a path is a dotted str, got {shown(path)}")
     if path == "":
         return module
     segments = path.split(".")

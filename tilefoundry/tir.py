@@ -24,7 +24,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, Region, SSAValue
 
-from tilefoundry.arguments import items_of, refuse_type, text_of
+from tilefoundry.arguments import items_of, refuse_type, shown, text_of
 from tilefoundry.diagnostics import VerifyError
 from tilefoundry.dialects.dim_range import DimRangeAttr
 from tilefoundry.dialects.function import signature_properties
@@ -236,7 +236,7 @@ def _build(
         if not isinstance(statement, LetOp | EvaluateOp):
             raise TypeError(
                 f"prim function '{name}' statement #{index} must be a LetStmt or Evaluate, "
-                f"got {statement!r}"
+                f"got {shown(statement)}"
             )
         if statement.parent is not None:
             raise VerifyError(
@@ -244,9 +244,9 @@ def _build(
             )
         for value in statement_values(statement):
             if value not in available:
-                shown = Var.view(value).name if isinstance(value, BlockArgument | OpResult) else "?"
+                used = Var.view(value).name if isinstance(value, BlockArgument | OpResult) else "?"
                 raise VerifyError(
-                    f"prim function '{name}' statement #{index} uses '{shown}', which is neither a "
+                    f"prim function '{name}' statement #{index} uses '{used}', which is neither a "
                     "parameter nor the Var of an earlier LetStmt"
                 )
         available.update(statement.results)

@@ -43,7 +43,7 @@ from xdsl.irdl import irdl_attr_definition
 from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 
-from tilefoundry.arguments import items_of, refuse_type
+from tilefoundry.arguments import items_of, refuse_type, shown
 from tilefoundry.diagnostics import VerifyError
 
 __all__ = [
@@ -97,13 +97,13 @@ class DimVar:
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not _NAME.fullmatch(self.name):
             raise ValueError(
-                f"DimVar name must be an identifier ([A-Za-z_][A-Za-z0-9_$.]*), got {self.name!r}"
+                f"DimVar name must be an identifier ([A-Za-z_][A-Za-z0-9_$.]*), got {shown(self.name)}"
             )
         _check_plain_int(self.lo, "DimVar lo")
         _check_plain_int(self.hi, "DimVar hi")
         if not 0 <= self.lo < self.hi <= SIZE_LIMIT:
             raise ValueError(
-                f"DimVar '{self.name}' needs 0 <= lo < hi <= 2**63, got [{self.lo}, {self.hi})"
+                f"DimVar '{self.name}' needs 0 <= lo < hi <= 2**63, got [{shown(self.lo)}, {shown(self.hi)})"
             )
 
     def contains(self, size: int) -> bool:
@@ -132,9 +132,11 @@ class TensorType:
                         f"[{by_name[dim.name].lo}, {by_name[dim.name].hi}) and [{dim.lo}, {dim.hi})"
                     )
             elif not 0 <= _check_plain_int(dim, "a tensor dimension") < SIZE_LIMIT:
-                raise ValueError(f"a tensor dimension must be >= 0 and below 2**63, got {dim}")
+                raise ValueError(
+                    f"a tensor dimension must be >= 0 and below 2**63, got {shown(dim)}"
+                )
         if not isinstance(dtype, str) or dtype not in DTYPES:
-            raise ValueError(f"unknown dtype {dtype!r}; expected one of {', '.join(DTYPES)}")
+            raise ValueError(f"unknown dtype {shown(dtype)}; expected one of {', '.join(DTYPES)}")
         object.__setattr__(self, "shape", dims)
         object.__setattr__(self, "dtype", dtype)
 
@@ -257,7 +259,7 @@ def to_attr(type: IRType) -> Attribute:
         return BuiltinTupleType(ArrayAttr(cast(TypeAttribute, to_attr(f)) for f in type.fields))
     if isinstance(type, UnitType):
         return NoneType()
-    raise TypeError(f"expected a TensorType, TupleType or UnitType, got {type!r}")
+    raise TypeError(f"expected a TensorType, TupleType or UnitType, got {shown(type)}")
 
 
 @functools.lru_cache(maxsize=4096)

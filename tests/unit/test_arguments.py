@@ -51,6 +51,7 @@ WRONG: tuple[object, ...] = (
     3,
     -1,
     2**70,
+    2**20000,
     1.5,
     float("nan"),
     "",
@@ -432,3 +433,17 @@ def test_a_dimension_beyond_64_bits_is_refused() -> None:
         TensorType((2**63,), "f32")
     with pytest.raises(ValueError, match=r"hi <= 2\*\*63"):
         DimVar("n", 1, 2**63 + 1)
+
+
+def test_an_op_attribute_without_an_ir_form_is_refused_when_the_op_is_made() -> None:
+    with pytest.raises(TypeError, match=r"attribute 'axis' expects an int of 64 bits"):
+        ops.ReduceSum(axis=2**70)
+    with pytest.raises(TypeError, match=r"attribute 'perm' expects a tuple of int"):
+        ops.Transpose(perm=(2**64, 0))
+
+
+def test_a_number_too_long_to_print_is_still_refused_by_name() -> None:
+    with pytest.raises(ValueError, match=r"a Constant value <too long to show> does not fit"):
+        Constant([2**20000])
+    with pytest.raises(TypeError, match=r"'neg' argument #0 must be an Expr"):
+        ops.neg(2**20000)  # type: ignore[arg-type]

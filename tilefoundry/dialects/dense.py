@@ -8,7 +8,7 @@ from typing import Any, NoReturn, cast
 from xdsl.dialects.builtin import BytesAttr, DenseIntOrFPElementsAttr
 from xdsl.dialects.builtin import TensorType as BuiltinTensorType
 
-from tilefoundry.arguments import described
+from tilefoundry.arguments import described, shown
 from tilefoundry.types import DTYPES, TensorType, from_attr, to_attr
 
 __all__ = ["array_to_dense", "dense_to_array", "numpy_dtype", "uniform_value"]
@@ -121,7 +121,7 @@ def _check_fits(array: Any, dtype: str) -> None:
 def _refuse_value(value: Any, dtype: str) -> NoReturn:
     value = value.item() if hasattr(value, "item") else value  # a numpy scalar, as Python's
     hint = "" if dtype[0] == "f" or dtype in ("i64", "bf16") else "; pass a wider dtype"
-    raise ValueError(f"a Constant value {value!r} does not fit {dtype}{hint}")
+    raise ValueError(f"a Constant value {shown(value)} does not fit {dtype}{hint}")
 
 
 def array_to_dense(value: object, dtype: str | None = None) -> DenseIntOrFPElementsAttr:

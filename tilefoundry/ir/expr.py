@@ -21,7 +21,7 @@ from typing import NoReturn, TypeVar, cast
 
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
 
-from tilefoundry.arguments import described, refuse_type
+from tilefoundry.arguments import described, refuse_type, shown
 from tilefoundry.diagnostics import VerifyError, with_context
 from tilefoundry.ir.metadata import (
     BindingMetadata,
@@ -211,9 +211,9 @@ class Var(Expr):
     ) -> None:
         check_var_name(name)
         if not isinstance(type, TensorType | TupleType | UnitType):
-            raise TypeError(f"Var '{name}' type must be an IRType, got {type!r}")
+            raise TypeError(f"Var '{name}' type must be an IRType, got {shown(type)}")
         if not isinstance(is_const, bool):
-            raise TypeError(f"Var '{name}' is_const must be a bool, got {is_const!r}")
+            raise TypeError(f"Var '{name}' is_const must be a bool, got {shown(is_const)}")
         if is_const and not isinstance(type, TensorType):
             raise TypeError(f"Var '{name}' is const, so its type must be a TensorType, got {type}")
         items = check_metadata(metadata, what=f"Var '{name}' metadata")
@@ -307,7 +307,9 @@ def check_new_params(function: str, params: list[Var]) -> None:
     seen_names: set[str] = set()
     for index, param in enumerate(params):
         if not isinstance(param, Var):
-            raise TypeError(f"function '{function}' param #{index} must be a Var, got {param!r}")
+            raise TypeError(
+                f"function '{function}' param #{index} must be a Var, got {shown(param)}"
+            )
         value = param.value
         if not (isinstance(value, BlockArgument) and value.block.parent is None):
             raise VerifyError(f"function '{function}': Var '{param.name}' is already a parameter")
@@ -397,7 +399,9 @@ def collect_expression(
     elif isinstance(body, Operation):
         root = body
     else:
-        raise TypeError(f"{where}: the body must be an Expr, got {type(body).__name__} {body!r}")
+        raise TypeError(
+            f"{where}: the body must be an Expr, got {type(body).__name__} {shown(body)}"
+        )
     order: list[Operation] = []
     done: set[Operation] = set()
     stack: list[tuple[Operation, bool]] = [] if root is None else [(root, False)]
@@ -520,7 +524,7 @@ def dominates(value: SSAValue, op: Operation) -> bool:
 def check_var_name(name: object) -> str:
     if not isinstance(name, str) or not _VAR_NAME.fullmatch(name):
         raise ValueError(
-            f"invalid Var name {name!r}: a name starts with a letter or '_' and holds only "
+            f"invalid Var name {shown(name)}: a name starts with a letter or '_' and holds only "
             "letters, digits and _ $ . -"
         )
     return name
@@ -532,9 +536,8 @@ def check_expr(value: object, what: str) -> Expr:
     if not isinstance(value, Expr):
         hint = ""
         if isinstance(value, int | float) and not isinstance(value, bool):
-            hint = (
-                f" (write a number as a Constant of shape (1,), e.g. Constant([{float(value)!r}]))"
-            )
+            literal = repr(float(value)) if abs(value) < 1e15 else "..."
+            hint = f" (write a number as a Constant of shape (1,), e.g. Constant([{literal}]))"
         raise TypeError(f"{what} must be an Expr, got {described(value)}{hint}")
     return value
 
@@ -554,7 +557,7 @@ def expr_value(expr: Expr, what: str) -> SSAValue:
                 )
             )
         return expr.results[0]
-    raise TypeError(f"{what} must be an Expr, got {described(expr)}")
+    raise TypeError(f"{what} must be a Var or an expression op, got {described(expr)}")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -580,7 +583,7 @@ def replace_metadata(expr: E, value: IRMetadata) -> E:
     if not isinstance(value, IRMetadata):
         raise VerifyError(
             with_context(
-                f"metadata must be an IRMetadata value, got {type(value).__name__} {value!r}",
+                f"metadata must be an IRMetadata value, got {type(value).__name__} {shown(value)}",
                 binding_name(expr),
                 diagnostic_span(expr),
             )

@@ -43,7 +43,7 @@ from xdsl.irdl import irdl_attr_definition
 from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 
-from tilefoundry.arguments import items_of, refuse_type
+from tilefoundry.arguments import items_of, refuse_type, shown
 from tilefoundry.diagnostics import VerifyError, with_context
 from tilefoundry.ir.values import attr_to_python, python_to_attr
 
@@ -97,7 +97,7 @@ class BindingMetadata(IRMetadata):
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name:
-            raise TypeError(f"BindingMetadata.name must be a non-empty str, got {self.name!r}")
+            raise TypeError(f"BindingMetadata.name must be a non-empty str, got {shown(self.name)}")
 
 
 @dataclass(frozen=True)
@@ -126,7 +126,7 @@ class SourceSpanMetadata(IRMetadata):
             if not 0 <= value < _LOCATION_LIMIT:
                 raise ValueError(
                     f"SourceSpanMetadata.{field} must be a non-negative int below 2**32 (a line "
-                    f"or column of an MLIR location), got {value}"
+                    f"or column of an MLIR location), got {shown(value)}"
                 )
         if self.end_line is not None and self.end_column is None:
             raise ValueError("SourceSpanMetadata with an end_line needs an end_column")
@@ -243,7 +243,7 @@ def check_metadata(
         if not isinstance(item, IRMetadata):
             raise VerifyError(
                 with_context(
-                    f"{what} must hold only IRMetadata values, got {type(item).__name__} {item!r}",
+                    f"{what} must hold only IRMetadata values, got {type(item).__name__} {shown(item)}",
                     binding,
                     span,
                 )

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
 
+from tilefoundry.arguments import shown
 from tilefoundry.ir.expr import Expr, Var
 
 __all__ = ["structural_equal", "structural_hash"]
@@ -22,7 +23,7 @@ def _root(node: object) -> Operation | Var:
         return inner
     if isinstance(node, Operation | Var):
         return node
-    raise TypeError(f"expected an IR node (an Expr, a Function or a Module), got {node!r}")
+    raise TypeError(f"expected an IR node (an Expr, a Function or a Module), got {shown(node)}")
 
 
 class _Equal:

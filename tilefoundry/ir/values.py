@@ -26,6 +26,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute
 
+from tilefoundry.arguments import shown
 from tilefoundry.diagnostics import VerifyError
 
 __all__ = ["attr_to_python", "python_to_attr"]
@@ -37,7 +38,7 @@ def python_to_attr(value: object, what: str) -> Attribute:
         return BoolAttr.from_bool(value)
     if isinstance(value, int):
         if not -(2**63) <= value < 2**63:
-            raise VerifyError(f"{what} {value} does not fit a 64-bit integer (i64)")
+            raise VerifyError(f"{what} {shown(value)} does not fit a 64-bit integer (i64)")
         return IntegerAttr(value, i64)
     if isinstance(value, float):
         return FloatAttr(value, f64)
@@ -48,7 +49,7 @@ def python_to_attr(value: object, what: str) -> Attribute:
     if isinstance(value, tuple | list):
         return ArrayAttr(python_to_attr(v, what) for v in value)
     raise VerifyError(
-        f"{what} has no IR form: {type(value).__name__} {value!r} "
+        f"{what} has no IR form: {type(value).__name__} {shown(value)} "
         "(values are str, int, float, bool, None or tuples of those)"
     )
 
