@@ -113,18 +113,20 @@ class OwnerContextAttr(ParametrizedAttribute):
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
-        values: dict[str, Attribute] = {"target": NoneAttr(), "topologies": NoneAttr()}
+        values: dict[str, Attribute] = {}
 
         def parse_entry() -> None:
             position = parser.pos
             key = parser.parse_identifier(" (target or topologies)")
-            if key not in values:
+            if key not in ("target", "topologies"):
                 parser.raise_error(f"expected target or topologies, got '{key}'", position)
+            if key in values:
+                parser.raise_error(f"'{key}' is given twice", position)
             parser.parse_punctuation("=")
             values[key] = parser.parse_attribute()
 
         parser.parse_comma_separated_list(parser.Delimiter.ANGLE, parse_entry)
-        return [values["target"], values["topologies"]]
+        return [values.get("target", NoneAttr()), values.get("topologies", NoneAttr())]
 
     def print_parameters(self, printer: Printer) -> None:
         entries: list[tuple[str, Attribute]] = [
@@ -176,14 +178,14 @@ def check_surface_name(name: str, kind: str, where: str = "") -> None:
     name of the Module API, or one that begins with '_'."""
     if name.startswith("_"):
         raise VerifyError(
-            f"{where}{kind} name '{name}' begins with '_'; such names are never functions, modules or "
-            "methods (rename it)"
+            f"{where}{kind} name '{name}' begins with '_'; such names are never functions, "
+            "modules or methods (rename it)"
         )
     if name in SURFACE_NAMES:
         raise VerifyError(
-            f"{where}{kind} name '{name}' shadows the Module API '{name}'; functions, child modules "
-            "and methods are reached through one attribute surface, where the API comes first "
-            "(rename it)"
+            f"{where}{kind} name '{name}' shadows the Module API '{name}'; functions, child "
+            "modules and methods are reached through one attribute surface, where the API comes "
+            "first (rename it)"
         )
 
 

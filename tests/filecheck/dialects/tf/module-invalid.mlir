@@ -179,3 +179,9 @@ tf.module @c within #tf.context<topologies = [#tf.topology<"cta">, #tf.topology<
 // expected-error @+1 {{expected target or topologies, got 'levels'}}
 tf.module @c within #tf.context<levels = []> {
 }
+
+// -----
+
+// expected-error @+1 {{'target' is given twice}}
+tf.module @c within #tf.context<target = #tf.target<"h100">, target = #tf.target<"a100">> {
+}
