@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from tilefoundry.arguments import mapping_of, refuse_type, shown
 from tilefoundry.module import Module
 from tilefoundry.selection import function_selectors
 from tilefoundry.transforms.tf_analyze import Cost, analyze_tree
@@ -25,10 +26,12 @@ __all__ = ["Cost", "analyze"]
 def analyze(module: Module, dims: Mapping[str, int] | None = None) -> dict[str, Cost]:
     """The cost of every HIR function of the tree, by its `function_selectors` path."""
     if not isinstance(module, Module):
-        raise TypeError(f"analyze takes a Module, got {type(module).__name__} {module!r}")
-    sizes = dict(dims or {})
+        refuse_type("analyze module", "a Module", module)
+    sizes = {} if dims is None else mapping_of(dims, "analyze dims", "a mapping")
     for name, size in sizes.items():
-        if not isinstance(name, str) or not isinstance(size, int) or isinstance(size, bool):
-            raise TypeError(f"dims maps DimVar names to int sizes, got {name!r}: {size!r}")
+        if not isinstance(size, int) or isinstance(size, bool):
+            raise TypeError(
+                f"dims maps DimVar names to int sizes, got {shown(name)}: {shown(size)}"
+            )
     costs = analyze_tree(module.module_op, sizes, "analyze")
     return {path: costs[function.function_op] for path, function in function_selectors(module)}

@@ -17,13 +17,13 @@ every Var the body uses must be a parameter, every expression must still be deta
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from xdsl.dialects.builtin import ArrayAttr
 from xdsl.ir import Block, Operation, Region
 
+from tilefoundry.arguments import items_of, refuse_type, shown, text_of
 from tilefoundry.diagnostics import VerifyError
 from tilefoundry.dialects.dim_range import DimRangeAttr, check_ranges
 from tilefoundry.dialects.function import check_dim_vars, signature_properties
@@ -34,8 +34,10 @@ from tilefoundry.ir.expr import (
     ExprOp,
     Var,
     adopt_params,
+    check_expr,
     check_new_params,
     check_var_name,
+    clone_with_state,
     collect_expression,
 )
 from tilefoundry.ir.metadata import (
@@ -45,22 +47,24 @@ from tilefoundry.ir.metadata import (
     metadata_to_location,
 )
 from tilefoundry.ir.patterns import DimVarRangePat
+from tilefoundry.ir.state import Slot
 from tilefoundry.ir.view import FunctionView
 from tilefoundry.types import IRType, UnitType, to_attr
 
 __all__ = ["Function", "Variant", "is_sealed", "seal"]
 
-_SEALED: weakref.WeakSet[Operation] = weakref.WeakSet()
+SEALED: Slot[bool] = Slot("sealed")
+"""On a function op: sealed by the module it was built into (its variants are final)."""
 
 
 def seal(function: Operation) -> None:
     """Finalize a function and its variants (constructing a Module seals its functions)."""
-    _SEALED.add(function)
+    SEALED.set(function, True)
 
 
 def is_sealed(function: Operation) -> bool:
     """Whether a function is sealed: built into a Module, or read from text."""
-    return function in _SEALED or function.parent is not None
+    return bool(SEALED.get(function)) or function.parent is not None
 
 
 @dataclass(frozen=True)
@@ -83,12 +87,13 @@ class Function(Expr, FunctionView[FuncOp]):
         *,
         metadata: Iterable[IRMetadata] = (),
     ) -> Function:
-        if not isinstance(name, str) or not name:
-            raise TypeError(f"Function name must be a non-empty str, got {name!r}")
+        name = text_of(name, "Function name")
         check_var_name(name)
         if body is None:
             raise TypeError(f"Function '{name}' needs a body expression")
-        return cls.of(_build(name, list(params), body, check_metadata(metadata)))
+        check_expr(body, f"Function '{name}' body")
+        param_list = list(items_of(params, f"Function '{name}' params", "an iterable of Var"))
+        return cls.of(_build(name, param_list, body, check_metadata(metadata)))
 
     @property
     def body(self) -> Expr | None:
@@ -134,11 +139,17 @@ class Function(Expr, FunctionView[FuncOp]):
                 f"function '{self.name}' is sealed (it belongs to a module); add variants before "
                 "the module is constructed"
             )
-        ranges = tuple(patterns)
+        ranges = items_of(patterns, "variant patterns", "an iterable of DimVarRangePat")
         for pattern in ranges:
             if not isinstance(pattern, DimVarRangePat):
-                raise TypeError(f"variant patterns must be DimVarRangePat values, got {pattern!r}")
-        variant_params = list(params)
+                raise TypeError(
+                    f"variant patterns must be DimVarRangePat values, got {shown(pattern)}"
+                )
+        variant_params = list(items_of(params, "variant params", "an iterable of Var"))
+        for index, param in enumerate(variant_params):
+            if not isinstance(param, Var):
+                refuse_type(f"variant param #{index}", "a Var", param)
+        check_expr(body, "variant body")
         mine = self.params
         if [(p.name, p.type) for p in variant_params] != [(p.name, p.type) for p in mine]:
             raise VerifyError(
@@ -169,7 +180,7 @@ class Function(Expr, FunctionView[FuncOp]):
         return location_to_metadata(self._op.location)
 
     def _copy_with_metadata(self, metadata: tuple[IRMetadata, ...]) -> Function:
-        copy = self._op.clone()
+        copy = clone_with_state(self._op)
         copy.location = metadata_to_location(metadata)
         return Function.of(copy)
 

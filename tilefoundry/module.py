@@ -2,8 +2,9 @@
 
 A `Module` is a thin view over its `tf.module` op (one view per op), like `hir.Function`. The op
 holds everything the IR says (name, functions, child modules, entry, target, topologies,
-metadata); what is Python only — the orchestration `methods` and the sealing of functions — is
-kept beside it.
+metadata, the owner context of a copy); what is Python only — the orchestration `methods`, the
+sealing of functions, a copy's owner — is kept on the op object itself
+(`tilefoundry.ir.state`), never in a process-wide table.
 
 ```python
 layer = Module(name="MLP", functions=[mlp])
@@ -22,28 +23,30 @@ root.resolve_target()      # Target("h100"), found over the owner chain
 
 The attribute surface: `mod.<name>` resolves, in order, a function (a callable that runs it), a
 child module, or a method (bound like an instance method). Function, child and method names are
-disjoint at one level. Names of this class's own API (`name`, `lookup`, `weights`, ...) and
-names beginning with `_` resolve by normal attribute rules; reach a function that a name shadows
-with `lookup`.
+disjoint at one level, and none of them is a name of this class's own API (`name`, `lookup`,
+`weights`, ...; `SURFACE_NAMES`) or begins with `_`: those resolve by normal attribute rules, so
+such an entry would be unreachable, and construction refuses it.
 """
 
 from __future__ import annotations
 
 import types
-import weakref
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, cast
 
 from xdsl.dialects.builtin import DictionaryAttr, StringAttr, SymbolRefAttr
 from xdsl.ir import Block, Operation, Region
 
+from tilefoundry.arguments import items_of, mapping_of, refuse_type, text_of
 from tilefoundry.diagnostics import VerifyError
 from tilefoundry.dialects.hir import FuncOp
 from tilefoundry.dialects.op_attr import attr_to_value, value_to_attr
-from tilefoundry.dialects.tf import PENDING_CALLEES, CallOp, ModuleOp
+from tilefoundry.dialects.tf import CALLEE_FUNCTION, CallOp, ModuleOp
 from tilefoundry.dialects.tf_module import (
-    CONTEXT_OWNERS,
+    RECORDED_OWNER,
+    check_surface_name,
     effective_topologies,
+    inherited_context,
     owner_of,
     resolve_target,
 )
@@ -51,6 +54,7 @@ from tilefoundry.dialects.tir import PrimFuncOp
 from tilefoundry.hir import Function, seal
 from tilefoundry.interpreter.evaluate import function_runner
 from tilefoundry.ir.callable import FunctionLike
+from tilefoundry.ir.state import Slot
 from tilefoundry.ir.verifier import verify_ir
 from tilefoundry.ir.view import OpView
 from tilefoundry.target import Target, Topology, check_distinct, check_levels
@@ -59,9 +63,11 @@ from tilefoundry.types import TensorType
 
 __all__ = ["Module"]
 
-_METHODS: weakref.WeakKeyDictionary[ModuleOp, dict[str, Callable[..., Any]]] = (
-    weakref.WeakKeyDictionary()
-)
+_FUNCTIONS = "an iterable of Function / PrimFunction"
+_MODULES = "an iterable of Module or a mapping from attachment name to Module"
+
+METHODS: Slot[dict[str, Callable[..., Any]]] = Slot("methods")
+"""A module op's orchestration methods (Python only: never printed, a parsed module has none)."""
 
 
 def _function_view(op: Operation | FunctionLike) -> Function | PrimFunction:
@@ -71,19 +77,24 @@ def _function_view(op: Operation | FunctionLike) -> Function | PrimFunction:
     return PrimFunction.of(op)
 
 
-def _as_target(target: Target | str | None) -> Target | None:
+def _as_target(module: str, target: Target | str | None) -> Target | None:
     if target is None or isinstance(target, Target):
         return target
+    if not isinstance(target, str):
+        refuse_type(f"Module '{module}' target", "a Target or a device / backend name", target)
     return Target(target)
 
 
-def _as_topologies(topologies: Iterable[Topology] | None) -> tuple[Topology, ...] | None:
+def _as_topologies(
+    module: str, topologies: Iterable[Topology] | None
+) -> tuple[Topology, ...] | None:
     if topologies is None:
         return None
-    levels = tuple(topologies)
-    for level in levels:
+    what = f"Module '{module}' topologies"
+    levels = items_of(topologies, what, "an iterable of Topology values (or None)")
+    for index, level in enumerate(levels):
         if not isinstance(level, Topology):
-            raise TypeError(f"topologies must hold Topology values, got {level!r}")
+            refuse_type(f"{what} #{index}", "a Topology", level)
     check_distinct(levels)
     return levels
 
@@ -102,20 +113,26 @@ class Module(OpView[ModuleOp]):
         metadata: Mapping[str, object] | None = None,
         methods: Mapping[str, Callable[..., Any]] | None = None,
     ) -> Module:
-        if not isinstance(name, str) or not name:
-            raise TypeError(f"Module name must be a non-empty str, got {name!r}")
+        name = text_of(name, "Module name")
         function_ops = _function_ops(name, functions)
         children = _children(name, modules)
-        method_table = dict(methods or {})
+        method_table: dict[str, Any] = {}
+        if methods is not None:
+            method_table = mapping_of(methods, f"Module '{name}' methods", "a mapping of functions")
         _check_names(name, function_ops, children, method_table)
+        if entry is not None:
+            text_of(entry, f"Module '{name}' entry", "the name of one of its functions (a str)")
         config = None
         if metadata is not None:
-            config = DictionaryAttr({k: value_to_attr(v) for k, v in dict(metadata).items()})
+            values = mapping_of(metadata, f"Module '{name}' metadata", "a mapping from str")
+            config = DictionaryAttr(
+                {k: value_to_attr(v, f"Module '{name}' metadata '{k}'") for k, v in values.items()}
+            )
         op = ModuleOp(
             name,
             entry=entry,
-            target=_as_target(target),
-            topologies=_as_topologies(topologies),
+            target=_as_target(name, target),
+            topologies=_as_topologies(name, topologies),
             metadata=config,
             body=Region(Block()),
         )
@@ -137,17 +154,19 @@ class Module(OpView[ModuleOp]):
                 step()
             raise
         for call in paths:
-            del PENDING_CALLEES[call]
+            CALLEE_FUNCTION.set(call, None)
         for function in function_ops:
             seal(function)
         if method_table:
-            _METHODS[op] = method_table
+            METHODS.set(op, method_table)
         return cls.of(op)
 
     @classmethod
     def implicit(cls, function: Function | PrimFunction) -> Module:
         """The implicit single-function module of a bare function: named after it, with it as
         the entry (what a bare `@func` / `@prim_func` becomes)."""
+        if not isinstance(function, Function | PrimFunction):
+            refuse_type("Module.implicit function", "a Function or PrimFunction", function)
         return cls(name=function.name, functions=[function], entry=function.name)
 
     # -- what the module declares ----------------------------------------------------------
@@ -198,7 +217,7 @@ class Module(OpView[ModuleOp]):
 
     @property
     def methods(self) -> Mapping[str, Callable[..., Any]]:
-        return types.MappingProxyType(_METHODS.get(self._op, {}))
+        return types.MappingProxyType(METHODS.get(self._op) or {})
 
     @property
     def owner(self) -> Module | None:
@@ -314,20 +333,21 @@ class Module(OpView[ModuleOp]):
         (calls inside the copy reach the copies); the owner, target and topologies around it
         stay shared. Methods are shared too (they are plain Python functions)."""
         copy = self._op.clone()
-        owner = owner_of(self._op)
-        if owner is not None:
-            CONTEXT_OWNERS[copy] = owner
+        # The context stays shared: the copy records, in its IR, what its original's owner
+        # provides (so it resolves the same, printed and parsed back too), and, for Python,
+        # which module that owner is.
+        copy.owner_context = inherited_context(self._op)
+        RECORDED_OWNER.set(copy, owner_of(self._op))
         for original, duplicate in zip(self._op.walk(), copy.walk(), strict=True):
-            if isinstance(original, ModuleOp) and original in _METHODS:
-                _METHODS[cast(ModuleOp, duplicate)] = dict(_METHODS[original])
+            if isinstance(original, ModuleOp) and (methods := METHODS.get(original)):
+                METHODS.set(duplicate, dict(methods))
             if isinstance(original, FuncOp):
                 seal(cast(FuncOp, duplicate))
         return Module.of(copy)
 
     def renamed(self, name: str) -> Module:
         """`cloned()` under another name."""
-        if not isinstance(name, str) or not name:
-            raise TypeError(f"Module name must be a non-empty str, got {name!r}")
+        text_of(name, "Module name")
         copy = self.cloned()
         copy._op.sym_name = StringAttr(name)
         copy._op.module_name = None
@@ -380,14 +400,12 @@ def _no_entry_message(module: Module) -> str:
 
 
 def _function_ops(module_name: str, functions: Iterable[Any]) -> list[Operation]:
+    what = f"Module '{module_name}' functions"
     ops: list[Operation] = []
-    for index, function in enumerate(functions):
-        op = getattr(function, "function_op", None)
-        if not isinstance(op, FunctionLike) or not isinstance(op, Operation):
-            raise TypeError(
-                f"Module '{module_name}' function #{index} must be a Function or PrimFunction, "
-                f"got {function!r}"
-            )
+    for index, function in enumerate(items_of(functions, what, _FUNCTIONS)):
+        if not isinstance(function, Function | PrimFunction):
+            refuse_type(f"{what} #{index}", "a Function or PrimFunction", function)
+        op = function.function_op
         if op.parent is not None:
             raise VerifyError(
                 f"module '{module_name}': function '{function.name}' already belongs to a module"
@@ -401,15 +419,22 @@ def _function_ops(module_name: str, functions: Iterable[Any]) -> list[Operation]
 def _children(
     module_name: str, modules: Iterable[Module] | Mapping[str, Module]
 ) -> list[tuple[str, ModuleOp]]:
-    pairs = (
-        list(modules.items()) if isinstance(modules, Mapping) else [(m.name, m) for m in modules]
-    )
+    what = f"Module '{module_name}' modules"
+    pairs: list[tuple[str, object]]
+    if isinstance(modules, Mapping):
+        pairs = list(mapping_of(modules, what, _MODULES).items())
+    else:
+        pairs = []
+        for index, item in enumerate(items_of(modules, what, _MODULES)):
+            if not isinstance(item, Module):
+                refuse_type(f"{what} #{index}", "a Module", item)
+            pairs.append((item.name, item))
     children: list[tuple[str, ModuleOp]] = []
     for attach_name, child in pairs:
+        if not attach_name:
+            raise ValueError(f"{what}: an attachment name must be a non-empty str, got ''")
         if not isinstance(child, Module):
-            raise TypeError(
-                f"Module '{module_name}' child '{attach_name}' must be a Module, got {child!r}"
-            )
+            refuse_type(f"{what} '{attach_name}'", "a Module", child)
         if child.target is not None:
             raise VerifyError(
                 f"module '{module_name}': child '{attach_name}' declares target "
@@ -433,11 +458,7 @@ def _check_names(
     entries += [(attach_name, "child module") for attach_name, _ in children]
     entries += [(method, "method") for method in methods]
     for entry, kind in entries:
-        if entry.startswith("_"):
-            raise VerifyError(
-                f"module '{name}': {kind} name '{entry}' begins with '_'; such names are never "
-                "functions, modules or methods"
-            )
+        check_surface_name(entry, kind, f"module '{name}': ")
         if entry in kinds:
             raise VerifyError(
                 f"module '{name}': '{entry}' names both a {kinds[entry]} and a {kind}; function, "
@@ -452,20 +473,25 @@ def _check_names(
 def _attach(
     block: Block, attach_name: str, child: ModuleOp, undo: list[Callable[[], None]]
 ) -> None:
-    """Attach a child under a name. A child that already belongs to an owner is copied, so that
-    the first owner's subtree resolves exactly as before."""
-    if owner_of(child) is not None or child.parent is not None:
+    """Attach a child under a name. A child that already belongs to another tree is copied, so
+    that tree resolves exactly as before; the child resolves through its new owner (a detached
+    copy's owner context and recorded owner are dropped)."""
+    if child.parent is not None:
         child = Module.of(child).cloned()._op
-        CONTEXT_OWNERS.pop(child, None)
-    old_sym, old_name = child.sym_name, child.module_name
+    old_sym, old_name, old_context = child.sym_name, child.module_name, child.owner_context
+    old_owner = RECORDED_OWNER.get(child)
     own_name = child.own_name
     child.sym_name = StringAttr(attach_name)
     child.module_name = None if own_name == attach_name else StringAttr(own_name)
+    child.owner_context = None
+    RECORDED_OWNER.set(child, None)
     block.add_op(child)
 
     def restore() -> None:
         block.detach_op(child)
         child.sym_name, child.module_name = old_sym, old_name
+        child.owner_context = old_context
+        RECORDED_OWNER.set(child, old_owner)
 
     undo.append(restore)
 
@@ -497,9 +523,8 @@ def _pending_paths(
     paths: dict[CallOp, SymbolRefAttr] = {}
     for function in function_ops:
         for op in function.walk():
-            if not isinstance(op, CallOp) or op not in PENDING_CALLEES:
+            if not isinstance(op, CallOp) or (callee := CALLEE_FUNCTION.get(op)) is None:
                 continue
-            callee = PENDING_CALLEES[op]
             names: list[str] = [cast(StringAttr, callee.properties["sym_name"]).data]
             if callee not in function_ops:
                 node = callee.parent_op()

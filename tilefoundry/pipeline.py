@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from xdsl.dialects.builtin import ModuleOp as BuiltinModuleOp
 
+from tilefoundry.arguments import shown
 from tilefoundry.context import make_context
 from tilefoundry.dialects.tf import ModuleOp
 from tilefoundry.ir.verifier import verify_ir
@@ -28,9 +29,9 @@ __all__ = ["run_passes"]
 def run_passes(module: Module, pipeline: str) -> Module:
     """The module a pipeline makes of a copy of `module` (see the module docstring)."""
     if not isinstance(module, Module):
-        raise TypeError(f"run_passes takes a Module, got {type(module).__name__} {module!r}")
+        raise TypeError(f"run_passes takes a Module, got {type(module).__name__} {shown(module)}")
     if not isinstance(pipeline, str):
-        raise TypeError(f"run_passes takes the pipeline as a str, got {pipeline!r}")
+        raise TypeError(f"run_passes takes the pipeline as a str, got {shown(pipeline)}")
     built = parse_pipeline(pipeline, PASSES)
     copy = module.cloned()
     holder = BuiltinModuleOp([copy.module_op])

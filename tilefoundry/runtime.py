@@ -13,6 +13,7 @@ import types
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from tilefoundry.arguments import mapping_of, shown
 from tilefoundry.diagnostics import VerifyError
 from tilefoundry.interpreter.evaluate import ExecutionError, check_argument, run_any
 from tilefoundry.module import Module
@@ -27,7 +28,8 @@ class LoadedModule:
 
     def __init__(self, module: Module, weights: Mapping[str, Any]) -> None:
         if not isinstance(module, Module):
-            raise TypeError(f"LoadedModule takes a Module, got {module!r}")
+            raise TypeError(f"LoadedModule takes a Module, got {shown(module)}")
+        weights = mapping_of(weights, "LoadedModule weights", "a mapping from weight name to array")
         expected = module.weights
         missing = [name for name in expected if name not in weights]
         if missing:

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from xdsl.dialects.builtin import ArrayAttr, StringAttr, SymbolRefAttr
 
-from tilefoundry.dialects.tf_module import CONTEXT_OWNERS
+from tilefoundry.arguments import refuse_type, shown
+from tilefoundry.dialects.tf_module import RECORDED_OWNER
 from tilefoundry.hir import Function
 from tilefoundry.module import Module
 from tilefoundry.target import TargetAttr, TopologyAttr
@@ -23,8 +24,10 @@ __all__ = ["function_selectors", "published", "select"]
 
 def select(module: Module, path: str) -> Module:
     """The module a dotted path names relative to `module` (see the module docstring)."""
+    if not isinstance(module, Module):
+        refuse_type("select module", "a Module", module)
     if not isinstance(path, str):
-        raise TypeError(f"a path is a dotted str, got {path!r}")
+        raise TypeError(f"a path is a dotted str, got {shown(path)}")
     if path == "":
         return module
     segments = path.split(".")
@@ -63,7 +66,8 @@ def _as_root(module: Module, entry: str | None) -> Module:
     levels = module.effective_topologies()
     root = module.cloned()
     op = root.module_op
-    CONTEXT_OWNERS.pop(op, None)
+    op.owner_context = None  # it declares what it resolved instead
+    RECORDED_OWNER.set(op, None)
     if entry is not None:
         op.entry = SymbolRefAttr(entry)
     op.target = TargetAttr(StringAttr(target.name))
@@ -84,6 +88,8 @@ def published(module: Module, path: str) -> Module:
 def function_selectors(module: Module) -> list[tuple[str, Function]]:
     """Every HIR function of the tree with the path `select` resolves for it, in source order,
     parents before children (a PrimFunction implements a function; it is not one of these)."""
+    if not isinstance(module, Module):
+        refuse_type("function_selectors module", "a Module", module)
     found: list[tuple[str, Function]] = []
 
     def visit(node: Module, prefix: str) -> None:

@@ -17,6 +17,7 @@ import io
 from xdsl.ir import Operation
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 
+from tilefoundry.arguments import refuse_type
 from tilefoundry.context import make_context
 from tilefoundry.dialects.hir import FuncOp
 from tilefoundry.dialects.tf import ModuleOp
@@ -39,6 +40,10 @@ class TextError(ValueError):
 
 
 def parse_module(text: str, name: str = "<string>") -> Module:
+    if not isinstance(text, str | bytes):
+        refuse_type("parse_module text", "a str (or UTF-8 bytes)", text)
+    if not isinstance(name, str):
+        refuse_type("parse_module name", "a str (the file name diagnostics show)", name)
     parser = TFParser(make_context(), text, name)
     try:
         top = parser.parse_module()
@@ -78,4 +83,6 @@ def print_op(op: Operation, *, generic: bool = False, debuginfo: bool = False) -
 
 def print_module(module: Module, *, generic: bool = False, debuginfo: bool = False) -> str:
     """The module's text: custom form (or generic), with locations when `debuginfo`."""
+    if not isinstance(module, Module):
+        refuse_type("print_module module", "a Module", module)
     return print_op(module.module_op, generic=generic, debuginfo=debuginfo)

@@ -24,6 +24,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, Region, SSAValue
 
+from tilefoundry.arguments import items_of, refuse_type, shown, text_of
 from tilefoundry.diagnostics import VerifyError
 from tilefoundry.dialects.dim_range import DimRangeAttr
 from tilefoundry.dialects.function import signature_properties
@@ -43,6 +44,7 @@ from tilefoundry.ir.expr import (
     ExprOp,
     Var,
     adopt_params,
+    check_expr,
     check_new_params,
     check_var_name,
     collect_expression,
@@ -67,8 +69,7 @@ def LetStmt(name: str, value: Expr, *, metadata: Iterable[IRMetadata] = ()) -> L
     `var`). The expression's detached ops move into the statement; the Vars it uses (parameters,
     earlier statements' Vars) stay outside."""
     check_var_name(name)
-    if not isinstance(value, Expr):
-        raise TypeError(f"LetStmt '{name}' anchors an expression (a Call, ...), got {value!r}")
+    check_expr(value, f"LetStmt '{name}' value")
     if isinstance(value, Operation) and not value.results:
         raise VerifyError(
             f"LetStmt '{name}' anchors a value-form expression; this '{value.name}' has no value "
@@ -86,6 +87,8 @@ def LetStmt(name: str, value: Expr, *, metadata: Iterable[IRMetadata] = ()) -> L
 def Evaluate(op: Op, args: Iterable[Expr], *, metadata: Iterable[IRMetadata] = ()) -> EvaluateOp:  # noqa: N802
     """Run an effect-form op (one whose call has no value) as a statement; the detached
     expressions among its arguments move into the statement."""
+    if not isinstance(op, Op):
+        refuse_type("Evaluate op", "an Op (an effect-form op such as Copy())", op)
     call = CallOp(op, args, metadata=metadata)
     if call.results:
         raise VerifyError(
@@ -122,18 +125,23 @@ def DispatchCall(  # noqa: N802 - the spec's name
 ) -> DispatchOp:
     """A call of the first target whose `case_patterns` hold the runtime DimVar sizes; the
     targets are functions of the module that will hold the call (named by their symbols)."""
-    functions = [t.function_op if isinstance(t, HasFunctionOp) else t for t in targets]
-    if not functions or len(functions) != len(case_patterns):
+    functions = [
+        t.function_op if isinstance(t, HasFunctionOp) else t
+        for t in items_of(targets, "DispatchCall targets", "an iterable of functions")
+    ]
+    cases = _case_patterns(case_patterns)
+    if not functions or len(functions) != len(cases):
         raise VerifyError(
             f"DispatchCall needs one case pattern list per target, got {len(functions)} target(s) "
-            f"and {len(case_patterns)} list(s)"
+            f"and {len(cases)} list(s)"
         )
-    values = [expr_value(a, f"argument #{i}") for i, a in enumerate(args)]
+    arguments = items_of(args, "DispatchCall args", "an iterable of Expr")
+    values = [expr_value(a, f"DispatchCall argument #{i}") for i, a in enumerate(arguments)]
     arg_types = [from_attr(v.type) for v in values]
     results: set[IRType] = set()
     for function in functions:
         if not isinstance(function, FunctionLike) or not isinstance(function, Operation):
-            raise TypeError(f"DispatchCall targets are functions, got {function!r}")
+            refuse_type("DispatchCall targets", "functions (Function / PrimFunction)", function)
         params = function.param_types()
         if len(params) != len(arg_types) or not all(
             fits(p, a) for p, a in zip(params, arg_types, strict=True)
@@ -143,7 +151,7 @@ def DispatchCall(  # noqa: N802 - the spec's name
     if len(results) != 1:
         raise VerifyError("DispatchCall targets must return one type")
     (result,) = results
-    ranges = ArrayAttr(ArrayAttr(DimRangeAttr.of(p) for p in case) for case in case_patterns)
+    ranges = ArrayAttr(ArrayAttr(DimRangeAttr.of(p) for p in case) for case in cases)
     callees = ArrayAttr(
         SymbolRefAttr(cast(StringAttr, f.properties["sym_name"])) for f in functions
     )
@@ -154,6 +162,20 @@ def DispatchCall(  # noqa: N802 - the spec's name
     )
     dispatch._init_metadata(metadata)
     return dispatch
+
+
+def _case_patterns(
+    case_patterns: Sequence[Sequence[DimVarRangePat]],
+) -> list[tuple[DimVarRangePat, ...]]:
+    what = "DispatchCall case_patterns"
+    cases: list[tuple[DimVarRangePat, ...]] = []
+    for index, case in enumerate(items_of(case_patterns, what, "a list of pattern lists")):
+        patterns = items_of(case, f"{what} #{index}", "a list of DimVarRangePat")
+        for pattern in patterns:
+            if not isinstance(pattern, DimVarRangePat):
+                refuse_type(f"{what} #{index} items", "DimVarRangePat values", pattern)
+        cases.append(patterns)
+    return cases
 
 
 class PrimFunction(FunctionView[PrimFuncOp]):
@@ -173,9 +195,14 @@ class PrimFunction(FunctionView[PrimFuncOp]):
         *,
         metadata: Iterable[IRMetadata] = (),
     ) -> PrimFunction:
-        if not isinstance(name, str) or not name:
-            raise TypeError(f"PrimFunction name must be a non-empty str, got {name!r}")
-        return cls.of(_build(name, list(params), list(body), result, check_metadata(metadata)))
+        name = text_of(name, "PrimFunction name")
+        param_list = list(items_of(params, f"PrimFunction '{name}' params", "an iterable of Var"))
+        statements = list(
+            items_of(body, f"PrimFunction '{name}' body", "an iterable of statements")
+        )
+        if result is not None:
+            check_expr(result, f"PrimFunction '{name}' result")
+        return cls.of(_build(name, param_list, statements, result, check_metadata(metadata)))
 
     @property
     def body(self) -> tuple[Operation, ...]:
@@ -209,7 +236,7 @@ def _build(
         if not isinstance(statement, LetOp | EvaluateOp):
             raise TypeError(
                 f"prim function '{name}' statement #{index} must be a LetStmt or Evaluate, "
-                f"got {statement!r}"
+                f"got {shown(statement)}"
             )
         if statement.parent is not None:
             raise VerifyError(
@@ -217,9 +244,9 @@ def _build(
             )
         for value in statement_values(statement):
             if value not in available:
-                shown = Var.view(value).name if isinstance(value, BlockArgument | OpResult) else "?"
+                used = Var.view(value).name if isinstance(value, BlockArgument | OpResult) else "?"
                 raise VerifyError(
-                    f"prim function '{name}' statement #{index} uses '{shown}', which is neither a "
+                    f"prim function '{name}' statement #{index} uses '{used}', which is neither a "
                     "parameter nor the Var of an earlier LetStmt"
                 )
         available.update(statement.results)

@@ -44,6 +44,7 @@ from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
+from tilefoundry.arguments import items_of, refuse_type, shown
 from tilefoundry.diagnostics import VerifyError
 from tilefoundry.irdl_syntax import irdl_form_follows, parse_irdl_parameters
 
@@ -51,6 +52,7 @@ __all__ = [
     "DTYPES",
     "ONE_VALUE_TYPE",
     "VALUE_TYPES",
+    "SIZE_LIMIT",
     "DimVar",
     "DimsAttr",
     "IRType",
@@ -86,10 +88,13 @@ ONE_VALUE_TYPE: AttrConstraint = VarConstraint("V", VALUE_TYPES)
 """The values a terminator passes on (`hir.return`, `tf.yield`, ...): at most one in valid IR,
 so all of one type, which IRDL states with a single binding (`dialects/*.irdl.mlir`)."""
 
+SIZE_LIMIT = 2**63
+"""Sizes are 64-bit signed integers in MLIR: a dimension (and a DimVar envelope) stays below."""
+
 
 def _check_plain_int(value: object, what: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool):
-        raise TypeError(f"{what} must be an int, got {type(value).__name__} {value!r}")
+        refuse_type(what, "an int", value)
     return value
 
 
@@ -104,12 +109,14 @@ class DimVar:
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not _NAME.fullmatch(self.name):
             raise ValueError(
-                f"DimVar name must be an identifier ([A-Za-z_][A-Za-z0-9_$.]*), got {self.name!r}"
+                f"DimVar name must be an identifier ([A-Za-z_][A-Za-z0-9_$.]*), got {shown(self.name)}"
             )
         _check_plain_int(self.lo, "DimVar lo")
         _check_plain_int(self.hi, "DimVar hi")
-        if not 0 <= self.lo < self.hi:
-            raise ValueError(f"DimVar '{self.name}' needs 0 <= lo < hi, got [{self.lo}, {self.hi})")
+        if not 0 <= self.lo < self.hi <= SIZE_LIMIT:
+            raise ValueError(
+                f"DimVar '{self.name}' needs 0 <= lo < hi <= 2**63, got [{shown(self.lo)}, {shown(self.hi)})"
+            )
 
     def contains(self, size: int) -> bool:
         """Whether a concrete size lies in the envelope."""
@@ -127,7 +134,7 @@ class TensorType:
     dtype: str
 
     def __init__(self, shape: Iterable[int | DimVar], dtype: str) -> None:
-        dims = tuple(shape)
+        dims = items_of(shape, "TensorType shape", "an iterable of dimensions (int or DimVar)")
         by_name: dict[str, DimVar] = {}
         for dim in dims:
             if isinstance(dim, DimVar):
@@ -136,10 +143,12 @@ class TensorType:
                         f"dim '{dim.name}' appears with two envelopes: "
                         f"[{by_name[dim.name].lo}, {by_name[dim.name].hi}) and [{dim.lo}, {dim.hi})"
                     )
-            elif _check_plain_int(dim, "a tensor dimension") < 0:
-                raise ValueError(f"a tensor dimension must be >= 0, got {dim}")
-        if dtype not in DTYPES:
-            raise ValueError(f"unknown dtype {dtype!r}; expected one of {', '.join(DTYPES)}")
+            elif not 0 <= _check_plain_int(dim, "a tensor dimension") < SIZE_LIMIT:
+                raise ValueError(
+                    f"a tensor dimension must be >= 0 and below 2**63, got {shown(dim)}"
+                )
+        if not isinstance(dtype, str) or dtype not in DTYPES:
+            raise ValueError(f"unknown dtype {shown(dtype)}; expected one of {', '.join(DTYPES)}")
         object.__setattr__(self, "shape", dims)
         object.__setattr__(self, "dtype", dtype)
 
@@ -166,10 +175,10 @@ class TupleType:
     fields: tuple[IRType, ...]
 
     def __init__(self, fields: Iterable[IRType]) -> None:
-        items = tuple(fields)
+        items = items_of(fields, "TupleType fields", "an iterable of IRType")
         for field in items:
             if not isinstance(field, TensorType | TupleType | UnitType):
-                raise TypeError(f"a TupleType field must be an IRType, got {field!r}")
+                refuse_type("a TupleType field", "an IRType", field)
         object.__setattr__(self, "fields", items)
 
     def __len__(self) -> int:
@@ -252,9 +261,10 @@ class DimsAttr(ParametrizedAttribute):
         printer.print_string("<" + ", ".join(str(d) for d in self.dim_vars()) + ">")
 
 
-@functools.lru_cache(maxsize=1 << 14)
+@functools.lru_cache(maxsize=4096)
 def to_attr(type: IRType) -> Attribute:
-    """The IR form of a type (see the module docstring); memoized, both are immutable."""
+    """The IR form of a type (see the module docstring). Both directions are pure functions
+    of immutable values, cached: a model names few distinct types many times."""
     if isinstance(type, TensorType):
         shape = [DYNAMIC_INDEX if isinstance(d, DimVar) else d for d in type.shape]
         dim_vars = type.dim_vars
@@ -264,10 +274,10 @@ def to_attr(type: IRType) -> Attribute:
         return BuiltinTupleType(ArrayAttr(cast(TypeAttribute, to_attr(f)) for f in type.fields))
     if isinstance(type, UnitType):
         return NoneType()
-    raise TypeError(f"expected a TensorType, TupleType or UnitType, got {type!r}")
+    raise TypeError(f"expected a TensorType, TupleType or UnitType, got {shown(type)}")
 
 
-@functools.lru_cache(maxsize=1 << 14)
+@functools.lru_cache(maxsize=4096)
 def from_attr(attr: Attribute) -> IRType:
     """The type an IR type attribute stands for; a `VerifyError` says why when it is none.
     Memoized: a module converts the same few types thousands of times."""

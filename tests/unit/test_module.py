@@ -27,6 +27,7 @@ from tilefoundry import (
     structural_equal,
 )
 from tilefoundry.dialects.tf import CallOp
+from tilefoundry.dialects.tf_module import SURFACE_NAMES
 from tilefoundry.hir import Function
 from tilefoundry.tir import LetStmt, PrimFunction
 
@@ -292,6 +293,44 @@ def test_a_parsed_module_keeps_names_disjoint_too(second: str) -> None:
     )
     with pytest.raises(ValueError, match=r'"f"|\'f\''):
         parse_module(text)
+
+
+def test_the_reserved_names_are_exactly_the_module_api() -> None:
+    public = {name for name in dir(Module) if not name.startswith("_")}
+    assert public == SURFACE_NAMES
+
+
+@pytest.mark.parametrize("api", ["weights", "lookup", "target", "name", "cloned", "of"])
+@pytest.mark.parametrize("kind", ["function", "child module", "method"])
+def test_a_name_that_would_shadow_the_module_api_is_refused(api: str, kind: str) -> None:
+    with pytest.raises(VerifyError, match=rf"{kind} name '{api}' shadows the Module API"):
+        if kind == "function":
+            Module(name="m", functions=[neg_fn(api)])
+        elif kind == "child module":
+            Module(name="m", modules={api: Module(name="c")})
+        else:
+            Module(name="m", methods={api: lambda self: 0})
+
+
+def test_a_child_listed_under_an_api_name_is_refused() -> None:
+    with pytest.raises(VerifyError, match=r"child module name 'weights' shadows"):
+        Module(name="m", modules=[Module(name="weights")])
+    with pytest.raises(VerifyError, match=r"child module name 'lookup' shadows"):
+        Module(name="m", modules=[mlp_module().renamed("lookup")])
+
+
+@pytest.mark.parametrize(
+    "entry",
+    [
+        "hir.func @weights(%x: tensor<4xf32>) -> tensor<4xf32> { hir.return %x : tensor<4xf32> }",
+        "tir.prim_func @target(%x: tensor<4xf32>) -> tensor<4xf32> { tir.return %x : tensor<4xf32> }",
+        "tf.module @lookup { }",
+        "tf.module @_hidden { }",
+    ],
+)
+def test_a_parsed_module_refuses_names_the_surface_cannot_reach(entry: str) -> None:
+    with pytest.raises(ValueError, match=r"shadows the Module API|begins with '_'"):
+        parse_module(f"tf.module @m {{\n  {entry}\n}}\n")
 
 
 def test_the_same_names_at_different_levels_are_fine() -> None:

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import math
-from typing import Any, cast
+from typing import Any, NoReturn, cast
 
 from xdsl.dialects.builtin import BytesAttr, DenseIntOrFPElementsAttr
 from xdsl.dialects.builtin import TensorType as BuiltinTensorType
 
+from tilefoundry.arguments import described, shown
 from tilefoundry.types import DTYPES, TensorType, from_attr, to_attr
 
 __all__ = ["array_to_dense", "dense_to_array", "numpy_dtype", "uniform_value"]
@@ -30,6 +31,14 @@ def numpy_dtype(dtype: str) -> Any:
     return np.dtype({"i1": "bool", "bf16": "float32"}.get(dtype) or _LITTLE_ENDIAN[dtype])
 
 
+_SIGNED_FOR_UNSIGNED = {1: "i16", 2: "i32", 4: "i64", 8: "i64"}
+"""An unsigned numpy array becomes the signed dtype that holds its whole range (a uint64 one,
+i64: its values must fit), so its values are kept, never read back as negative numbers."""
+
+_BF16_MAX = 3.3895313892515355e38
+"""The largest finite bfloat16."""
+
+
 def _default_dtype(value: object, array: Any) -> str:
     import numpy as np
 
@@ -37,27 +46,101 @@ def _default_dtype(value: object, array: Any) -> str:
     if kind == "b":
         return "i1"
     if isinstance(value, np.ndarray | np.generic):
-        if kind in "iuf":
+        if kind == "u":
+            return _SIGNED_FOR_UNSIGNED[array.dtype.itemsize]
+        if kind in "if":
             return f"{'f' if kind == 'f' else 'i'}{array.dtype.itemsize * 8}"
     elif kind in "iu":
         return "i32"
+    elif kind == "O":  # Python integers beyond 64 bits: no dtype holds them
+        return "i64"
     elif kind == "f":
         return "f32"
-    raise TypeError(f"a Constant value must be numeric, got {type(value).__name__} {value!r}")
+    raise TypeError(f"a Constant value must be numeric, got {described(value)}")
+
+
+def _as_array(value: object) -> Any:
+    """The literal as a numpy array of bools, integers or floats (Python integers beyond 64
+    bits stay exact, in an object array, for the range check to refuse or convert them)."""
+    import numpy as np
+
+    try:
+        array = np.asarray(value)
+    except (TypeError, ValueError):  # a ragged nested list
+        raise ValueError(
+            "a Constant value must be a number or a rectangular nested list of numbers, "
+            f"got {described(value)}"
+        ) from None
+    kind = array.dtype.kind
+    if (
+        kind == "O"
+        and array.size
+        and all(isinstance(v, int) and not isinstance(v, bool) for v in array.reshape(-1))
+    ):
+        return array
+    if kind not in "biuf":
+        raise TypeError(f"a Constant value must be numeric, got {described(value)}")
+    return array
+
+
+def _check_fits(array: Any, dtype: str) -> None:
+    """Refuse a literal with a value its dtype cannot hold: an integer out of range, a
+    fraction or a non-finite value for an integer dtype, a finite value that would become an
+    infinity. (Rounding to a narrower float is not a change of value it refuses.)"""
+    import numpy as np
+
+    if array.size == 0:
+        return
+    flat = array.reshape(-1)
+    exact = flat.dtype.kind == "O"  # Python integers beyond 64 bits
+    if dtype[0] == "i":
+        width = int(dtype[1:])
+        lo, hi = (0, 1) if width == 1 else (-(2 ** (width - 1)), 2 ** (width - 1) - 1)
+        if flat.dtype.kind == "f":
+            bad = ~np.isfinite(flat) | (flat != np.floor(flat)) | (flat < lo) | (flat > hi)
+            if bad.any():
+                _refuse_value(flat[bad][0], dtype)
+            return
+        for extreme in (min(flat), max(flat)) if exact else (flat.min(), flat.max()):
+            if not lo <= int(extreme) <= hi:
+                _refuse_value(extreme, dtype)
+        return
+    limit = _BF16_MAX if dtype == "bf16" else float(np.finfo(numpy_dtype(dtype)).max)
+    if exact:
+        for item in flat:
+            if abs(item) > limit:
+                _refuse_value(item, dtype)
+        return
+    with np.errstate(all="ignore"):
+        values = flat.astype(np.float64)
+    bad = np.isfinite(values) & (np.abs(values) > limit)
+    if bad.any():
+        _refuse_value(flat[bad][0], dtype)
+
+
+def _refuse_value(value: Any, dtype: str) -> NoReturn:
+    value = value.item() if hasattr(value, "item") else value  # a numpy scalar, as Python's
+    hint = "" if dtype[0] == "f" or dtype in ("i64", "bf16") else "; pass a wider dtype"
+    raise ValueError(f"a Constant value {shown(value)} does not fit {dtype}{hint}")
 
 
 def array_to_dense(value: object, dtype: str | None = None) -> DenseIntOrFPElementsAttr:
     """A literal as a dense attribute. Python scalars and lists default to f32 / i32 / i1,
-    numpy values keep their dtype; `dtype` overrides both."""
+    numpy values keep their dtype (an unsigned one becomes the signed dtype that holds its
+    range); `dtype` overrides both. A value the dtype cannot hold is refused."""
     import numpy as np
 
-    array = np.asarray(value)
+    if dtype is not None and (not isinstance(dtype, str) or dtype not in DTYPES):
+        raise TypeError(
+            f"a Constant dtype must be one of {', '.join(DTYPES)}, got {described(dtype)}"
+        )
+    array = _as_array(value)
     dtype = dtype or _default_dtype(value, array)
-    if dtype not in DTYPES:
-        raise TypeError(f"unknown dtype {dtype!r}; expected one of {', '.join(DTYPES)}")
+    _check_fits(array, dtype)
     type = cast(BuiltinTensorType[Any], to_attr(TensorType(array.shape, dtype)))
     if dtype in _LITTLE_ENDIAN:
-        data = np.ascontiguousarray(array, dtype=_LITTLE_ENDIAN[dtype]).tobytes()
+        with np.errstate(all="ignore"):  # a float narrowed to f16 / f32 may round to zero
+            data = np.ascontiguousarray(array, dtype=_LITTLE_ENDIAN[dtype]).tobytes()
         return DenseIntOrFPElementsAttr(type, BytesAttr(data))
     elements = array.reshape(-1).tolist()
     if dtype == "i1":

@@ -26,6 +26,7 @@ from xdsl.printer import Printer
 
 from tilefoundry.diagnostics import VerifyError
 from tilefoundry.dialects.asm import ParsedParam, parse_signature, print_signature
+from tilefoundry.dialects.tf_module import ModuleOp, check_surface_name
 from tilefoundry.ir.callable import FunctionLike
 from tilefoundry.ir.expr import VarOwner, check_var_name
 from tilefoundry.ir.metadata import check_metadata, location_to_metadata
@@ -83,7 +84,11 @@ class FunctionOpMixin(VarOwner, FunctionLike):
         return from_attr(outputs[0]) if outputs else UnitType()
 
     def verify_signature(self) -> dict[str, DimVar]:
+        """The signature's rules (see `verify_signature`) and, for a function of a module, a
+        name that `module.<name>` reaches (see `check_surface_name`)."""
         signature = self._signature()
+        if isinstance(cast(Operation, self).parent_op(), ModuleOp):
+            check_surface_name(signature.sym_name.data, "function")
         return verify_signature(
             signature.body.block.args,
             signature.function_type,

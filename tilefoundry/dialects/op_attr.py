@@ -14,6 +14,7 @@ the attribute and the `Op` value; `attr_to_op` checks the values against the Op'
 
 from __future__ import annotations
 
+import contextlib
 import enum
 import math
 import re
@@ -47,13 +48,14 @@ _BARE = re.compile(r"[A-Za-z_][A-Za-z0-9_$.]*")
 _KEYWORDS = frozenset({"true", "false", "none"})
 
 
-def value_to_attr(value: object) -> Attribute:
-    """The attribute of an op attribute value (an enum member by its value)."""
+def value_to_attr(value: object, what: str = "an op attribute value") -> Attribute:
+    """The attribute of an op attribute (or module metadata) value, an enum member by its
+    value; a VerifyError naming `what` for a value that has none."""
     if isinstance(value, enum.Enum):
         value = value.value
     if isinstance(value, float) and not math.isfinite(value):
-        raise VerifyError(f"op attribute values must be finite, got {value}")
-    return python_to_attr(value, "an op attribute value")
+        raise VerifyError(f"{what} must be finite, got {value}")
+    return python_to_attr(value, what)
 
 
 def attr_to_value(attr: Attribute) -> object:
@@ -188,11 +190,24 @@ def print_op_body(printer: Printer, attr: OpAttr) -> None:
 
 
 def op_to_attr(op: Op) -> OpAttr:
-    """The attribute form of a registered Op instance (every attribute value written out)."""
+    """The attribute form of a registered Op instance (every attribute value written out);
+    cached, like `attr_to_op`, for the Op values that hash."""
+    try:
+        cached = _ATTRS.get(op)
+    except TypeError:  # an attribute value that does not hash (an unannotated list)
+        cached = None
+    if cached is not None:
+        return cached
     if not op.op_name:
         raise VerifyError(f"{type(op).__name__} is not registered (decorate it with @register_op)")
     values = {key: value_to_attr(value) for key, value in op.attrs.items()}
-    return OpAttr(StringAttr(op.op_name), DictionaryAttr(values))
+    attr = OpAttr(StringAttr(op.op_name), DictionaryAttr(values))
+    with contextlib.suppress(TypeError):
+        _ATTRS[op] = attr
+    return attr
+
+
+_ATTRS: dict[Op, OpAttr] = {}
 
 
 def canonical(name: StringAttr, values: DictionaryAttr) -> OpAttr:

@@ -12,7 +12,8 @@ The `tf.module` op lives in `tilefoundry.dialects.tf_module`; this file's `TF` d
 
 from __future__ import annotations
 
-import weakref
+import functools
+import io
 from collections.abc import Iterable, Sequence
 from collections.abc import Set as AbstractSet
 from typing import Any, Protocol, cast, runtime_checkable
@@ -48,6 +49,7 @@ from xdsl.traits import (
     SymbolUserOpInterface,
 )
 
+from tilefoundry.arguments import items_of, refuse_type
 from tilefoundry.diagnostics import VerifyError, with_context
 from tilefoundry.dialects.canonicalization import Canonicalization
 from tilefoundry.dialects.dense import array_to_dense, dense_to_array
@@ -55,16 +57,18 @@ from tilefoundry.dialects.dim_range import DimRangeAttr
 from tilefoundry.dialects.op_attr import OpAttr, attr_to_op, canonical, op_to_attr, parse_op_body
 from tilefoundry.dialects.op_attr import print_op_body as _print_op_body
 from tilefoundry.dialects.tf_mesh import MeshOp, YieldOp
-from tilefoundry.dialects.tf_module import ModuleOp
+from tilefoundry.dialects.tf_module import ModuleOp, OwnerContextAttr
 from tilefoundry.ir.callable import FunctionLike, fits
 from tilefoundry.ir.expr import Expr, ExprOp, Var, dominates, expr_value
 from tilefoundry.ir.metadata import (
     IRMetadata,
     MetaAttr,
     SpanEndAttr,
+    check_metadata,
     metadata_context,
 )
 from tilefoundry.ir.op_registry import Op, typeinfer
+from tilefoundry.ir.state import Slot
 from tilefoundry.target import TargetAttr, TopologyAttr
 from tilefoundry.types import (
     VALUE_TYPES,
@@ -77,6 +81,7 @@ from tilefoundry.types import (
 )
 
 __all__ = [
+    "CALLEE_FUNCTION",
     "TF",
     "CallOp",
     "ConstantOp",
@@ -227,7 +232,7 @@ class TupleOp(ExprOp, IRDLOperation):
     traits = traits_def(Pure())
 
     def __init__(self, elements: Iterable[Expr], *, metadata: Iterable[IRMetadata] = ()) -> None:
-        items = tuple(elements)
+        items = items_of(elements, "Tuple elements", "an iterable of Expr")
         values = [expr_value(e, f"tuple element #{i}") for i, e in enumerate(items)]
         super().__init__(
             operands=[values],
@@ -367,9 +372,10 @@ class CallFolder(HasFolder):
         return (folded,)
 
 
-PENDING_CALLEES: weakref.WeakKeyDictionary[Operation, Operation] = weakref.WeakKeyDictionary()
-"""Calls built from Python with a function object as target, until the module that holds them
-fixes each callee's symbol path (relative to the calling module)."""
+CALLEE_FUNCTION: Slot[Operation] = Slot("callee_function")
+"""On a call built from Python with a function object as target: that function, until the
+module that holds the call fixes the callee's symbol path (relative to the calling module). It
+is state of the call object itself; the text only ever holds fixed paths."""
 
 
 @irdl_op_definition
@@ -403,10 +409,11 @@ class CallOp(ExprOp, IRDLOperation):
         *,
         metadata: Iterable[IRMetadata] = (),
     ) -> None:
-        items = tuple(metadata)
+        items = check_metadata(metadata, what="'tf.call' metadata")
         binding, span = metadata_context(items)
+        arguments = items_of(args, "Call args", "an iterable of Expr")
         try:
-            values = [expr_value(a, f"argument #{i}") for i, a in enumerate(args)]
+            values = [expr_value(a, f"argument #{i}") for i, a in enumerate(arguments)]
             arg_types = _types_of(values)
             if isinstance(target, Op):
                 result = typeinfer(target, arg_types)
@@ -414,9 +421,7 @@ class CallOp(ExprOp, IRDLOperation):
             else:
                 function = target.function_op if isinstance(target, HasFunctionOp) else target
                 if not isinstance(function, FunctionLike) or not isinstance(function, Operation):
-                    raise TypeError(
-                        f"Call target must be an Op or a function, got {type(target).__name__}"
-                    )
+                    refuse_type("Call target", "an Op or a function", target)
                 sym_name = function.properties["sym_name"]
                 shown = f"@{cast(Any, sym_name).data}"
                 result = _check_function_call(function, arg_types, None, shown)
@@ -424,11 +429,13 @@ class CallOp(ExprOp, IRDLOperation):
         except VerifyError as err:
             raise VerifyError(with_context(f"'tf.call' op {err}", binding, span)) from None
         result_types = [] if isinstance(result, UnitType) else [to_attr(result)]
-        super().__init__(
-            operands=[values], result_types=[result_types], properties={"callee": callee}
+        # One variadic operand group and an optional result: the generic constructor takes
+        # them as they are (as `create` does), without the IRDL builder's normalisation.
+        Operation.__init__(
+            self, operands=values, result_types=result_types, properties={"callee": callee}
         )
         if not isinstance(target, Op):
-            PENDING_CALLEES[self] = cast(Operation, function)
+            CALLEE_FUNCTION.set(self, cast(Operation, function))
         self._init_metadata(items)
 
     @property
@@ -441,7 +448,7 @@ class CallOp(ExprOp, IRDLOperation):
         symbol itself while it cannot be resolved)."""
         if isinstance(self.callee, OpAttr):
             return attr_to_op(self.callee)
-        pending = PENDING_CALLEES.get(self)
+        pending = CALLEE_FUNCTION.get(self)
         if pending is not None:
             return pending
         if self.parent_op() is not None:
@@ -449,6 +456,9 @@ class CallOp(ExprOp, IRDLOperation):
             if found is not None:
                 return found
         return self.callee
+
+    def carry_python_state(self, copy: Operation) -> None:
+        CALLEE_FUNCTION.set(copy, CALLEE_FUNCTION.get(self))
 
     def is_pure_value_call(self) -> bool:
         if not isinstance(self.callee, OpAttr) or not self.results:
@@ -510,7 +520,17 @@ class CallOp(ExprOp, IRDLOperation):
         printer.print_string(")")
         printer.print_op_attributes(self.attributes)
         printer.print_string(" : ")
-        printer.print_function_type(self.args_.types, self.result_types)
+        printer.print_string(_function_type_text(tuple(self.args_.types), tuple(self.result_types)))
+
+
+@functools.lru_cache(maxsize=1024)
+def _function_type_text(inputs: tuple[Attribute, ...], outputs: tuple[Attribute, ...]) -> str:
+    """What `Printer.print_function_type` prints for these types. Types print alike in every
+    printer (they hold no SSA name and no location), and a model has few distinct call
+    signatures, printed many times: cached."""
+    stream = io.StringIO()
+    Printer(stream=stream).print_function_type(inputs, outputs)
+    return stream.getvalue()
 
 
 def _shown(type: IRType) -> str:
@@ -520,5 +540,14 @@ def _shown(type: IRType) -> str:
 TF = Dialect(
     "tf",
     [ModuleOp, CallOp, ConstantOp, TupleOp, MeshOp, YieldOp],
-    [OpAttr, DimsAttr, DimRangeAttr, SpanEndAttr, MetaAttr, TargetAttr, TopologyAttr],
+    [
+        OpAttr,
+        DimsAttr,
+        DimRangeAttr,
+        SpanEndAttr,
+        MetaAttr,
+        TargetAttr,
+        TopologyAttr,
+        OwnerContextAttr,
+    ],
 )

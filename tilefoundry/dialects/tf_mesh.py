@@ -30,6 +30,7 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import HasParent, IsTerminator, Pure, RecursiveMemoryEffect
 
+from tilefoundry.arguments import shown
 from tilefoundry.diagnostics import VerifyError
 from tilefoundry.dialects.asm import ValuesFormat
 from tilefoundry.dialects.tf_module import ModuleOp, declared_in_chain
@@ -68,7 +69,7 @@ class MeshOp(ExprOp, IRDLOperation):
         metadata: Iterable[IRMetadata] = (),
     ) -> None:
         if not isinstance(topology, str) or not topology:
-            raise TypeError(f"Mesh topology must be a level name, got {topology!r}")
+            raise TypeError(f"Mesh topology must be a level name, got {shown(topology)}")
         if callable(body) and not isinstance(body, Expr):
             with building() as built:
                 result = body()

@@ -8,35 +8,40 @@ share a name at one level.
 A module *declares* its `target` and `topologies`; what it *resolves* to is found lexically over
 its owner chain (`resolve_target`, `effective_topologies`), never copied onto it. Only the
 outermost module may declare a target. `topologies` absent inherits, `[]` declares none, and a
-list replaces the inherited hierarchy whole.
+list replaces the inherited hierarchy whole. A root whose owner is outside the IR (a detached
+copy of an owned module) records what that owner provides, `within #tf.context<...>`: the
+chain ends there.
 """
 
 from __future__ import annotations
 
-import weakref
+from collections.abc import Iterator
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
     DictionaryAttr,
+    NoneAttr,
     StringAttr,
     SymbolNameConstraint,
     SymbolRefAttr,
 )
-from xdsl.ir import Attribute, Block, Region
+from xdsl.ir import Attribute, Block, ParametrizedAttribute, Region
 from xdsl.irdl import (
     IRDLOperation,
+    irdl_attr_definition,
     irdl_op_definition,
     opt_prop_def,
     prop_def,
     region_def,
     traits_def,
 )
-from xdsl.parser import Parser
+from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
 from xdsl.traits import IsolatedFromAbove, NoTerminator, SymbolOpInterface, SymbolTable
 
 from tilefoundry.diagnostics import VerifyError
 from tilefoundry.ir.callable import FunctionLike
+from tilefoundry.ir.state import Slot
 from tilefoundry.target import (
     Target,
     TargetAttr,
@@ -47,17 +52,141 @@ from tilefoundry.target import (
 )
 
 __all__ = [
-    "CONTEXT_OWNERS",
     "MODULE_BODY_OPS",
+    "RECORDED_OWNER",
+    "SURFACE_NAMES",
+    "check_surface_name",
     "ModuleOp",
+    "OwnerContextAttr",
     "declared_in_chain",
     "effective_topologies",
     "function_names",
+    "inherited_context",
     "owner_of",
+    "parent_module",
     "resolve_target",
 ]
 
 MODULE_BODY_OPS = ("hir.func", "tir.prim_func", "tf.module")
+
+
+@irdl_attr_definition
+class OwnerContextAttr(ParametrizedAttribute):
+    """The execution context an owner outside the IR provides to a module: the target and the
+    topology hierarchy that module resolves through that owner (`none`: the owner chain
+    declares none). A detached copy of an owned module (`Module.cloned()` of a child) carries
+    it, so that it resolves, in Python and in text, what its original resolves.
+
+    ```mlir
+    tf.module @layer1 name "MLP" within #tf.context<target = #tf.target<"h100">, topologies = [#tf.topology<"cta", 4>]> { }
+    ```
+    """
+
+    name = "tf.context"
+
+    target: TargetAttr | NoneAttr
+    topologies: ArrayAttr[TopologyAttr] | NoneAttr
+
+    @staticmethod
+    def of(target: Target | None, topologies: tuple[Topology, ...] | None) -> OwnerContextAttr:
+        return OwnerContextAttr(
+            NoneAttr() if target is None else TargetAttr(StringAttr(target.name)),
+            NoneAttr() if topologies is None else ArrayAttr(TopologyAttr.of(t) for t in topologies),
+        )
+
+    @property
+    def resolved_target(self) -> Target | None:
+        return None if isinstance(self.target, NoneAttr) else self.target.target
+
+    @property
+    def resolved_topologies(self) -> tuple[Topology, ...] | None:
+        if isinstance(self.topologies, NoneAttr):
+            return None
+        return tuple(t.topology for t in self.topologies)
+
+    def verify(self) -> None:
+        levels = self.resolved_topologies
+        if levels is not None:
+            check_distinct(levels)
+            if (target := self.resolved_target) is not None:
+                check_levels(target, levels)
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
+        values: dict[str, Attribute] = {}
+
+        def parse_entry() -> None:
+            position = parser.pos
+            key = parser.parse_identifier(" (target or topologies)")
+            if key not in ("target", "topologies"):
+                parser.raise_error(f"expected target or topologies, got '{key}'", position)
+            if key in values:
+                parser.raise_error(f"'{key}' is given twice", position)
+            parser.parse_punctuation("=")
+            values[key] = parser.parse_attribute()
+
+        parser.parse_comma_separated_list(parser.Delimiter.ANGLE, parse_entry)
+        return [values.get("target", NoneAttr()), values.get("topologies", NoneAttr())]
+
+    def print_parameters(self, printer: Printer) -> None:
+        entries: list[tuple[str, Attribute]] = [
+            (key, value)
+            for key, value in (("target", self.target), ("topologies", self.topologies))
+            if not isinstance(value, NoneAttr)
+        ]
+        with printer.in_angle_brackets():
+            for index, (key, value) in enumerate(entries):
+                printer.print_string(f"{', ' if index else ''}{key} = ")
+                printer.print_attribute(value)
+
+
+SURFACE_NAMES = frozenset(
+    {
+        "attached_name",
+        "cloned",
+        "effective_topologies",
+        "entry",
+        "entry_function",
+        "function_named",
+        "functions",
+        "implicit",
+        "lookup",
+        "metadata",
+        "methods",
+        "module_op",
+        "modules",
+        "name",
+        "of",
+        "owner",
+        "publish",
+        "renamed",
+        "resolve_target",
+        "resolve_topology",
+        "target",
+        "topologies",
+        "verify",
+        "weights",
+    }
+)
+"""The names of the Python `Module`'s own API. Functions, child modules and methods are all
+reached through `module.<name>`, where these names come first, so none of the three may take
+one (a test keeps this set equal to `tilefoundry.module.Module`'s public names)."""
+
+
+def check_surface_name(name: str, kind: str, where: str = "") -> None:
+    """Refuse a function, child module or method name that `module.<name>` could not reach: a
+    name of the Module API, or one that begins with '_'."""
+    if name.startswith("_"):
+        raise VerifyError(
+            f"{where}{kind} name '{name}' begins with '_'; such names are never functions, "
+            "modules or methods (rename it)"
+        )
+    if name in SURFACE_NAMES:
+        raise VerifyError(
+            f"{where}{kind} name '{name}' shadows the Module API '{name}'; functions, child "
+            "modules and methods are reached through one attribute surface, where the API comes "
+            "first (rename it)"
+        )
 
 
 @irdl_op_definition
@@ -81,6 +210,7 @@ class ModuleOp(IRDLOperation):
     target = opt_prop_def(TargetAttr)
     topologies = opt_prop_def(ArrayAttr[TopologyAttr])
     metadata = opt_prop_def(DictionaryAttr)
+    owner_context = opt_prop_def(OwnerContextAttr)
     body = region_def("single_block")
 
     traits = traits_def(SymbolOpInterface(), SymbolTable(), IsolatedFromAbove(), NoTerminator())
@@ -127,6 +257,20 @@ class ModuleOp(IRDLOperation):
         return tuple(t.topology for t in self.topologies)
 
     def verify_(self) -> None:
+        if isinstance(self.parent_op(), ModuleOp):
+            check_surface_name(self.sym_name.data, "child module")
+            if self.owner_context is not None:
+                raise VerifyError(
+                    f"child module '{self.sym_name.data}' has an owner context (within); a "
+                    "child resolves through the module that holds it"
+                )
+        if self.target is not None and self.owner_context is not None:
+            if self.owner_context.resolved_target is not None:
+                raise VerifyError(
+                    f"module '{self.sym_name.data}' declares target "
+                    f"'{self.target.target_name.data}' within an owner that declares one; only "
+                    "the outermost module may declare one (a copy of a child inherits its owner's)"
+                )
         if self.target is not None and isinstance(self.parent_op(), ModuleOp):
             raise VerifyError(
                 f"child module '{self.sym_name.data}' declares target '{self.target.target_name.data}'; "
@@ -202,6 +346,12 @@ class ModuleOp(IRDLOperation):
             if not isinstance(metadata, DictionaryAttr):
                 parser.raise_error("module metadata must be a dictionary", position)
             properties["metadata"] = metadata
+        if parser.parse_optional_keyword("within") is not None:
+            position = parser.pos
+            context = parser.parse_attribute()
+            if not isinstance(context, OwnerContextAttr):
+                parser.raise_error(f"expected #tf.context<...>, got {context}", position)
+            properties["owner_context"] = context
         attributes = parser.parse_optional_attr_dict_with_keyword()
         body = parser.parse_region()
         if not body.blocks:
@@ -229,6 +379,9 @@ class ModuleOp(IRDLOperation):
         if self.metadata is not None:
             printer.print_string(" metadata ")
             printer.print_attribute(self.metadata)
+        if self.owner_context is not None:
+            printer.print_string(" within ")
+            printer.print_attribute(self.owner_context)
         if self.attributes:
             printer.print_op_attributes(self.attributes, print_keyword=True)
         printer.print_string(" ")
@@ -244,48 +397,70 @@ def function_names(module: ModuleOp) -> list[str]:
     return [op.function_name() for op in module.body.block.ops if isinstance(op, FunctionLike)]
 
 
-CONTEXT_OWNERS: weakref.WeakKeyDictionary[ModuleOp, ModuleOp] = weakref.WeakKeyDictionary()
-"""The owner a detached copy shares with its original (`Module.cloned()`): a copy is a new node,
-but the immutable context around the node (owner, target, topologies) stays the original's."""
+RECORDED_OWNER: Slot[ModuleOp] = Slot("owner")
+"""On a detached copy of an owned module: the module that owns its original (what
+`Module.owner` answers). Only a Python answer: what the copy resolves is in its IR, the
+`owner_context` property, which the text keeps."""
 
 
-def owner_of(module: ModuleOp) -> ModuleOp | None:
-    """The module that owns this one: its parent, or for a detached copy, its original's owner."""
+def parent_module(module: ModuleOp) -> ModuleOp | None:
+    """The module that holds this one in the IR (None for a root)."""
     parent = module.parent_op()
     while parent is not None and not isinstance(parent, ModuleOp):
         parent = parent.parent_op()
-    if parent is not None:
-        return parent
-    return CONTEXT_OWNERS.get(module)
+    return parent
+
+
+def owner_of(module: ModuleOp) -> ModuleOp | None:
+    """The module that owns this one: its parent, or for a detached copy of an owned module,
+    its original's owner (None when that owner is not known, as after text)."""
+    return parent_module(module) or RECORDED_OWNER.get(module)
+
+
+def _declarations(
+    module: ModuleOp,
+) -> Iterator[tuple[Target | None, tuple[Topology, ...] | None]]:
+    """What each module of the owner chain declares, innermost first; last, for a root with an
+    owner context, what its owner outside the IR provides."""
+    node: ModuleOp | None = module
+    while node is not None:
+        yield node.declared_target, node.declared_topologies
+        parent = parent_module(node)
+        if parent is None and node.owner_context is not None:
+            context = node.owner_context
+            yield context.resolved_target, context.resolved_topologies
+        node = parent
 
 
 def resolve_target(module: ModuleOp, *, required: bool = True) -> Target | None:
     """The declared target of the module or of its nearest owner that declares one."""
-    node: ModuleOp | None = module
-    while node is not None:
-        if node.target is not None:
-            return node.target.target
-        node = owner_of(node)
-    if required:
+    found = next((target for target, _ in _declarations(module) if target is not None), None)
+    if found is None and required:
         raise VerifyError(
             f"module '{module.own_name}' has no target: neither it nor any owner declares one; "
             'declare it on the root module, e.g. Module(..., target="h100")'
         )
-    return None
+    return found
 
 
 def declared_in_chain(module: ModuleOp) -> tuple[Topology, ...] | None:
     """The nearest topology declaration over the owner chain; None when no module declares one
     (the hierarchy is then unknown until the module is placed under an owner)."""
-    node: ModuleOp | None = module
-    while node is not None:
-        declared = node.declared_topologies
-        if declared is not None:
-            return declared
-        node = owner_of(node)
-    return None
+    return next((levels for _, levels in _declarations(module) if levels is not None), None)
 
 
 def effective_topologies(module: ModuleOp) -> tuple[Topology, ...]:
     """The hierarchy in effect: the nearest declaration over the owner chain (none: `()`)."""
     return declared_in_chain(module) or ()
+
+
+def inherited_context(module: ModuleOp) -> OwnerContextAttr | None:
+    """What the owner of `module` provides it — the target and hierarchy it resolves above its
+    own declarations — as the context a detached copy of it carries (None: nothing)."""
+    parent = parent_module(module)
+    if parent is None:
+        return module.owner_context
+    target, levels = resolve_target(parent, required=False), declared_in_chain(parent)
+    if target is None and levels is None:
+        return None
+    return OwnerContextAttr.of(target, levels)

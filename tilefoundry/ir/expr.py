@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import abc
 import contextlib
+import contextvars
 import re
-import weakref
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import NoReturn, TypeVar, cast
 
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
 
+from tilefoundry.arguments import described, refuse_type, shown
 from tilefoundry.diagnostics import VerifyError, with_context
 from tilefoundry.ir.metadata import (
     BindingMetadata,
@@ -31,14 +32,18 @@ from tilefoundry.ir.metadata import (
     metadata_to_location,
     span_text,
 )
+from tilefoundry.ir.state import Slot
 from tilefoundry.types import IRType, TensorType, TupleType, UnitType, from_attr, to_attr
 
 __all__ = [
     "Expr",
     "adopt_params",
+    "check_expr",
     "check_new_params",
+    "clone_with_state",
     "building",
     "collect_expression",
+    "detached_copy",
     "dominates",
     "ExprOp",
     "Var",
@@ -117,12 +122,17 @@ class ExprOp(Expr):
         op constructor, so it also records the op in the innermost `building()` scope)."""
         assert isinstance(self, Operation)
         _apply_metadata(self, check_metadata(metadata, what=f"'{self.name}' metadata"))
-        if _BUILDING:
-            _BUILDING[-1].append(self)
+        scopes = _BUILDING.get()
+        if scopes:
+            scopes[-1].append(self)
+
+    def carry_python_state(self, copy: Operation) -> None:
+        """Give a copy of this op the Python-only state it keeps (`tilefoundry.ir.state`);
+        nothing, unless the op keeps some."""
 
     def _copy_with_metadata(self: E, metadata: tuple[IRMetadata, ...]) -> E:
         assert isinstance(self, Operation)
-        copy = self.clone()
+        copy = detached_copy(self)
         _apply_metadata(copy, metadata)
         if not any(type(m) is BindingMetadata for m in metadata):
             for result in copy.results:
@@ -146,19 +156,24 @@ def _type_text(op: Operation) -> str:
     return ", ".join(str(r.type) for r in op.results)
 
 
-_BUILDING: list[list[Operation]] = []
+_BUILDING: contextvars.ContextVar[tuple[list[Operation], ...]] = contextvars.ContextVar(
+    "tilefoundry_building", default=()
+)
+"""The open `building()` scopes of the running thread (or asyncio task), innermost last: a
+context variable, so a thread sees only the scopes it opened itself."""
 
 
 @contextlib.contextmanager
 def building() -> Iterator[list[Operation]]:
-    """Collect, in creation order, the Expr ops constructed inside the `with` block (how a
-    region-holding Expr such as `Mesh` learns which expressions form its body)."""
+    """Collect, in creation order, the Expr ops constructed inside the `with` block by the
+    running thread (how a region-holding Expr such as `Mesh` learns which expressions form its
+    body). Scopes nest; an op is collected by the innermost."""
     built: list[Operation] = []
-    _BUILDING.append(built)
+    token = _BUILDING.set((*_BUILDING.get(), built))
     try:
         yield built
     finally:
-        _BUILDING.pop()
+        _BUILDING.reset(token)
 
 
 class VarOwner(abc.ABC):
@@ -196,9 +211,9 @@ class Var(Expr):
     ) -> None:
         check_var_name(name)
         if not isinstance(type, TensorType | TupleType | UnitType):
-            raise TypeError(f"Var '{name}' type must be an IRType, got {type!r}")
+            raise TypeError(f"Var '{name}' type must be an IRType, got {shown(type)}")
         if not isinstance(is_const, bool):
-            raise TypeError(f"Var '{name}' is_const must be a bool, got {is_const!r}")
+            raise TypeError(f"Var '{name}' is_const must be a bool, got {shown(is_const)}")
         if is_const and not isinstance(type, TensorType):
             raise TypeError(f"Var '{name}' is const, so its type must be a TensorType, got {type}")
         items = check_metadata(metadata, what=f"Var '{name}' metadata")
@@ -209,13 +224,13 @@ class Var(Expr):
         self._value = arg
         self._name = name
         self._is_const = is_const
-        _DETACHED[arg] = self
+        DETACHED_VAR.set(arg, self)
 
     @classmethod
     def view(cls, value: SSAValue) -> Var:
         """The Var standing for an SSA value: the detached Var that made it, or a view of a
         value defined by a `VarOwner`."""
-        detached = _DETACHED.get(value)
+        detached = DETACHED_VAR.get(value)
         if detached is not None:
             return detached
         var = cls.__new__(cls)
@@ -268,7 +283,7 @@ class Var(Expr):
 
     def rebind(self, value: SSAValue) -> None:
         """Make this Var view `value` (used when a function adopts it as a parameter)."""
-        _DETACHED.pop(self._value, None)
+        DETACHED_VAR.set(self._value, None)
         self._value = value
 
     def __eq__(self, other: object) -> bool:
@@ -282,8 +297,9 @@ class Var(Expr):
         return f"Var({self.name}: {self.type}{const})"
 
 
-_DETACHED: weakref.WeakKeyDictionary[SSAValue, Var] = weakref.WeakKeyDictionary()
-"""Detached Vars by the value of their authoring block, so that `Call.args` gives them back."""
+DETACHED_VAR: Slot[Var] = Slot("var")
+"""On the argument of a detached Var's authoring block: that Var, so that `Call.args` gives it
+back (the Var object the user holds) until a function adopts it."""
 
 
 def check_new_params(function: str, params: list[Var]) -> None:
@@ -291,7 +307,9 @@ def check_new_params(function: str, params: list[Var]) -> None:
     seen_names: set[str] = set()
     for index, param in enumerate(params):
         if not isinstance(param, Var):
-            raise TypeError(f"function '{function}' param #{index} must be a Var, got {param!r}")
+            raise TypeError(
+                f"function '{function}' param #{index} must be a Var, got {shown(param)}"
+            )
         value = param.value
         if not (isinstance(value, BlockArgument) and value.block.parent is None):
             raise VerifyError(f"function '{function}': Var '{param.name}' is already a parameter")
@@ -381,7 +399,9 @@ def collect_expression(
     elif isinstance(body, Operation):
         root = body
     else:
-        raise TypeError(f"{where}: the body must be an Expr, got {type(body).__name__} {body!r}")
+        raise TypeError(
+            f"{where}: the body must be an Expr, got {type(body).__name__} {shown(body)}"
+        )
     order: list[Operation] = []
     done: set[Operation] = set()
     stack: list[tuple[Operation, bool]] = [] if root is None else [(root, False)]
@@ -404,6 +424,77 @@ def collect_expression(
         stack.append((op, True))
         stack.extend((inner, False) for inner in reversed(uses(op)) if inner not in done)
     return order
+
+
+def _is_detached(value: SSAValue) -> bool:
+    """Whether a value belongs to no function: a detached Var, or a detached expression's."""
+    if isinstance(value, OpResult):
+        return value.op.parent is None
+    return cast(BlockArgument, value).block.parent is None
+
+
+def _used_from_outside(op: Operation) -> list[SSAValue]:
+    """The values an op uses, its regions' uses of values defined outside it included."""
+    found = list(op.operands)
+    for region in op.regions:
+        for nested in region.walk():
+            found.extend(v for v in nested.operands if not is_defined_within(v, op))
+    return found
+
+
+def _free_var(value: SSAValue) -> SSAValue:
+    """A new detached Var standing for a value of a function (a parameter, a TIR binding)."""
+    var = Var.view(value)
+    name = var.name if _VAR_NAME.fullmatch(var.name) else "v"
+    return Var(name, var.type, var.is_const, metadata=var.metadata).value
+
+
+def detached_copy(root: Operation) -> Operation:
+    """A copy of an expression op that shares no use-list with IR of a function.
+
+    A detached expression is copied alone: the copy uses the same detached Vars and expressions
+    (as building it again would). For an expression that belongs to a function, the copy is a
+    detached expression of its own: the expression ops it depends on in that function are
+    copied too, and each value it takes from the function (a parameter, a TIR binding) becomes
+    a new detached Var of the same name, type, const-ness and metadata. A pass run on the
+    function afterwards sees none of it. Iterative: a chain of any length.
+    """
+    mapping: dict[SSAValue, SSAValue] = {}
+    order: list[Operation] = []
+    expanded: set[Operation] = set()
+    stack: list[tuple[Operation, bool]] = [(root, False)]
+    while stack:
+        op, done = stack.pop()
+        if done:
+            order.append(op)
+            continue
+        if op in expanded:
+            continue
+        expanded.add(op)
+        stack.append((op, True))
+        for value in _used_from_outside(op):
+            if value in mapping or _is_detached(value):
+                continue
+            producer = value.op if isinstance(value, OpResult) else None
+            if isinstance(producer, ExprOp):
+                if producer not in expanded:
+                    stack.append((producer, False))
+            else:
+                mapping[value] = _free_var(value)
+    copy = root
+    for op in order:  # operands first; clone() maps each result to its copy's
+        copy = clone_with_state(op, mapping)
+    return copy
+
+
+def clone_with_state(op: Operation, mapping: dict[SSAValue, SSAValue] | None = None) -> Operation:
+    """`op.clone(value_mapper=mapping)`, with the Python-only state of every expression in it
+    carried over (the function object a call was built with, until a module fixes its path)."""
+    copy = op.clone(value_mapper=mapping)
+    for original, duplicate in zip(op.walk(), copy.walk(), strict=True):
+        if isinstance(original, ExprOp):
+            original.carry_python_state(duplicate)
+    return copy
 
 
 def dominates(value: SSAValue, op: Operation) -> bool:
@@ -433,14 +524,27 @@ def dominates(value: SSAValue, op: Operation) -> bool:
 def check_var_name(name: object) -> str:
     if not isinstance(name, str) or not _VAR_NAME.fullmatch(name):
         raise ValueError(
-            f"invalid Var name {name!r}: a name starts with a letter or '_' and holds only "
+            f"invalid Var name {shown(name)}: a name starts with a letter or '_' and holds only "
             "letters, digits and _ $ . -"
         )
     return name
 
 
+def check_expr(value: object, what: str) -> Expr:
+    """An argument that must be an Expr; a TypeError naming it otherwise (a Python number is
+    not one: write it as a `Constant`)."""
+    if not isinstance(value, Expr):
+        hint = ""
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            literal = repr(float(value)) if abs(value) < 1e15 else "..."
+            hint = f" (write a number as a Constant of shape (1,), e.g. Constant([{literal}]))"
+        raise TypeError(f"{what} must be an Expr, got {described(value)}{hint}")
+    return value
+
+
 def expr_value(expr: Expr, what: str) -> SSAValue:
     """The SSA value an Expr stands for as an operand (refused for an effect-form call)."""
+    check_expr(expr, what)
     if isinstance(expr, Var):
         return expr.value
     if isinstance(expr, Operation):
@@ -453,7 +557,7 @@ def expr_value(expr: Expr, what: str) -> SSAValue:
                 )
             )
         return expr.results[0]
-    raise TypeError(f"{what} must be an Expr, got {type(expr).__name__} {expr!r}")
+    raise TypeError(f"{what} must be a Var or an expression op, got {described(expr)}")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -462,22 +566,24 @@ def expr_value(expr: Expr, what: str) -> SSAValue:
 
 def _check_class(cls: object) -> type[IRMetadata]:
     if not (isinstance(cls, type) and issubclass(cls, IRMetadata)):
-        raise TypeError(f"expected an IRMetadata class, got {cls!r}")
+        refuse_type("the metadata class", "an IRMetadata class", cls)
     return cls
 
 
 def get_metadata(expr: Expr, cls: type[T]) -> T | None:
     """The unique value of exactly class `cls` in the expr's metadata, or None."""
+    check_expr(expr, "get_metadata expr")
     _check_class(cls)
     return next((m for m in expr.metadata if type(m) is cls), None)
 
 
 def replace_metadata(expr: E, value: IRMetadata) -> E:
     """A copy with the value of `value`'s exact class replaced in place (appended if absent)."""
+    check_expr(expr, "replace_metadata expr")
     if not isinstance(value, IRMetadata):
         raise VerifyError(
             with_context(
-                f"metadata must be an IRMetadata value, got {type(value).__name__} {value!r}",
+                f"metadata must be an IRMetadata value, got {type(value).__name__} {shown(value)}",
                 binding_name(expr),
                 diagnostic_span(expr),
             )
@@ -494,6 +600,7 @@ def replace_metadata(expr: E, value: IRMetadata) -> E:
 
 def remove_metadata(expr: E, cls: type[IRMetadata]) -> E:
     """A copy without the value of exactly class `cls`; the input itself when it has none."""
+    check_expr(expr, "remove_metadata expr")
     _check_class(cls)
     items = expr.metadata
     if not any(type(m) is cls for m in items):
@@ -503,6 +610,7 @@ def remove_metadata(expr: E, cls: type[IRMetadata]) -> E:
 
 def binding_name(expr: Expr) -> str | None:
     """The authored SSA label: the BindingMetadata name (for a Var, its name when it has none)."""
+    check_expr(expr, "binding_name expr")
     binding = get_metadata(expr, BindingMetadata)
     if binding is not None:
         return binding.name
@@ -516,10 +624,12 @@ def diagnostic_span(expr: Expr) -> str | None:
 
 def diagnostic_location(expr: Expr) -> str | None:
     """Where a diagnostic about the expr points: its source span, else its binding label."""
+    check_expr(expr, "diagnostic_location expr")
     return diagnostic_span(expr) or binding_name(expr)
 
 
 def source_metadata(expr: Expr) -> tuple[IRMetadata, ...]:
     """The binding and source-span values only, in order: what a pass copies onto the
     expression it synthesizes in place of this one."""
+    check_expr(expr, "source_metadata expr")
     return tuple(m for m in expr.metadata if type(m) in (BindingMetadata, SourceSpanMetadata))

@@ -43,6 +43,7 @@ from xdsl.irdl import irdl_attr_definition
 from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 
+from tilefoundry.arguments import items_of, refuse_type, shown
 from tilefoundry.diagnostics import VerifyError, with_context
 from tilefoundry.ir.values import attr_to_python, python_to_attr
 from tilefoundry.irdl_syntax import parse_irdl_parameters
@@ -61,6 +62,9 @@ __all__ = [
 ]
 
 _METADATA_CLASSES: dict[str, type[IRMetadata]] = {}
+
+_LOCATION_LIMIT = 2**32
+"""MLIR keeps a location's line and column as unsigned 32-bit integers."""
 
 
 @dataclass(frozen=True)
@@ -94,7 +98,7 @@ class BindingMetadata(IRMetadata):
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name:
-            raise TypeError(f"BindingMetadata.name must be a non-empty str, got {self.name!r}")
+            raise TypeError(f"BindingMetadata.name must be a non-empty str, got {shown(self.name)}")
 
 
 @dataclass(frozen=True)
@@ -113,14 +117,17 @@ class SourceSpanMetadata(IRMetadata):
 
     def __post_init__(self) -> None:
         if not isinstance(self.file, str):
-            raise TypeError(f"SourceSpanMetadata.file must be a str, got {self.file!r}")
+            refuse_type("SourceSpanMetadata.file", "a str", self.file)
         for field in ("line", "column", "end_line", "end_column"):
             value = getattr(self, field)
             if value is None and field.startswith("end_"):
                 continue
-            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-                raise TypeError(
-                    f"SourceSpanMetadata.{field} must be a non-negative int, got {value!r}"
+            if not isinstance(value, int) or isinstance(value, bool):
+                refuse_type(f"SourceSpanMetadata.{field}", "a non-negative int", value)
+            if not 0 <= value < _LOCATION_LIMIT:
+                raise ValueError(
+                    f"SourceSpanMetadata.{field} must be a non-negative int below 2**32 (a line "
+                    f"or column of an MLIR location), got {shown(value)}"
                 )
         if self.end_line is not None and self.end_column is None:
             raise ValueError("SourceSpanMetadata with an end_line needs an end_column")
@@ -224,15 +231,16 @@ def check_metadata(
     metadata: Iterable[object], *, what: str = "metadata", context: bool = True
 ) -> tuple[IRMetadata, ...]:
     """The metadata as a tuple, or a VerifyError (with binding / span context, unless the caller
-    adds its own) when it is invalid: every entry an `IRMetadata`, at most one per exact class."""
-    items = tuple(metadata)
+    adds its own) when it is invalid: every entry an `IRMetadata`, at most one per exact class.
+    Not an iterable at all is a TypeError."""
+    items = items_of(metadata, what, "an iterable of IRMetadata values")
     binding, span = metadata_context(items) if context else (None, None)
     seen: set[type] = set()
     for item in items:
         if not isinstance(item, IRMetadata):
             raise VerifyError(
                 with_context(
-                    f"{what} must hold only IRMetadata values, got {type(item).__name__} {item!r}",
+                    f"{what} must hold only IRMetadata values, got {type(item).__name__} {shown(item)}",
                     binding,
                     span,
                 )
@@ -268,11 +276,15 @@ def _item_location(item: IRMetadata) -> LocationAttr:
     return FusedLoc(ArrayAttr((UnknownLoc(),)), MetaAttr(kind, DictionaryAttr(fields)))
 
 
+_UNKNOWN = UnknownLoc()
+"""The location of no metadata (attributes are immutable values: one serves every node)."""
+
+
 def metadata_to_location(metadata: Iterable[IRMetadata]) -> LocationAttr:
     """The location that holds a (valid) metadata tuple."""
     items = tuple(metadata)
     if not items:
-        return UnknownLoc()
+        return _UNKNOWN
     if len(items) == 1:
         return _item_location(items[0])
     if type(items[0]) is BindingMetadata and len(items) == 2:

@@ -32,6 +32,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeVar, cast
 
+from tilefoundry.arguments import items_of, refuse_type, shown
 from tilefoundry.diagnostics import VerifyError
 from tilefoundry.ir.patterns import Pattern
 from tilefoundry.types import IRType, TensorType, TupleType, UnitType
@@ -76,13 +77,13 @@ class ParamDef:
         optional: bool = False,
     ) -> None:
         if kind not in ("input", "attribute"):
-            raise ValueError(f"ParamDef kind must be 'input' or 'attribute', got {kind!r}")
+            raise ValueError(f"ParamDef kind must be 'input' or 'attribute', got {shown(kind)}")
         if kind == "input" and (default is not _MISSING or optional):
             raise ValueError("default and optional belong to attribute-kind ParamDefs only")
         if kind == "attribute" and pattern is not None:
             raise ValueError("pattern belongs to input-kind ParamDefs only")
         if pattern is not None and not isinstance(pattern, Pattern):
-            raise TypeError(f"ParamDef pattern must be a Pattern, got {pattern!r}")
+            raise TypeError(f"ParamDef pattern must be a Pattern, got {shown(pattern)}")
         self.kind = kind
         self.annotation = annotation
         self.pattern = pattern
@@ -115,6 +116,11 @@ class ParamDef:
         return f"ParamDef({self.name}, kind={self.kind!r})"
 
 
+def _fits_i64(value: int) -> bool:
+    """Whether an int attribute value has an IR form (`42 : i64`)."""
+    return -(2**63) <= value < 2**63
+
+
 def _check_value(param: ParamDef, value: object, op_name: str) -> object:
     """The attribute value in canonical form, or a TypeError naming what was expected."""
     if value is None and param.optional:
@@ -129,6 +135,8 @@ def _check_value(param: ParamDef, value: object, op_name: str) -> object:
     elif annotation is int:
         if not isinstance(value, int) or isinstance(value, bool):
             expected = "an int"
+        elif not _fits_i64(value):
+            expected = "an int of 64 bits (i64)"
     elif annotation is float:
         if isinstance(value, int | float) and not isinstance(value, bool):
             return float(value)
@@ -147,7 +155,10 @@ def _check_value(param: ParamDef, value: object, op_name: str) -> object:
     elif typing.get_origin(annotation) is tuple:
         item_type = typing.get_args(annotation)[0]
         if isinstance(value, tuple | list) and all(
-            isinstance(v, item_type) and not isinstance(v, bool) for v in value
+            isinstance(v, item_type)
+            and not isinstance(v, bool)
+            and (item_type is not int or _fits_i64(v))
+            for v in value
         ):
             return tuple(value)
         expected = f"a tuple of {item_type.__name__}"
@@ -157,7 +168,7 @@ def _check_value(param: ParamDef, value: object, op_name: str) -> object:
     if expected is not None:
         raise TypeError(
             f"{op_name}: attribute '{param.name}' expects {expected}, got "
-            f"{type(value).__name__} {value!r}"
+            f"{type(value).__name__} {shown(value)}"
         )
     return value
 
@@ -289,7 +300,7 @@ _OPS_BY_NAME: dict[str, type[Op]] = {}
 def _check_coordinates(dialect: str, category: str, name: str) -> None:
     for what, value in (("dialect", dialect), ("category", category), ("name", name)):
         if not isinstance(value, str) or not _SEGMENT.fullmatch(value):
-            raise ValueError(f"registry {what} must be a lowercase identifier, got {value!r}")
+            raise ValueError(f"registry {what} must be a lowercase identifier, got {shown(value)}")
 
 
 def _snake(name: str) -> str:
@@ -317,7 +328,7 @@ def register_op(
 
     def register(klass: OpT) -> OpT:
         if not (isinstance(klass, type) and issubclass(klass, Op)):
-            raise TypeError(f"@register_op applies to Op subclasses, got {klass!r}")
+            raise TypeError(f"@register_op applies to Op subclasses, got {shown(klass)}")
         op_name = name or _snake(klass.__name__)
         _check_coordinates(dialect, category, op_name)
         full = f"{dialect}.{category}.{op_name}"
@@ -345,7 +356,7 @@ def register_alias(
         if not isinstance(param, ParamDef) or param.name == "<unbound>":
             raise TypeError(
                 f"alias '{name}' params must be the target Op's own ParamDefs (e.g. Binary.lhs), "
-                f"got {param!r}"
+                f"got {shown(param)}"
             )
 
     def register(builder: Callable[..., Op]) -> Callable[..., Op]:
@@ -403,7 +414,12 @@ def resolve_schema(dialect: str, category: str, name: str, arg_types: Sequence[I
 def typeinfer(target: Op, arg_types: Iterable[IRType]) -> IRType:
     """The type of `Call(target, args)`: checks the argument count and each argument's pattern,
     then asks the Op. Raises VerifyError with MLIR-style text."""
-    types_ = tuple(arg_types)
+    if not isinstance(target, Op):
+        refuse_type("typeinfer target", "an Op", target)
+    types_ = items_of(arg_types, "typeinfer arg_types", "an iterable of IRType")
+    for index, arg_type in enumerate(types_):
+        if not isinstance(arg_type, TensorType | TupleType | UnitType):
+            refuse_type(f"typeinfer arg_types #{index}", "an IRType", arg_type)
     inputs = type(target).input_params()
     if len(types_) != len(inputs):
         raise VerifyError(
@@ -421,5 +437,5 @@ def typeinfer(target: Op, arg_types: Iterable[IRType]) -> IRType:
     except (TypeError, ValueError) as err:
         raise VerifyError(f"{target.op_name}: {err}") from None
     if not isinstance(result, TensorType | TupleType | UnitType):
-        raise VerifyError(f"{target.op_name}.infer_type returned {result!r}, not an IRType")
+        raise VerifyError(f"{target.op_name}.infer_type returned {shown(result)}, not an IRType")
     return result

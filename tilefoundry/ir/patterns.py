@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from tilefoundry.arguments import items_of, shown
 from tilefoundry.types import DTYPES, TensorType
 
 __all__ = [
@@ -71,10 +72,12 @@ class TensorPat(Pattern):
             if not isinstance(self.rank, int) or isinstance(self.rank, bool) or self.rank < 1:
                 raise ValueError(
                     f"TensorPat.rank must be an int >= 1 (a rank-0 tensor is a Scalar), "
-                    f"got {self.rank!r}"
+                    f"got {shown(self.rank)}"
                 )
         if self.dtype is not None and self.dtype not in DTYPES:
-            raise ValueError(f"unknown dtype {self.dtype!r}; expected one of {', '.join(DTYPES)}")
+            raise ValueError(
+                f"unknown dtype {shown(self.dtype)}; expected one of {', '.join(DTYPES)}"
+            )
 
     def match(self, subject: object) -> bool:
         t = _subject_type(subject)
@@ -97,12 +100,12 @@ class AndPat(Pattern):
     parts: tuple[Pattern, ...]
 
     def __init__(self, parts: Iterable[Pattern]) -> None:
-        items = tuple(parts)
+        items = items_of(parts, "AndPat parts", "an iterable of Patterns")
         if not items:
             raise ValueError("AndPat needs at least one part")
         for part in items:
             if not isinstance(part, Pattern):
-                raise TypeError(f"AndPat parts must be Patterns, got {part!r}")
+                raise TypeError(f"AndPat parts must be Patterns, got {shown(part)}")
         object.__setattr__(self, "parts", items)
 
     def match(self, subject: object) -> bool:
@@ -130,7 +133,7 @@ class DimVarRangePat(Pattern):
 
     def __post_init__(self) -> None:
         if not isinstance(self.dim_var, str):
-            raise TypeError(f"DimVarRangePat.dim_var must be a str, got {self.dim_var!r}")
+            raise TypeError(f"DimVarRangePat.dim_var must be a str, got {shown(self.dim_var)}")
         if not self.dim_var:
             raise ValueError("DimVarRangePat.dim_var must be a non-empty DimVar name")
         for field in ("lo", "hi"):
@@ -138,11 +141,11 @@ class DimVarRangePat(Pattern):
             if not isinstance(value, int) or isinstance(value, bool):
                 raise TypeError(
                     f"DimVarRangePat.{field} must be a plain int, got {type(value).__name__} "
-                    f"{value!r}"
+                    f"{shown(value)}"
                 )
         if not self.lo < self.hi:
             raise ValueError(
-                f"DimVarRangePat for '{self.dim_var}' needs lo < hi, got [{self.lo}, {self.hi}); "
+                f"DimVarRangePat for '{self.dim_var}' needs lo < hi, got [{shown(self.lo)}, {shown(self.hi)}); "
                 f"a single point k is [k, k+1)"
             )
 

@@ -3,7 +3,7 @@
 | Python | attribute |
 |---|---|
 | `bool` | `true` / `false` (i1) |
-| `int` | `42 : i64` |
+| `int` | `42 : i64` (a value outside i64 is refused) |
 | `float` | `1.5 : f64` |
 | `str` | `"s"` |
 | `None` | `none` |
@@ -26,6 +26,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute
 
+from tilefoundry.arguments import shown
 from tilefoundry.diagnostics import VerifyError
 
 __all__ = ["attr_to_python", "python_to_attr"]
@@ -36,6 +37,8 @@ def python_to_attr(value: object, what: str) -> Attribute:
     if isinstance(value, bool):
         return BoolAttr.from_bool(value)
     if isinstance(value, int):
+        if not -(2**63) <= value < 2**63:
+            raise VerifyError(f"{what} {shown(value)} does not fit a 64-bit integer (i64)")
         return IntegerAttr(value, i64)
     if isinstance(value, float):
         return FloatAttr(value, f64)
@@ -46,7 +49,7 @@ def python_to_attr(value: object, what: str) -> Attribute:
     if isinstance(value, tuple | list):
         return ArrayAttr(python_to_attr(v, what) for v in value)
     raise VerifyError(
-        f"{what} has no IR form: {type(value).__name__} {value!r} "
+        f"{what} has no IR form: {type(value).__name__} {shown(value)} "
         "(values are str, int, float, bool, None or tuples of those)"
     )
 

@@ -8,13 +8,13 @@ build their op in `__new__` and return `cls.of(op)`.
 
 from __future__ import annotations
 
-import weakref
 from typing import Any, ClassVar, Generic, TypeVar, cast
 
 from xdsl.ir import Operation
 
 from tilefoundry.ir.callable import FunctionLike
 from tilefoundry.ir.expr import Var
+from tilefoundry.ir.state import Slot
 
 __all__ = ["FunctionView", "OpView"]
 
@@ -28,20 +28,20 @@ class OpView(Generic[OpT]):
     __slots__ = ("_op", "__weakref__")
 
     _op: OpT
-    _views: ClassVar[weakref.WeakKeyDictionary[Operation, Any]]
+    _view: ClassVar[Slot[Any]]
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        cls._views = weakref.WeakKeyDictionary()
+        cls._view = Slot(f"view.{cls.__qualname__}")
 
     @classmethod
     def of(cls: type[ViewT], op: Operation) -> ViewT:
-        """The view of an op (one per op)."""
-        view = cls._views.get(op)
+        """The view of an op (one per op, kept on the op: two threads asking at once get one)."""
+        view = cls._view.get(op)
         if view is None:
             view = object.__new__(cls)
             view._op = op
-            cls._views[op] = view
+            view = cls._view.setdefault(op, view)
         return cast(ViewT, view)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

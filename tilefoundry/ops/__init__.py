@@ -16,8 +16,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from tilefoundry.arguments import items_of
 from tilefoundry.dialects.tf import CallOp
-from tilefoundry.ir.expr import Expr
+from tilefoundry.ir.expr import Expr, check_expr
 from tilefoundry.ir.metadata import IRMetadata
 from tilefoundry.ir.op_registry import resolve_schema
 from tilefoundry.ops.linalg import MatMul, Transpose
@@ -71,6 +72,8 @@ def call_surface(
 ) -> CallOp:
     """`Call` the surface name `dialect.category.name`: the first matching schema's builder
     makes the Op (from attribute kwargs only), and the args become the Call's arguments."""
+    for index, arg in enumerate(args):
+        check_expr(arg, f"'{name}' argument #{index}")
     schema = resolve_schema(dialect, category, name, [a.type for a in args])
     return CallOp(schema.builder(**attrs), args, metadata=metadata)
 
@@ -98,7 +101,8 @@ def matmul(lhs: Expr, rhs: Expr, *, metadata: Iterable[IRMetadata] = ()) -> Call
 
 
 def transpose(x: Expr, perm: Iterable[int], *, metadata: Iterable[IRMetadata] = ()) -> CallOp:
-    return CallOp(Transpose(perm=tuple(perm)), [x], metadata=metadata)
+    order = items_of(perm, "transpose perm", "an iterable of int")
+    return CallOp(Transpose(perm=order), [x], metadata=metadata)
 
 
 def reduce_sum(

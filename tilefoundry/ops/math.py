@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 
 from xdsl.ir import SSAValue
 
+from tilefoundry.arguments import shown
 from tilefoundry.dialects.tf import defining_call
 from tilefoundry.ir.op_registry import Op, ParamDef, register_alias, register_op
 from tilefoundry.ir.patterns import Tensor
@@ -148,7 +149,7 @@ class Cast(Op):
         super().__init__(**attrs)
         if self.dtype not in DTYPES:
             raise TypeError(
-                f"Cast: unknown dtype {self.dtype!r}; expected one of {', '.join(DTYPES)}"
+                f"Cast: unknown dtype {shown(self.dtype)}; expected one of {', '.join(DTYPES)}"
             )
 
     def infer_type(self, *arg_types: IRType) -> IRType:

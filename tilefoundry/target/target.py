@@ -15,6 +15,7 @@ from xdsl.irdl import irdl_attr_definition
 from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 
+from tilefoundry.arguments import shown
 from tilefoundry.diagnostics import VerifyError
 from tilefoundry.irdl_syntax import parse_irdl_parameters
 from tilefoundry.target.devices import BACKENDS, DeviceSpec, device_named, known_devices
@@ -32,7 +33,7 @@ class Target:
         if isinstance(name, Target):
             name = name.name
         if not isinstance(name, str):
-            raise TypeError(f"Target takes a device or backend name, got {name!r}")
+            raise TypeError(f"Target takes a device or backend name, got {shown(name)}")
         spec = device_named(name)
         canonical = spec.name if spec is not None else name.lower()
         if spec is None and canonical not in BACKENDS:

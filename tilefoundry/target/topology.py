@@ -21,6 +21,7 @@ from xdsl.irdl import irdl_attr_definition
 from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 
+from tilefoundry.arguments import shown
 from tilefoundry.diagnostics import VerifyError
 from tilefoundry.irdl_syntax import parse_irdl_parameters
 from tilefoundry.target.target import Target
@@ -39,12 +40,12 @@ class Topology:
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not _LEVEL.fullmatch(self.name):
-            raise ValueError(f"Topology name must be an identifier, got {self.name!r}")
+            raise ValueError(f"Topology name must be an identifier, got {shown(self.name)}")
         if self.extent is not None and (
             not isinstance(self.extent, int) or isinstance(self.extent, bool) or self.extent < 1
         ):
             raise ValueError(
-                f"Topology '{self.name}' extent must be a positive int, got {self.extent!r}"
+                f"Topology '{self.name}' extent must be a positive int, got {shown(self.extent)}"
             )
 
     def __str__(self) -> str:

@@ -20,6 +20,7 @@ from tilefoundry import (
     Module,
     SourceSpanMetadata,
     TensorType,
+    Topology,
     Tuple,
     Var,
     VerifyError,
@@ -434,6 +435,94 @@ def test_replace_refusal_names_the_binding_and_span() -> None:
         replace_metadata(original, cast(Any, "oops"))
     assert "'h'" in str(err.value)
     assert "f.py:3:4" in str(err.value)
+
+
+# ---------------------------------------------------------------------------------------------
+# A copy of an expression that belongs to a function shares no use-list with that function
+
+
+def _function_module() -> tuple[Module, Function]:
+    x = Var("x", T4)
+    body = ops.add(ops.exp(x, metadata=(BIND,)), ops.mul(x, Constant([1.0] * 4)))
+    f = Function(name="f", params=[x], body=body)
+    return Module(name="m", functions=[f], entry="f"), f
+
+
+def _uses_from_outside(module: Module) -> list[str]:
+    """Uses of the module's values by ops that are not in the module."""
+    inside = set(module.module_op.walk())
+    found = []
+    for op in inside:
+        for value in [*op.results, *(a for r in op.regions for b in r.blocks for a in b.args)]:
+            found += [use.operation.name for use in value.uses if use.operation not in inside]
+    return found
+
+
+@pytest.mark.parametrize("helper", ["replace", "remove"])
+def test_a_copy_of_an_attached_expression_uses_nothing_of_its_function(helper: str) -> None:
+    m, f = _function_module()
+    body = cast(Any, f.body)
+    if helper == "replace":
+        copy = replace_metadata(body, SPAN)
+    else:
+        copy = remove_metadata(body.args[0], BindingMetadata)
+    assert _uses_from_outside(m) == []
+    assert copy.parent is None
+    assert structural_equal(copy, body if helper == "replace" else body.args[0])
+
+
+@pytest.mark.parametrize("name", ["canonicalize", "tf-simplify", "cse", "tf-fold-constants"])
+def test_a_pass_run_on_the_input_after_a_copy_works(name: str) -> None:
+    from tilefoundry.context import make_context
+    from tilefoundry.transforms import PASSES
+
+    m, f = _function_module()
+    replace_metadata(cast(Any, f.body), SPAN)
+    remove_metadata(cast(Any, f.body).args[0], BindingMetadata)
+    PASSES[name]()().apply(make_context(), m.module_op)
+    m.verify()
+
+
+def test_the_copy_takes_new_vars_for_the_functions_params() -> None:
+    m, f = _function_module()
+    x = f.params[0]
+    copy = cast(Any, replace_metadata(cast(Any, f.body), SPAN))
+    free = copy.args[0].args[0]
+    assert isinstance(free, Var) and free != x
+    assert (free.name, free.type, free.is_const) == ("x", T4, False)
+    assert copy.args[1].args[0] is free  # one Var per value of the function
+    g = Function(name="g", params=[free], body=copy)  # a detached expression like any other
+    assert structural_equal(g.body, f.body)
+    assert binding_name(copy.args[0]) == "h"  # the copied producers keep their metadata
+
+
+def test_a_copy_of_a_tir_expression_uses_nothing_of_its_function() -> None:
+    from tilefoundry.tir import LetStmt, PrimFunction
+
+    x = Var("x", T4)
+    y = LetStmt("y", ops.exp(x))
+    z = LetStmt("z", ops.add(ops.neg(y.var), x))
+    k = PrimFunction(name="k", params=[x], body=[y, z], result=z.var)
+    m = Module(name="m", functions=[k], entry="k")
+    copy = cast(Any, replace_metadata(cast(Any, z.value), SPAN))
+    assert _uses_from_outside(m) == []
+    assert [a.name for a in copy.args[0].args] == ["y"]
+    assert copy.args[1].name == "x"
+    m.verify()
+
+
+def test_a_copy_of_an_expression_in_a_mesh_uses_nothing_of_its_function() -> None:
+    from tilefoundry import Mesh
+
+    x = Var("x", T4)
+    y = Mesh("cta", lambda: ops.add(ops.exp(x), x))
+    f = Function(name="f", params=[x], body=y)
+    m = Module(name="m", functions=[f], entry="f", topologies=(Topology("cta"),))
+    copy = replace_metadata(cast(Any, f.body), SPAN)
+    inner = replace_metadata(cast(Any, y).body.block.first_op, SPAN)
+    assert _uses_from_outside(m) == []
+    assert structural_equal(copy, y)
+    assert inner.parent is None
 
 
 # ---------------------------------------------------------------------------------------------

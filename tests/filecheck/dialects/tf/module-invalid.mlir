@@ -105,3 +105,83 @@ tf.module @m topologies [#tf.topology<"cta">] {
     hir.return %x : tensor<4xf32>
   }
 }
+
+// -----
+
+// Functions, child modules and methods are reached through one attribute surface, where the
+// Module API comes first: none of them may take an API name.
+
+tf.module @m {
+  // expected-error @+1 {{function name 'weights' shadows the Module API 'weights'}}
+  hir.func @weights(%x: tensor<4xf32>) -> tensor<4xf32> {
+    hir.return %x : tensor<4xf32>
+  }
+}
+
+// -----
+
+tf.module @m {
+  // expected-error @+1 {{child module name 'lookup' shadows the Module API 'lookup'}}
+  tf.module @lookup {
+  }
+}
+
+// -----
+
+tf.module @m {
+  // expected-error @+1 {{function name '_k' begins with '_'}}
+  tir.prim_func @_k(%x: tensor<4xf32>) -> tensor<4xf32> {
+    tir.return %x : tensor<4xf32>
+  }
+}
+
+// -----
+
+// An owner context is for a module whose owner is outside the IR; a child resolves through
+// the module that holds it.
+
+tf.module @m target #tf.target<"h100"> {
+  // expected-error @+1 {{child module 'c' has an owner context (within); a child resolves through the module that holds it}}
+  tf.module @c within #tf.context<target = #tf.target<"h100">> {
+  }
+}
+
+// -----
+
+// A copy of a child inherits its owner's target; it cannot declare one of its own.
+
+// expected-error @+1 {{module 'c' declares target 'a100' within an owner that declares one}}
+tf.module @c target #tf.target<"a100"> within #tf.context<target = #tf.target<"h100">> {
+}
+
+// -----
+
+// The context's hierarchy is the owner's: a mesh names one of its levels.
+
+tf.module @c within #tf.context<target = #tf.target<"h100">, topologies = [#tf.topology<"cta", 4>]> {
+  hir.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+    // expected-error @+1 {{mesh names topology level 'warp', which is not an effective level of module 'c' (available: cta)}}
+    %y = tf.mesh "warp" {
+      tf.yield %x : tensor<4xf32>
+    } : tensor<4xf32>
+    hir.return %y : tensor<4xf32>
+  }
+}
+
+// -----
+
+// expected-error @+1 {{topology level 'cta' is declared twice}}
+tf.module @c within #tf.context<topologies = [#tf.topology<"cta">, #tf.topology<"cta">]> {
+}
+
+// -----
+
+// expected-error @+1 {{expected target or topologies, got 'levels'}}
+tf.module @c within #tf.context<levels = []> {
+}
+
+// -----
+
+// expected-error @+1 {{'target' is given twice}}
+tf.module @c within #tf.context<target = #tf.target<"h100">, target = #tf.target<"a100">> {
+}

@@ -65,3 +65,34 @@ tf.module @cpu_kernels target #tf.target<"cpu"> topologies [#tf.topology<"core">
 // CHECK-NEXT:      }
 
 // GENERIC-LABEL: "tf.module"() <{sym_name = "cpu_kernels", target = #tf.target<"cpu">, topologies = [#tf.topology<"core">, #tf.topology<"lane", 16>]}> ({
+
+// -----
+
+// A detached copy of an owned module (Module.cloned() of a child) records the context its
+// owner provides: it resolves the owner's target and hierarchy, declaring neither, and its
+// meshes are checked against that hierarchy.
+
+tf.module @layer1 name "MLP" within #tf.context<target = #tf.target<"h100">, topologies = [#tf.topology<"cta", 4>, #tf.topology<"warp", 4>]> {
+  hir.func @mlp(%x: tensor<8xf32>) -> tensor<8xf32> {
+    %y = tf.mesh "warp" {
+      %h = tf.call tf.math.unary<kind = neg>(%x) : (tensor<8xf32>) -> tensor<8xf32>
+      tf.yield %h : tensor<8xf32>
+    } : tensor<8xf32>
+    hir.return %y : tensor<8xf32>
+  }
+}
+
+// CHECK-LABEL: tf.module @layer1 name "MLP" within #tf.context<target = #tf.target<"h100">, topologies = [#tf.topology<"cta", 4>, #tf.topology<"warp", 4>]> {
+// CHECK-NEXT:    hir.func @mlp(%x: tensor<8xf32>) -> tensor<8xf32> {
+
+// GENERIC-LABEL: "tf.module"() <{sym_name = "layer1", module_name = "MLP", owner_context = #tf.context<target = #tf.target<"h100">, topologies = [#tf.topology<"cta", 4>, #tf.topology<"warp", 4>]>}> ({
+
+// -----
+
+// An owner that declares only a target.
+
+tf.module @block within #tf.context<target = #tf.target<"cuda">> {
+}
+
+// CHECK-LABEL: tf.module @block within #tf.context<target = #tf.target<"cuda">> {
+// GENERIC-LABEL: "tf.module"() <{sym_name = "block", owner_context = #tf.context<target = #tf.target<"cuda">>}> ({
