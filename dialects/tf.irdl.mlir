@@ -58,6 +58,20 @@ irdl.dialect @tf {
     irdl.parameters(%level, %extent)
   }
 
+  // #tf.context: The execution context an owner outside the IR provides to a module: the target and
+  // the topology hierarchy that module resolves through that owner (`none`: the owner chain
+  // declares none). A detached copy of an owned module (`Module.cloned()` of a child) carries it,
+  // so that it resolves, in Python and in text, what its original resolves.
+  irdl.attribute @context {
+    %target_0 = irdl.base @tf::@target
+    %target_1 = irdl.is none
+    %target = irdl.any_of(%target_0, %target_1)
+    %topologies_0 = irdl.base "#builtin.array"  // of #tf.topology (IRDL 19 states no array elements)
+    %topologies_1 = irdl.is none
+    %topologies = irdl.any_of(%topologies_0, %topologies_1)
+    irdl.parameters(%target, %topologies)
+  }
+
   // tf.module: A module: functions, child modules, an optional entry, its execution domain (target,
   // topologies), configuration metadata.
   // optional attribute "module_name": #builtin.string
@@ -65,6 +79,7 @@ irdl.dialect @tf {
   // optional attribute "target": #tf.target
   // optional attribute "topologies": #builtin.array of #tf.topology
   // optional attribute "metadata": #builtin.dictionary
+  // optional attribute "owner_context": #tf.context
   // traits (checked by tf-opt, not stated in IRDL 19): IsolatedFromAbove, NoTerminator,
   // SymbolOpInterface, SymbolTable
   irdl.operation @module {

@@ -37,6 +37,7 @@ __all__ = [
     "from_irdl_parameter",
     "irdl_form_follows",
     "is_irdl_attribute",
+    "keyword_follows",
     "parse_irdl_parameters",
     "to_irdl_parameter",
 ]
@@ -83,6 +84,13 @@ def irdl_form_follows(parser: AttrParser, *kinds: MLIRTokenKind) -> bool:
     """Whether the parameters at the parser (just inside `<`) start with a token of one of
     `kinds`: how an attribute whose custom form starts otherwise tells its IRDL form."""
     return parser._current_token.kind in kinds  # noqa: SLF001 - xDSL has no public peek
+
+
+def keyword_follows(parser: AttrParser, *keywords: str) -> bool:
+    """Whether the next token is one of these bare identifiers (without consuming it): how an
+    attribute whose custom form starts with a keyword tells it from its IRDL form."""
+    token = parser._current_token  # noqa: SLF001 - xDSL has no public peek
+    return token.kind is MLIRTokenKind.BARE_IDENT and token.text in keywords
 
 
 def parse_irdl_parameters(

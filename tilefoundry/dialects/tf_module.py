@@ -38,10 +38,12 @@ from xdsl.irdl import (
 from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
 from xdsl.traits import IsolatedFromAbove, NoTerminator, SymbolOpInterface, SymbolTable
+from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from tilefoundry.diagnostics import VerifyError
 from tilefoundry.ir.callable import FunctionLike
 from tilefoundry.ir.state import Slot
+from tilefoundry.irdl_syntax import irdl_form_follows, keyword_follows, parse_irdl_parameters
 from tilefoundry.target import (
     Target,
     TargetAttr,
@@ -125,7 +127,14 @@ class OwnerContextAttr(ParametrizedAttribute):
             parser.parse_punctuation("=")
             values[key] = parser.parse_attribute()
 
-        parser.parse_comma_separated_list(parser.Delimiter.ANGLE, parse_entry)
+        with parser.in_angle_brackets():
+            if irdl_form_follows(parser, MLIRTokenKind.GREATER):  # <>: declares nothing
+                return [NoneAttr(), NoneAttr()]
+            if keyword_follows(parser, "none") or not irdl_form_follows(
+                parser, MLIRTokenKind.BARE_IDENT
+            ):  # the IRDL form: <#tf.target<"h100">, [...]>, either may be `none`
+                return parse_irdl_parameters(cls, parser)
+            parser.parse_comma_separated_list(parser.Delimiter.NONE, parse_entry)
         return [values.get("target", NoneAttr()), values.get("topologies", NoneAttr())]
 
     def print_parameters(self, printer: Printer) -> None:
