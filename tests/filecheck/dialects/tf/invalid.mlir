@@ -381,10 +381,12 @@ tf.module @m entry @main {
 
 // -----
 
-// expected-error @+1 {{Redefinition of symbol "f"}}
+// A symbol defined twice: the error at the second definition, a note at the first (as MLIR).
 tf.module @m {
+  // expected-note @+1 {{see existing symbol definition here}}
   hir.func @f() -> () {
     hir.return
   }
+  // expected-error @+1 {{redefinition of symbol named 'f'}}
   tf.module @f {}
 }
