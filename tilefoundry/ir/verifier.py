@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xdsl.dialects.builtin import StringAttr
+from xdsl.dialects.builtin import StringAttr, UnregisteredOp
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.traits import NoTerminator, SymbolOpInterface, SymbolTable
 from xdsl.utils.exceptions import VerifyException
@@ -21,7 +21,7 @@ from xdsl.utils.exceptions import VerifyException
 from tilefoundry.diagnostics import VerifyError, with_context
 from tilefoundry.ir.metadata import location_to_metadata, metadata_context
 
-__all__ = ["OpVerifyError", "op_context", "verify_ir"]
+__all__ = ["OpVerifyError", "op_context", "op_name", "verify_ir"]
 
 
 class OpVerifyError(VerifyError):
@@ -41,8 +41,14 @@ class OpVerifyError(VerifyError):
         self.message = message
         self.notes = tuple(notes)
         binding, span = op_context(op)
-        text = f"'{op.name}' op {message}" if prefixed else message
+        text = f"'{op_name(op)}' op {message}" if prefixed else message
         super().__init__(with_context(text, binding, span))
+
+
+def op_name(op: Operation) -> str:
+    """The op's name as written: an unregistered op's own (`foo.bar`), not xDSL's stand-in."""
+    name = op.attributes.get("op_name__") if isinstance(op, UnregisteredOp) else None
+    return name.data if isinstance(name, StringAttr) else op.name
 
 
 def op_context(op: Operation) -> tuple[str | None, str | None]:

@@ -8,12 +8,14 @@ import time
 from io import StringIO
 
 import numpy as np
+import pytest
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, FloatAttr
 from xdsl.ir import Attribute
 
 from tilefoundry.context import make_context
 from tilefoundry.dialects.dense import array_to_dense, dense_to_array
 from tilefoundry.ir.asm import TFParser, TFPrinter
+from tilefoundry.text import TextError, parse_module
 
 
 def attribute(text: str) -> Attribute:
@@ -67,3 +69,17 @@ def test_hex_literals_of_float_types_are_bits() -> None:
     scalar = attribute("0x7C00 : f16")
     assert isinstance(scalar, FloatAttr) and scalar.value.data == math.inf
     assert printed(scalar) == "0x7C00 : f16"
+
+
+def test_an_integer_of_thousands_of_digits_is_a_diagnostic() -> None:
+    for literal in (f"dense<{'9' * 5000}> : tensor<2xi32>", f"{'9' * 5000} : i64", "9" * 5000):
+        text = f"tf.module @m metadata {{a = {literal}}} {{}}"
+        with pytest.raises(TextError) as caught:
+            parse_module(text)
+        assert caught.value.message == (
+            "integer literal of 5000 digits is too long (tf-opt reads at most 4300)"
+        )
+        assert caught.value.position is not None
+        assert caught.value.position.column == text.index("9") + 1
+    with pytest.raises(TextError, match=f"integer constant {'9' * 300} out of range for i32"):
+        parse_module(f"tf.module @m metadata {{a = {'9' * 300} : i32}} {{}}")
