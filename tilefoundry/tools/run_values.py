@@ -8,6 +8,7 @@ one (an object array) is refused, never run.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -15,6 +16,7 @@ import numpy as np
 from tilefoundry.types import DimVar, IRType, TensorType, TupleType
 
 __all__ = [
+    "MAX_DRAWN_ELEMENTS",
     "RunError",
     "check_output_path",
     "draw",
@@ -28,6 +30,10 @@ __all__ = [
 _SHOWN_ELEMENTS = 64
 """Arrays with more elements than this are shown elided (their first and last few)."""
 
+MAX_DRAWN_ELEMENTS = 1 << 28
+"""The most elements a random argument may have (1 GiB of f32): a larger one is refused, not
+allocated (give it with --input)."""
+
 
 class RunError(Exception):
     """A refusal of tf-run: one line."""
@@ -40,6 +46,11 @@ def draw(type: IRType, sizes: dict[str, int], rng: np.random.Generator) -> Any:
     if not isinstance(type, TensorType):
         raise RunError(f"cannot draw a value of type {type}")
     shape = [sizes.get(d.name, d.lo) if isinstance(d, DimVar) else d for d in type.shape]
+    if math.prod(shape) > MAX_DRAWN_ELEMENTS:
+        raise RunError(
+            f"a random {type} of shape {shape} would have {math.prod(shape)} elements; tf-run "
+            f"draws at most {MAX_DRAWN_ELEMENTS} (give the argument with --input)"
+        )
     if type.dtype == "i1":
         return rng.integers(0, 2, shape).astype(bool)
     if type.dtype.startswith("i"):

@@ -224,6 +224,8 @@ def run(argv: Sequence[str] | None) -> int:
         raise RunError(f"'{function.name}': {err}") from None
     except RecursionError:
         raise RunError(f"'{function.name}': the run nested too deep for the interpreter") from None
+    except MemoryError as err:  # a tensor too large to hold: the input's doing, not a bug
+        raise RunError(f"'{function.name}': out of memory: {err}") from None
     shown = ", ".join(
         f"{name}{list(np.asarray(value).shape) if not isinstance(value, tuple) else ''}"
         for name, value in zip(params, arguments, strict=True)

@@ -146,6 +146,22 @@ def test_refusals_are_one_line(module: Path, tmp_path: Path) -> None:
         assert out == ""
 
 
+def test_what_is_too_large_to_hold_is_refused_in_one_line(tmp_path: Path) -> None:
+    huge = tmp_path / "huge.mlir"
+    huge.write_text("hir.func @f(%x: tensor<922337203608xf32>) -> () {\n  hir.return\n}\n")
+    code, _, err = run([huge])
+    assert code == 1 and err.count("\n") == 1
+    assert "would have 922337203608 elements; tf-run draws at most 268435456" in err
+    splat = tmp_path / "splat.mlir"
+    splat.write_text(
+        "hir.func @f() -> tensor<922337203608xf32> {\n"
+        "  %c = tf.constant dense<1.0> : tensor<922337203608xf32>\n"
+        "  hir.return %c : tensor<922337203608xf32>\n}\n"
+    )
+    code, _, err = run([splat])
+    assert code == 1 and err.startswith("tf-run: error: 'f': out of memory:"), err
+
+
 def test_a_parse_error_shows_the_source_line(tmp_path: Path) -> None:
     path = tmp_path / "bad.mlir"
     path.write_text("tf.module @m {\n  frob.nicate\n}\n")
