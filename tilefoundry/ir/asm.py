@@ -60,7 +60,7 @@ from tilefoundry.ir.nesting import (
     operation_attributes,
 )
 
-__all__ = ["SourcePosition", "TFParser", "TFPrinter", "position_in"]
+__all__ = ["SourcePosition", "TFParser", "TFPrinter"]
 
 _MAX_LINE_OR_COLUMN = (1 << 32) - 1  # MLIR's are unsigned 32-bit
 _MAX_DIMENSION = (1 << 63) - 1  # MLIR's are int64_t
@@ -76,13 +76,6 @@ class SourcePosition:
 
     def __str__(self) -> str:
         return f"{self.file}:{self.line}:{self.column}"
-
-
-def position_in(text: str, offset: int, name: str) -> SourcePosition:
-    """The line and column of a character offset in `text`."""
-    line = text.count("\n", 0, offset) + 1
-    column = offset - (text.rfind("\n", 0, offset) + 1) + 1
-    return SourcePosition(name, line, column)
 
 
 class _OpParseError(ParseError):
@@ -118,7 +111,10 @@ class TFParser(LiteralParser, Parser):
         self._op_level = 0
 
     def position_of(self, offset: int) -> SourcePosition:
-        return position_in(self.source, offset, self.file_name)
+        text = self.source
+        line = text.count("\n", 0, offset) + 1
+        column = offset - (text.rfind("\n", 0, offset) + 1) + 1
+        return SourcePosition(self.file_name, line, column)
 
     def op_position(self, op: Operation) -> SourcePosition | None:
         offset = self.op_offsets.get(op)
