@@ -226,6 +226,8 @@ def run(argv: Sequence[str] | None) -> int:
         raise RunError(f"'{function.name}': the run nested too deep for the interpreter") from None
     except MemoryError as err:  # a tensor too large to hold: the input's doing, not a bug
         raise RunError(f"'{function.name}': out of memory: {err}") from None
+    if args.output is not None:
+        save_value(args.output, result)
     shown = ", ".join(
         f"{name}{list(np.asarray(value).shape) if not isinstance(value, tuple) else ''}"
         for name, value in zip(params, arguments, strict=True)
@@ -236,8 +238,6 @@ def run(argv: Sequence[str] | None) -> int:
     print(f"  -> {value_summary(result)}")
     for line in format_value(result, "     "):
         print(line)
-    if args.output is not None:
-        save_value(args.output, result)
     return 0
 
 

@@ -201,3 +201,74 @@ tf.module @m {
     }
   }
 }
+
+// -----
+
+// More literals that do not fit their type.
+
+hir.func @f() -> tensor<2xf32> {
+  // expected-error @+1 {{dense literal has no elements, but tensor<2xf32> has 2}}
+  %c = tf.constant dense<> : tensor<2xf32>
+  hir.return %c : tensor<2xf32>
+}
+
+// -----
+
+hir.func @f() -> tensor<2xf32> {
+  // expected-error @+1 {{expected a hex string of the data, '0x...'}}
+  %c = tf.constant dense<"ABCD"> : tensor<2xf32>
+  hir.return %c : tensor<2xf32>
+}
+
+// -----
+
+hir.func @f() -> tensor<2xf32> {
+  // expected-error @+1 {{expected a float literal of f32, got '(1.0,2.0)'}}
+  %c = tf.constant dense<(1.0,2.0)> : tensor<2xf32>
+  hir.return %c : tensor<2xf32>
+}
+
+// -----
+
+// expected-error @+1 {{complex value must be either (float, float) or (int, int)}}
+tf.module @m metadata {a = dense<(1.0, 2)> : tensor<2xcomplex<f32>>} {}
+
+// -----
+
+// expected-error @+1 {{Expected ')' in complex literal}}
+tf.module @m metadata {a = dense<(1.0, 2.0]> : tensor<2xcomplex<f32>>} {}
+
+// -----
+
+// expected-error @+1 {{float attributes of f80 are not supported}}
+tf.module @m metadata {a = 1.0 : f80} {}
+
+// -----
+
+// expected-error @+1 {{expected an integer or float type for '1', got tensor<2xi32>}}
+tf.module @m metadata {a = 1 : tensor<2xi32>} {}
+
+// -----
+
+// expected-error @+1 {{float constant 1.0e400 out of range for f64}}
+tf.module @m metadata {a = 1.0e400} {}
+
+// -----
+
+// expected-error @+1 {{column number 4294967296 out of range (at most 4294967295)}}
+tf.module @m {} loc("a.py":1:4294967296)
+
+// -----
+
+// expected-error @+1 {{affine sets are not supported: TileFoundry IR has none}}
+tf.module @m metadata {a = affine_set<(d0) : (d0 >= 0)>} {}
+
+// -----
+
+// A binding needs a name.
+
+hir.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{invalid location loc(""): BindingMetadata.name must be a non-empty str, got ''}}
+  %y = tf.call tf.math.unary<kind = exp>(%x) : (tensor<4xf32>) -> tensor<4xf32> loc("")
+  hir.return %y : tensor<4xf32>
+}

@@ -123,6 +123,7 @@ def test_inputs_from_and_outputs_to_npy_files(module: Path, tmp_path: Path) -> N
 def test_refusals_are_one_line(module: Path, tmp_path: Path) -> None:
     np.save(tmp_path / "big.npy", np.zeros((70, 4), np.float32))
     np.save(tmp_path / "obj.npy", np.array([object()]), allow_pickle=True)
+    np.savez(tmp_path / "one.npz", np.zeros(2, np.int32))
     for args, expected in [
         ([tmp_path / "nope.mlir"], "cannot open input file"),
         ([module, "--dim", "n"], "--dim takes NAME=SIZE"),
@@ -138,6 +139,12 @@ def test_refusals_are_one_line(module: Path, tmp_path: Path) -> None:
         ([module, "--input", f"x={tmp_path / 'big.npy'}", "--dim", "n=4"], "is 70"),
         ([module, "--output", tmp_path / "y.txt"], "write it to a .npy file, got"),
         ([module, "--function", "fill", "--output", "y.npy"], "returns nothing"),
+        ([module, "--function", "c d.g", "--output", "t.npy"], "write it to a .npz file"),
+        ([module, "--output", tmp_path / "no-dir" / "y.npy"], "cannot write output file"),
+        ([module, "--input", "x"], "--input takes NAME=FILE, got 'x'"),
+        ([module, "--input", "x=a.npy", "--input", "x=b.npy"], "--input 'x' is given twice"),
+        ([module, "--function", "c d.g", "--input", f"t={tmp_path / 'one.npz'}"], "holds arr_0"),
+        ([module, "--function", "c d.g", "--input", f"t={tmp_path / 'big.npy'}"], ".npz file"),
     ]:
         code, out, err = run(args)
         assert code == 1, args
