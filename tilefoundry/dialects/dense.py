@@ -1,14 +1,19 @@
-"""Literals: Python / numpy values <-> `dense<...>` attributes (numpy is imported on first use)."""
+"""Literals: Python / numpy values <-> `dense<...>` attributes (numpy is imported on first use).
+
+A literal whose elements are all equal is held as one element, a splat, as the parser holds it
+(`ir/literals.py`), so equal constants are equal attributes however they were made.
+"""
 
 from __future__ import annotations
 
 import math
 from typing import Any, NoReturn, cast
 
-from xdsl.dialects.builtin import BytesAttr, DenseIntOrFPElementsAttr
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
 from xdsl.dialects.builtin import TensorType as BuiltinTensorType
 
 from tilefoundry.arguments import described, shown
+from tilefoundry.ir.literals import canonical_dense
 from tilefoundry.types import DTYPES, TensorType, from_attr, to_attr
 
 __all__ = ["array_to_dense", "dense_to_array", "numpy_dtype", "uniform_value"]
@@ -141,13 +146,14 @@ def array_to_dense(value: object, dtype: str | None = None) -> DenseIntOrFPEleme
     if dtype in _LITTLE_ENDIAN:
         with np.errstate(all="ignore"):  # a float narrowed to f16 / f32 may round to zero
             data = np.ascontiguousarray(array, dtype=_LITTLE_ENDIAN[dtype]).tobytes()
-        return DenseIntOrFPElementsAttr(type, BytesAttr(data))
+        return canonical_dense(type, data)
     elements = array.reshape(-1).tolist()
     if dtype == "i1":
         elements = [int(bool(e)) for e in elements]
-    return DenseIntOrFPElementsAttr.from_list(
+    listed = DenseIntOrFPElementsAttr.from_list(
         type, [float(e) for e in elements] if dtype == "bf16" else elements
     )
+    return canonical_dense(type, listed.data.data)
 
 
 def dense_to_array(attr: DenseIntOrFPElementsAttr) -> Any:

@@ -6,6 +6,11 @@ external constant tensor). `FunctionOpMixin` gives them the `Var` and `FunctionL
 `verify_signature` the rules, `parse_header` / `print_header` the text
 `@name(%x: T {const}, ...) -> R attributes {...}`, and `signature_properties` the properties for
 a function built from Python.
+
+`is_expression_op` / `check_body_ops` say what a body holds: expressions (`tf.call`,
+`tf.constant`, `tf.tuple`, `tf.mesh`) and its terminator; never a foreign op (a module, a
+function, an op of another dialect or an unregistered one). `hir.func`, `hir.variant` and
+`tf.mesh` bodies are checked so.
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ from xdsl.dialects.builtin import (
     StringAttr,
     UnitAttr,
 )
-from xdsl.ir import Attribute, BlockArgument, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 
@@ -30,12 +35,16 @@ from tilefoundry.dialects.tf_module import ModuleOp, check_surface_name
 from tilefoundry.ir.callable import FunctionLike
 from tilefoundry.ir.expr import VarOwner, check_var_name
 from tilefoundry.ir.metadata import check_metadata, location_to_metadata
+from tilefoundry.ir.verifier import OpVerifyError
 from tilefoundry.types import DimVar, IRType, TensorType, TupleType, UnitType, from_attr
 
 __all__ = [
+    "EXPRESSION_OPS",
     "PARAM_ATTRS",
     "FunctionOpMixin",
+    "check_body_ops",
     "check_dim_vars",
+    "is_expression_op",
     "parse_header",
     "print_header",
     "signature_properties",
@@ -43,6 +52,30 @@ __all__ = [
 ]
 
 PARAM_ATTRS = ("const",)
+
+EXPRESSION_OPS = ("tf.call", "tf.constant", "tf.tuple", "tf.mesh")
+"""The expressions a function body holds (the `tf` dialect's `ExprOp`s)."""
+
+
+def is_expression_op(op: Operation) -> bool:
+    """Whether `op` is an expression a function body may hold (one of `EXPRESSION_OPS`)."""
+    return op.name in EXPRESSION_OPS
+
+
+def check_body_ops(
+    block: Block, where: str, terminator: str, allowed: Sequence[str] = EXPRESSION_OPS
+) -> None:
+    """Every op of a body is one of `allowed` (expressions by default) or `terminator` (where it
+    stands is its own `IsTerminator` check); the first that is neither is the error, reported at
+    that op: another dialect's terminator, and an unregistered op, too."""
+    for op in block.ops:
+        if op.name in allowed or op.name == terminator:
+            continue
+        raise OpVerifyError(
+            op,
+            f"cannot be in the body of {where}; a body holds {', '.join(allowed)} and ends "
+            f"with {terminator}",
+        )
 
 
 class _Signature(Protocol):

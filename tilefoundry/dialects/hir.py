@@ -4,9 +4,10 @@
 A `hir.func` is the IR form of `tilefoundry.hir.Function`: a symbol whose parameters are the
 entry block's arguments (each a `Var`: its name is semantic and kept in `param_names`, a
 `{const}` parameter is an external constant tensor), and whose body computes one value, returned
-by `hir.return`, or nothing (an effect-only function). Its variants live inside it, never as
-same-name functions: each covers a sub-range of the signature's DimVars (`DimVarRangePat`s that
-lie inside the DimVars' envelopes).
+by `hir.return`, or nothing (an effect-only function). A body (the function's, a variant's)
+holds expressions only, never a foreign op (`dialects/function.py`). Its variants live inside
+it, never as same-name functions: each covers a sub-range of the signature's DimVars
+(`DimVarRangePat`s that lie inside the DimVars' envelopes).
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ from tilefoundry.dialects.dim_range import DimRangeAttr, check_ranges, parse_ran
 from tilefoundry.dialects.function import (
     PARAM_ATTRS,
     FunctionOpMixin,
+    check_body_ops,
     parse_header,
     print_header,
 )
@@ -102,6 +104,7 @@ class FuncOp(FunctionOpMixin, IRDLOperation):
     def verify_(self) -> None:
         where = f"function '@{self.sym_name.data}'"
         dim_vars = self.verify_signature()
+        check_body_ops(self.body.block, where, "hir.return")
         if not isinstance(self.body.block.last_op, ReturnOp):
             raise VerifyError("body must end with hir.return")
         if self.variants is None:
@@ -176,6 +179,9 @@ class VariantOp(VarOwner, IRDLOperation):
                 f"a variant has its function's parameter types ({', '.join(str(t) for t in params)}), "
                 f"got ({', '.join(str(t) for t in types)})"
             )
+        check_body_ops(
+            self.body.block, f"a variant of function '@{function.sym_name.data}'", "hir.return"
+        )
         if not isinstance(self.body.block.last_op, ReturnOp):
             raise VerifyError("body must end with hir.return")
 

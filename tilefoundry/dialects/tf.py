@@ -16,6 +16,7 @@ import functools
 import io
 from collections.abc import Iterable, Sequence
 from collections.abc import Set as AbstractSet
+from io import StringIO
 from typing import Any, Protocol, cast, runtime_checkable
 
 from xdsl.dialects.builtin import (
@@ -322,9 +323,17 @@ class CallSymbolUse(SymbolUserOpInterface):
 
 
 def _symbol_text(ref: SymbolRefAttr) -> str:
-    return "::".join(
-        ["@" + ref.root_reference.data, *("@" + r.data for r in ref.nested_references)]
-    )
+    """`@a::@b`, each name quoted where it is not an identifier (`@"a b"`), as printed."""
+    stream = StringIO()
+    _print_symbol_ref(Printer(stream=stream), ref)
+    return stream.getvalue()
+
+
+def _print_symbol_ref(printer: Printer, ref: SymbolRefAttr) -> None:
+    printer.print_symbol_name(ref.root_reference.data)
+    for nested in ref.nested_references:
+        printer.print_string("::")
+        printer.print_symbol_name(nested.data)
 
 
 def _check_function_call(
@@ -512,7 +521,7 @@ class CallOp(ExprOp, IRDLOperation):
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         if isinstance(self.callee, SymbolRefAttr):
-            printer.print_string(_symbol_text(self.callee))
+            _print_symbol_ref(printer, self.callee)
         else:
             _print_op_body(printer, self.callee)
         printer.print_string("(")

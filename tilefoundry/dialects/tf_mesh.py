@@ -3,8 +3,10 @@
 The ops of its body run over one level of the execution domain's effective topology hierarchy
 (the `with Mesh(topology="cta", ...)` of the DSL); the level must be one the enclosing module
 resolves through its owners. A module whose owner chain declares no hierarchy at all (a layer
-prototype, before it is placed) is checked when it is placed under one that does. Its value is what `tf.yield` yields (nothing for an effect-only
-body).
+prototype, before it is placed) is checked when it is placed under one that does. Its body holds
+expressions, as a function body does, and its value is what `tf.yield` yields (nothing for an
+effect-only body). Meshes nest as the hierarchy orders its levels, outer to inner: a mesh inside
+another names a finer level than the one around it.
 
 ```python
 y = Mesh("cta", lambda: ops.add(ops.exp(x), x))   # the ops built in the lambda form the body
@@ -33,6 +35,7 @@ from xdsl.traits import HasParent, IsTerminator, Pure, RecursiveMemoryEffect
 from tilefoundry.arguments import shown
 from tilefoundry.diagnostics import VerifyError
 from tilefoundry.dialects.asm import ValuesFormat
+from tilefoundry.dialects.function import check_body_ops
 from tilefoundry.dialects.tf_module import ModuleOp, declared_in_chain
 from tilefoundry.ir.expr import Expr, ExprOp, building, expr_value
 from tilefoundry.ir.metadata import IRMetadata
@@ -88,6 +91,7 @@ class MeshOp(ExprOp, IRDLOperation):
 
     def verify_(self) -> None:
         self.verify_metadata()
+        check_body_ops(self.body.block, f"mesh '{self.topology.data}'", "tf.yield")
         terminator = self.body.block.last_op
         if not isinstance(terminator, YieldOp):
             raise VerifyError("body must end with tf.yield")
@@ -103,12 +107,20 @@ class MeshOp(ExprOp, IRDLOperation):
         if levels is None:  # nothing declared yet: checked once an owner declares a hierarchy
             return
         level = self.topology.data
-        if level not in {t.name for t in levels}:
-            available = ", ".join(t.name for t in levels) or "none"
+        names = [t.name for t in levels]
+        if level not in names:
+            available = ", ".join(names) or "none"
             raise VerifyError(
                 f"mesh names topology level '{level}', which is not an effective level of module "
                 f"'{module.own_name}' (available: {available})"
             )
+        outer = _enclosing_mesh(self)
+        if outer is not None and outer.topology.data in names:
+            if names.index(level) <= names.index(outer.topology.data):
+                raise VerifyError(
+                    f"mesh over '{level}' cannot be nested in a mesh over "
+                    f"'{outer.topology.data}'; meshes nest outer to inner: {', '.join(names)}"
+                )
 
     @classmethod
     def parse(cls, parser: Parser) -> MeshOp:
@@ -135,6 +147,13 @@ class MeshOp(ExprOp, IRDLOperation):
         if self.res is not None:
             printer.print_string(" : ")
             printer.print_attribute(self.res.type)
+
+
+def _enclosing_mesh(op: Operation) -> MeshOp | None:
+    parent = op.parent_op()
+    while parent is not None and not isinstance(parent, MeshOp | ModuleOp):
+        parent = parent.parent_op()
+    return parent if isinstance(parent, MeshOp) else None
 
 
 def _enclosing_module(op: Operation) -> ModuleOp | None:

@@ -6,11 +6,16 @@ ranges hold the sizes (else the function's own body), evaluates it op by op (con
 op calls through `REFERENCE`, function calls through the symbol table, mesh regions), and
 returns the result as a numpy array, a tuple for a tuple value, or None for an effect-only
 function.
+
+Within `recording_selections()`, each choice a run makes (the variant or body of a function that
+has variants, the case of a `tir.dispatch`) is recorded, in order, as a line of text.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 import numpy as np
@@ -31,6 +36,7 @@ __all__ = [
     "check_argument",
     "evaluate_op",
     "function_runner",
+    "recording_selections",
     "run_any",
     "run_function",
     "run_prim_function",
@@ -39,6 +45,34 @@ __all__ = [
 
 class ExecutionError(ValueError):
     """A reference run refused: a bad argument, or an op without a reference implementation."""
+
+
+_SELECTIONS: ContextVar[list[str] | None] = ContextVar("selections", default=None)
+
+
+@contextmanager
+def recording_selections() -> Iterator[list[str]]:
+    """Record the variants and dispatch cases the runs inside choose (see the docstring)."""
+    selections: list[str] = []
+    token = _SELECTIONS.set(selections)
+    try:
+        yield selections
+    finally:
+        _SELECTIONS.reset(token)
+
+
+def _record(text: str) -> None:
+    selections = _SELECTIONS.get()
+    if selections is not None:
+        selections.append(text)
+
+
+def _ranges_text(patterns: Sequence[Any]) -> str:
+    return "[" + ", ".join(f"{p.dim_var}: {p.lo} to {p.hi}" for p in patterns) + "]"
+
+
+def _sizes_text(sizes: dict[str, int]) -> str:
+    return ", ".join(f"{name} = {size}" for name, size in sizes.items()) or "no DimVars"
 
 
 def check_argument(name: str, type: IRType, value: Any, sizes: dict[str, int]) -> Any:
@@ -117,10 +151,15 @@ def run_function(function: FuncOp, args: Sequence[Any]) -> Any:
     """Run a `hir.func` on numpy arrays (see the module docstring)."""
     values, sizes = _arguments(function, args)
     block = function.body.block
-    for variant in function.variant_ops():
+    name = function.sym_name.data
+    chosen = f"@{name}: its own body ({_sizes_text(sizes)}: no variant holds them)"
+    for index, variant in enumerate(function.variant_ops()):
         if all(p.dim_var in sizes and p.match(sizes[p.dim_var]) for p in variant.patterns()):
             block = variant.body.block
+            chosen = f"@{name}: variant #{index} {_ranges_text(variant.patterns())}"
             break
+    if function.variant_ops():
+        _record(chosen)
     env: dict[SSAValue, Any] = dict(zip(block.args, values, strict=True))
     returned = _run_block(block, env)
     return returned[0] if returned else None
@@ -175,8 +214,12 @@ def _dispatch(op: DispatchOp, values: list[Any]) -> Any:
     sizes: dict[str, int] = {}
     for value, arg in zip(values, op.args, strict=True):
         check_argument(str(arg.name_hint), from_attr(arg.type), value, sizes)
-    for callee, patterns in zip(op.callees, op.case_patterns, strict=True):
+    for index, (callee, patterns) in enumerate(zip(op.callees, op.case_patterns, strict=True)):
         if all(p.dim_var in sizes and p.match(sizes[p.dim_var]) for p in patterns):
+            _record(
+                f"tir.dispatch: case #{index} @{callee.root_reference.data} "
+                f"{_ranges_text(patterns)} ({_sizes_text(sizes)})"
+            )
             return _call_function(SymbolTable.lookup_symbol(op, callee), callee, values)
     shown = ", ".join(f"{k} = {v}" for k, v in sizes.items())
     raise ExecutionError(f"no dispatch case holds the argument sizes ({shown})")

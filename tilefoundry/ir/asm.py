@@ -4,21 +4,28 @@
 - MLIR's range locations, `loc("f.py":3:4 to 3:10)` and `loc("f.py":3:4 to :10)` (xDSL 0.74
   parses neither), and fused locations with metadata, `loc(fused<#tf.meta<...>>[...])`;
 - the source position of every operation, so that diagnostics can name `file:line:col`;
-- authored SSA names as binding metadata: `%h = tf.call ...` binds `h` (see `ir/metadata.py`).
+- authored SSA names as binding metadata: `%h = tf.call ...` binds `h` (see `ir/metadata.py`);
+- a diagnostic, never an exception, for any text: numeric literals checked against their types
+  (`ir/literals.py`), the nesting limit (`ir/nesting.py`), the lexer's mistakes fixed
+  (`ir/lexer.py`), line and column numbers and dimensions in range, and what TileFoundry IR
+  does not have refused by name (resource blocks `{-# ... #-}`, affine maps).
 
-`TFPrinter` prints a span's end in MLIR's range form.
+`TFPrinter` prints a span's end in MLIR's range form, numeric literals from their bits, and
+no SSA name MLIR cannot read (`%naïve`).
 """
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any, NoReturn
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
     ArrayAttr,
     CallSiteLoc,
+    DenseIntOrFPElementsAttr,
     FileLineColLoc,
     FusedLoc,
     IntAttr,
@@ -29,16 +36,19 @@ from xdsl.dialects.builtin import (
     StringAttr,
     UnknownLoc,
 )
-from xdsl.ir import Attribute, AttributeInvT, Operation, OpResult, SSAValue
+from xdsl.ir import Attribute, AttributeInvT, Operation, OpResult, Region, SSAValue, TypeAttribute
+from xdsl.ir.affine import AffineMap, AffineSet
 from xdsl.parser import AttrParser, Parser, ParserState, UnresolvedOperand
 from xdsl.printer import Printer
-from xdsl.utils.exceptions import ParseError
+from xdsl.utils.exceptions import ParseError, VerifyException
 from xdsl.utils.lexer import Input, Span
-from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
+from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from tilefoundry.diagnostics import VerifyError
 from tilefoundry.ir.expr import ExprOp, VarOwner
 from tilefoundry.ir.irdl_form import read_irdl_form
+from tilefoundry.ir.lexer import BYTE_ORDER_MARK, TFLexer
+from tilefoundry.ir.literals import LiteralParser, print_dense, print_float
 from tilefoundry.ir.loc_aliases import UndefinedAlias, forward_alias, resolve_forward_aliases
 from tilefoundry.ir.metadata import (
     BindingMetadata,
@@ -46,8 +56,17 @@ from tilefoundry.ir.metadata import (
     location_to_metadata,
     print_span_end_location,
 )
+from tilefoundry.ir.nesting import (
+    MAX_NESTING,
+    AttributeDepths,
+    nesting_message,
+    operation_attributes,
+)
 
 __all__ = ["SourcePosition", "TFParser", "TFPrinter"]
+
+_MAX_LINE_OR_COLUMN = (1 << 32) - 1  # MLIR's are unsigned 32-bit
+_MAX_DIMENSION = (1 << 63) - 1  # MLIR's are int64_t
 
 
 @dataclass(frozen=True)
@@ -66,21 +85,22 @@ class _OpParseError(ParseError):
     """A parse error already placed at the operation it is about."""
 
 
-class _Lexer(MLIRLexer):
-    """xDSL 0.74's lexer, with a string-literal pattern that cannot backtrack. The original
-    nests a `+` inside a `*`, which takes exponential time on an unterminated string: a
-    one-character typo hung the parser. This one matches one character per step."""
-
-    _unescaped_characters_regex = re.compile(r'"(?:[^"\\\n\v\f]|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*+"')
-
-
-class TFParser(Parser):
-    """xDSL's parser with range locations, operation positions and SSA-name bindings."""
+class TFParser(LiteralParser, Parser):
+    """xDSL's parser with range locations, operation positions, SSA-name bindings, and a
+    diagnostic for any text (see the module docstring)."""
 
     def __init__(self, ctx: Context, input: str | bytes, name: str = "<unknown>") -> None:
-        # Parser.__init__, with the lexer above (xDSL builds its MLIRLexer inside __init__).
+        # Parser.__init__, with the lexer above (xDSL builds its MLIRLexer inside __init__,
+        # and lexes the first token there: a lexing error in it is raised by parse_module).
         text = input.decode("utf-8") if isinstance(input, bytes) else input
-        AttrParser.__init__(self, ParserState(_Lexer(Input(text, name))), ctx)
+        self.source = text
+        self._first_token_error: ParseError | None = None
+        try:
+            state = ParserState(TFLexer(Input(text, name)))
+        except ParseError as err:
+            self._first_token_error = err
+            state = ParserState(TFLexer(Input("", name)))
+        AttrParser.__init__(self, state, ctx)
         self.ssa_values = {}
         self.blocks = {}
         self.forward_block_references = defaultdict(list)
@@ -89,9 +109,13 @@ class TFParser(Parser):
         self.op_offsets: dict[Operation, int] = {}
         self.first_uses: dict[str, Span] = {}
         self.forward_aliases: dict[str, Span] = {}
+        self._depths = AttributeDepths()
+        self._text_depth = 0
+        self._open: list[int] = []
+        self._op_level = 0
 
     def position_of(self, offset: int) -> SourcePosition:
-        text = self.lexer.input.content
+        text = self.source
         line = text.count("\n", 0, offset) + 1
         column = offset - (text.rfind("\n", 0, offset) + 1) + 1
         return SourcePosition(self.file_name, line, column)
@@ -102,12 +126,21 @@ class TFParser(Parser):
 
     def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
         try:
+            if self._first_token_error is not None:
+                raise self._first_token_error
             module = super().parse_module(allow_implicit_module)
+        except RecursionError:  # a path the nesting limit does not guard: still a diagnostic
+            self.raise_error(nesting_message(), self.pos)
         except ParseError as err:
             undefined = [n for n in self.forward_ssa_references if n in self.first_uses]
             if undefined and err.msg.startswith("values used but not defined"):
                 name = undefined[0]
                 self.raise_error(f"use of undefined value '%{name}'", self.first_uses[name])
+            if err.span.text == BYTE_ORDER_MARK:
+                self.raise_error(
+                    "unexpected byte-order mark (U+FEFF); save the file as UTF-8 without one",
+                    err.span,
+                )
             raise
         try:
             rebound = resolve_forward_aliases(module, self.attribute_aliases)
@@ -121,6 +154,77 @@ class TFParser(Parser):
         read_irdl_form(module)
         return module
 
+    # -- nesting (see ir/nesting.py) -------------------------------------------------------------
+
+    def _enter(self) -> bool:
+        """Open a construct at the current token; whether it counts as a level (a construct
+        read again at the same token, an attribute that is a type, is the same level)."""
+        position = self.pos
+        counted = not self._open or self._open[-1] != position
+        if counted:
+            if self._text_depth >= MAX_NESTING:
+                self.raise_error(nesting_message(), position)
+            self._text_depth += 1
+        self._open.append(position)
+        return counted
+
+    def _leave(self, counted: bool) -> None:
+        self._open.pop()
+        if counted:
+            self._text_depth -= 1
+
+    def parse_optional_type(self) -> TypeAttribute | None:
+        start = self.pos
+        counted = self._enter()
+        try:
+            return super().parse_optional_type()
+        except VerifyException as err:  # a parameter its verifier refuses, at the type
+            self.raise_error(str(err), start, self.pos)
+        finally:
+            self._leave(counted)
+
+    def parse_optional_attribute(self) -> Attribute | None:
+        start = self.pos
+        counted = self._enter()
+        try:
+            return super().parse_optional_attribute()
+        except VerifyException as err:  # a parameter its verifier refuses, at the attribute
+            self.raise_error(str(err), start, self.pos)
+        finally:
+            self._leave(counted)
+
+    def _parse_tensor_literal(self) -> Any:
+        counted = self._enter()
+        try:
+            return super()._parse_tensor_literal()
+        finally:
+            self._leave(counted)
+
+    # -- what TileFoundry IR does not have --------------------------------------------------------
+
+    def _parse_file_metadata_dictionary(self) -> NoReturn:
+        self.raise_error(
+            "resource blocks ({-# ... #-}) are not supported: TileFoundry IR has no dialect "
+            "resources"
+        )
+
+    def parse_affine_map(self) -> AffineMap:
+        self.raise_error("affine maps are not supported: TileFoundry IR has none")
+
+    def parse_affine_set(self) -> AffineSet:
+        self.raise_error("affine sets are not supported: TileFoundry IR has none")
+
+    def parse_shape_dimension(self, allow_dynamic: bool = True) -> int:
+        token = self._current_token
+        dimension = super().parse_shape_dimension(allow_dynamic)
+        if dimension > _MAX_DIMENSION:
+            self.raise_error(
+                f"dimension {dimension} out of range (at most {_MAX_DIMENSION})", token.span
+            )
+        return dimension
+
+    # -- operations ---------------------------------------------------------------------------------
+
     def resolve_operand(
         self, operand: UnresolvedOperand, type: AttributeInvT
     ) -> SSAValue[AttributeInvT]:
@@ -129,15 +233,50 @@ class TFParser(Parser):
             self.first_uses[name] = operand.span
         return super().resolve_operand(operand, type)
 
+    def parse_optional_region(
+        self, arguments: Iterable[Parser.Argument] | None = None
+    ) -> Region | None:
+        # A value defined in a region is not visible outside it, so a definition in the region
+        # must not resolve a use that came before the region (xDSL resolved it: the body of a
+        # function could use the argument of a variant defined after it). Uses in the region of
+        # names still undefined stay pending in the enclosing region.
+        outer = self.forward_ssa_references
+        self.forward_ssa_references = {}
+        try:
+            region = super().parse_optional_region(arguments)
+        finally:
+            inner, self.forward_ssa_references = self.forward_ssa_references, outer
+        for name, references in inner.items():
+            pending = outer.setdefault(name, {})
+            for index, value in references.items():
+                known = pending.setdefault(index, value)
+                if known is value:
+                    continue
+                if known.type != value.type:
+                    self.raise_error(
+                        f"operand is used with type {value.type}, but has been previously used "
+                        f"with type {known.type}",
+                        self.first_uses.get(name),
+                    )
+                value.replace_all_uses_with(known)
+        return region
+
     def parse_operation(self) -> Operation:
         start = self.pos
+        counted = self._enter()
+        self._op_level += 1
         try:
             op = super().parse_operation()
         except ParseError as err:
             if isinstance(err, _OpParseError) or not err.msg.endswith("is not registered"):
                 raise
             raise _OpParseError(Span(start, start + 1, self.lexer.input), err.msg) from None
+        finally:
+            self._op_level -= 1
+            self._leave(counted)
         self.op_offsets[op] = start
+        if self._op_level + 1 + self._depths.deepest(operation_attributes(op)) > MAX_NESTING:
+            raise _OpParseError(Span(start, start + 1, self.lexer.input), nesting_message())
         if isinstance(op, ExprOp | VarOwner) and len(op.results) == 1:
             self._bind_ssa_name(op, start)
         return op
@@ -159,7 +298,25 @@ class TFParser(Parser):
             child = NoneAttr() if isinstance(op.location, UnknownLoc) else op.location
             op.location = NameLoc(StringAttr(result.name_hint), child)
 
+    # -- locations ----------------------------------------------------------------------------------
+
     def _parse_location(self) -> LocationAttr:
+        counted = self._enter()
+        try:
+            return self._parse_location_body()
+        finally:
+            self._leave(counted)
+
+    def _parse_line_or_column(self, what: str) -> int:
+        token = self._current_token
+        value = self.parse_integer(allow_boolean=False, allow_negative=False)
+        if value > _MAX_LINE_OR_COLUMN:
+            self.raise_error(
+                f"{what} number {value} out of range (at most {_MAX_LINE_OR_COLUMN})", token.span
+            )
+        return value
+
+    def _parse_location_body(self) -> LocationAttr:
         if self.parse_optional_keyword("unknown"):
             return UnknownLoc()
         if (text := self.parse_optional_str_literal()) is not None:
@@ -169,18 +326,26 @@ class TFParser(Parser):
                     child = self._parse_location()
                     self.parse_punctuation(")")
                 return NameLoc(StringAttr(text), child)
-            line = self.parse_integer(allow_boolean=False, allow_negative=False)
+            line = self._parse_line_or_column("line")
             self.parse_punctuation(":")
-            column = self.parse_integer(allow_boolean=False, allow_negative=False)
+            column = self._parse_line_or_column("column")
             start = FileLineColLoc(StringAttr(text), IntAttr(line), IntAttr(column))
+            range_at = self.pos
             if self.parse_optional_keyword("to") is None:
                 return start
             end_line: IntAttr | NoneAttr = NoneAttr()
             if self.parse_optional_punctuation(":") is None:
-                end_line = IntAttr(self.parse_integer(allow_boolean=False, allow_negative=False))
+                end_line = IntAttr(self._parse_line_or_column("line"))
                 self.parse_punctuation(":")
-            end_column = IntAttr(self.parse_integer(allow_boolean=False, allow_negative=False))
-            return FusedLoc(ArrayAttr((start,)), SpanEndAttr(end_line, end_column))
+            end_column = self._parse_line_or_column("column")
+            end = (line if isinstance(end_line, NoneAttr) else end_line.data, end_column)
+            if end < (line, column):
+                self.raise_error(
+                    f"source range ends at {end[0]}:{end[1]}, before it starts at {line}:{column}",
+                    range_at,
+                    self.pos,
+                )
+            return FusedLoc(ArrayAttr((start,)), SpanEndAttr(end_line, IntAttr(end_column)))
         if self.parse_optional_keyword("callsite") is not None:
             self.parse_punctuation("(")
             callee = self._parse_location()
@@ -210,23 +375,33 @@ class TFParser(Parser):
 
 
 class TFPrinter(Printer):
-    """xDSL's printer, with a source span's end printed as MLIR's `to line:col`, and the SSA
-    name of an expression's value taken from its binding metadata (the location), not from
-    the name hint a rewrite may have carried over (xDSL's `replace_all_uses_with` gives a
-    value without a hint the hint of the value it replaces)."""
+    """xDSL's printer, with a source span's end printed as MLIR's `to line:col`, numeric
+    literals printed from their bits (`ir/literals.py`), and the SSA name of an expression's
+    value taken from its binding metadata (the location), not from the name hint a rewrite may
+    have carried over (xDSL's `replace_all_uses_with` gives a value without a hint the hint of
+    the value it replaces)."""
 
     def print_attribute(self, attribute: Attribute) -> None:
         if isinstance(attribute, FusedLoc) and print_span_end_location(self, attribute):
             return
+        if isinstance(attribute, DenseIntOrFPElementsAttr) and print_dense(self, attribute):
+            return
         super().print_attribute(attribute)
 
+    def print_float(self, value: float, type: Any) -> None:
+        print_float(self, value, type)
+
     def print_ssa_value(self, value: SSAValue) -> str:
-        if value in self._ssa_values or not isinstance(value, OpResult):
+        if value in self._ssa_values:
             return super().print_ssa_value(value)
-        op = value.op
-        if not isinstance(op, ExprOp | VarOwner) or len(op.results) != 1:
-            return super().print_ssa_value(value)
-        hint = _binding_hint(op)
+        hint = _name_of(value)
+        if hint is not None and not hint.isascii():
+            # xDSL takes any Unicode word as a name hint (`%naïve`), which no MLIR lexer reads
+            # back: such a value is numbered instead (its binding stays in its location).
+            name = self._get_new_valid_name_id()
+            self._ssa_values[value] = name
+            self.print_string(f"%{name}")
+            return name
         if hint == value.name_hint:
             return super().print_ssa_value(value)
         carried, value.name_hint = value.name_hint, hint
@@ -236,13 +411,19 @@ class TFPrinter(Printer):
             value.name_hint = carried
 
 
-def _binding_hint(op: Operation) -> str | None:
-    """The SSA name an expression's binding metadata gives its value (None: no binding)."""
+def _name_of(value: SSAValue) -> str | None:
+    """The SSA name a value prints with: an expression's binding (None: no binding), else its
+    name hint."""
+    if not isinstance(value, OpResult):
+        return value.name_hint
+    op = value.op
+    if not isinstance(op, ExprOp | VarOwner) or len(op.results) != 1:
+        return value.name_hint
     if isinstance(op.location, UnknownLoc):
         return None
     try:
         metadata = location_to_metadata(op.location)
     except VerifyError:
-        return op.results[0].name_hint
+        return value.name_hint
     binding = next((m.name for m in metadata if type(m) is BindingMetadata), None)
     return binding if binding is not None and SSAValue.is_valid_name(binding) else None

@@ -27,10 +27,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import IO
 
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
 from xdsl.ir import Attribute, Block, Operation, ParametrizedAttribute, Region, TypeAttribute
 from xdsl.printer import Printer
 
 from tilefoundry.ir.asm import TFPrinter
+from tilefoundry.ir.literals import print_dense
 from tilefoundry.ir.irdl_form import (
     BLOCK_END,
     SEGMENT_SIZES,
@@ -65,6 +67,8 @@ class IRDLPrinter(TFPrinter):
                 [to_irdl_parameter(p) for p in attribute.parameters], always_print_brackets=True
             )
             return
+        if isinstance(attribute, DenseIntOrFPElementsAttr) and print_dense(self, attribute):
+            return  # literals from their bits, as TFPrinter prints them
         Printer.print_attribute(self, attribute)  # not TFPrinter's range locations
 
     def print_op_with_default_format(self, op: Operation) -> None:

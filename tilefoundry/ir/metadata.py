@@ -293,7 +293,15 @@ def metadata_to_location(metadata: Iterable[IRMetadata]) -> LocationAttr:
 
 
 def location_to_metadata(location: Attribute) -> tuple[IRMetadata, ...]:
-    """The metadata a location holds (any MLIR location: a call site gives its callee's)."""
+    """The metadata a location holds (any MLIR location: a call site gives its callee's);
+    `VerifyError` for one that holds none valid (`loc("")`, a range that ends before it starts)."""
+    try:
+        return _location_metadata(location)
+    except (TypeError, ValueError) as err:
+        raise VerifyError(f"invalid location {location}: {err}") from None
+
+
+def _location_metadata(location: Attribute) -> tuple[IRMetadata, ...]:
     if isinstance(location, UnknownLoc | NoneAttr):
         return ()
     if isinstance(location, FileLineColLoc):
@@ -301,13 +309,13 @@ def location_to_metadata(location: Attribute) -> tuple[IRMetadata, ...]:
             SourceSpanMetadata(location.filename.data, location.line.data, location.column.data),
         )
     if isinstance(location, NameLoc):
-        return (BindingMetadata(location.desc.data), *location_to_metadata(location.location))
+        return (BindingMetadata(location.desc.data), *_location_metadata(location.location))
     if isinstance(location, CallSiteLoc):
-        return location_to_metadata(location.callee)
+        return _location_metadata(location.callee)
     if isinstance(location, FusedLoc):
         meta = location.metadata
         locations = cast(ArrayAttr[Attribute], location.locations)
-        inner = tuple(m for loc in locations for m in location_to_metadata(loc))
+        inner = tuple(m for loc in locations for m in _location_metadata(loc))
         if isinstance(meta, SpanEndAttr) and len(inner) == 1:
             (start,) = inner
             if type(start) is SourceSpanMetadata:

@@ -1,27 +1,33 @@
 """`tf-opt`: parse, verify, transform and print TileFoundry IR.
 
 An `xDSLOptMain` that loads only the dialects and passes it needs, when it needs them, and that
-reports every failure as one MLIR-style line with a location and a non-zero exit:
+reports every failure as mlir-opt does, `file:line:col: error: message` then the source line and
+a caret (and any notes the same way), with a non-zero exit:
 
 ```
 $ tf-opt bad.mlir
 bad.mlir:4:5: error: 'tf.call' op tf.math.binary argument #1 ('rhs') expects Tensor, got tensor<f32>
+    %y = tf.call tf.math.binary<kind = add>(%x, %s) : (tensor<4xf32>, tensor<f32>) -> tensor<4xf32>
+    ^
 ```
 
-`--verify-diagnostics` is MLIR's: each `// expected-error {{...}}` annotation must be met by a
-diagnostic on its line (or `@+N`, `@-N`, `@above`, `@below`), and nothing else may be reported.
-The output keeps the shape of the input: a file whose top level is a `tf.module` prints as one.
+`--verify-diagnostics` is MLIR's (`tools/expectations.py`). With `--split-input-file` every chunk
+runs and the good ones are printed. `-o FILE` is written aside and renamed over FILE only when the
+run succeeds: a failing run leaves FILE as it was. The output keeps the shape of the input: a file
+whose top level is a `tf.module` prints as one.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
+import secrets
 import sys
 import time
 from collections.abc import Sequence
 from io import StringIO
-from typing import IO, Any, NoReturn
+from typing import IO, NoReturn
 
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
@@ -34,7 +40,8 @@ from tilefoundry.ir.asm import TFParser, TFPrinter
 from tilefoundry.ir.irdl_form import IRDLFormError
 from tilefoundry.ir.irdl_printer import irdl_printer
 from tilefoundry.ir.verifier import OpVerifyError, verify_ir
-from tilefoundry.tools.expectations import Diagnostic, check_expectations, read_expectations
+from tilefoundry.tools.expectations import check_expectations, read_expectations
+from tilefoundry.tools.report import Diagnostic, format_diagnostic, mlir_style
 from tilefoundry.transforms import PASSES, PassError, describe_passes
 from tilefoundry.transforms.pass_manager import Pipeline, PipelineError, parse_pipeline
 
@@ -48,10 +55,9 @@ class ToolError(Exception):
 
 
 class _ChunkFailed(Exception):
-    def __init__(self, diagnostic: Diagnostic, text: str) -> None:
-        super().__init__(text)
+    def __init__(self, diagnostic: Diagnostic) -> None:
+        super().__init__(diagnostic.message)
         self.diagnostic = diagnostic
-        self.text = text
 
 
 class TfOptMain(xDSLOptMain):
@@ -140,10 +146,10 @@ class TfOptMain(xDSLOptMain):
             return
         name = self.args.input_file or "<stdin>"
         text = self._read_input()
-        chunks = self._split(text)
+        source = text.split("\n")
         output = StringIO()
-        failed = False
-        for index, (chunk, first_line) in enumerate(chunks):
+        failed = internal = False
+        for index, (chunk, first_line) in enumerate(self._split(text)):
             if index:
                 output.write("// -----\n")
             diagnostics: list[Diagnostic] = []
@@ -151,17 +157,24 @@ class TfOptMain(xDSLOptMain):
                 output.write(self._process(chunk, name, first_line))
             except _ChunkFailed as err:
                 diagnostics.append(err.diagnostic)
-                if not self.args.verify_diagnostics:
-                    print(err.text, file=sys.stderr)
+            except ToolError:  # the tool cannot go on (an output it cannot write): one line
+                raise
+            except Exception as err:  # a bug: this chunk's one line, and the others still run
+                if os.environ.get("TF_OPT_TRACEBACK"):
+                    raise
+                print(internal_error(err), file=sys.stderr)
+                internal = True
+                continue
             if self.args.verify_diagnostics:
-                failures = check_expectations(read_expectations(chunk, first_line), diagnostics)
-                for failure in failures:
-                    print(f"{name}: error: {failure}", file=sys.stderr)
-                failed |= bool(failures)
+                expectations, problems = read_expectations(chunk, first_line)
+                problems += check_expectations(expectations, diagnostics)
             else:
-                failed |= bool(diagnostics)
-        self._write_output(output.getvalue())
-        self.exit_code = 1 if failed else 0
+                problems = diagnostics
+            for problem in problems:
+                print(format_diagnostic(problem, name, source), file=sys.stderr)
+            failed |= bool(problems)
+        self.exit_code = 2 if internal else 1 if failed else 0
+        self._write_output(output.getvalue(), succeeded=self.exit_code == 0)
 
     def _read_input(self) -> str:
         path = self.args.input_file
@@ -190,15 +203,25 @@ class TfOptMain(xDSLOptMain):
             return ""
         parser = TFParser(self.ctx, chunk, name)
 
-        def fail(line_col: tuple[int, int] | None, message: str) -> NoReturn:
-            if line_col is None:
-                raise _ChunkFailed(Diagnostic("error", None, message), f"{name}: error: {message}")
-            line = line_col[0] + first_line - 1
-            raise _ChunkFailed(
-                Diagnostic("error", line, message), f"{name}:{line}:{line_col[1]}: error: {message}"
-            )
+        def diagnostic(kind: str, place: tuple[int, int] | None, message: str) -> Diagnostic:
+            if place is None:
+                return Diagnostic(kind, None, None, mlir_style(message))
+            return Diagnostic(kind, place[0] + first_line - 1, place[1], mlir_style(message))
 
-        def op_place(op: Any) -> tuple[int, int] | None:
+        def fail(
+            place: tuple[int, int] | None,
+            message: str,
+            notes: tuple[tuple[Operation, str], ...] = (),
+        ) -> NoReturn:
+            error = diagnostic("error", place, message)
+            noted = tuple(diagnostic("note", op_place(op), text) for op, text in notes)
+            raise _ChunkFailed(dataclasses.replace(error, notes=noted))
+
+        def at_offset(offset: int) -> tuple[int, int]:
+            position = parser.position_of(offset)
+            return position.line, position.column
+
+        def op_place(op: Operation) -> tuple[int, int] | None:
             position = parser.op_position(op)
             if position is None:
                 return None
@@ -207,11 +230,9 @@ class TfOptMain(xDSLOptMain):
         try:
             module = parser.parse_module(not self.args.no_implicit_module)
         except ParseError as err:
-            position = parser.position_of(err.span.start)
-            fail((position.line, position.column), _one_line(err.msg))
+            fail(at_offset(err.span.start), err.msg)
         except DiagnosticException as err:  # e.g. an attribute's verifier, run while parsing
-            position = parser.position_of(parser.pos)
-            fail((position.line, position.column), _one_line(str(err)))
+            fail(at_offset(parser.pos), str(err))
         implicit = module not in parser.op_offsets
         total = len(self.tf_pipeline.passes)
         done = 0
@@ -234,7 +255,7 @@ class TfOptMain(xDSLOptMain):
                 verify_ir(module)
             self.tf_pipeline.run(self.ctx, module, after_pass)
         except OpVerifyError as err:
-            fail(op_place(err.op), str(err))
+            fail(op_place(err.op), str(err), err.notes)
         except PassError as err:
             where = op_place(err.op) if err.op is not None else None
             fail(where, f"pass '{err.pass_name}' failed: {err.message}")
@@ -261,17 +282,31 @@ class TfOptMain(xDSLOptMain):
             raise ToolError(str(err)) from None
         return stream.getvalue()
 
-    def _write_output(self, text: str) -> None:
-        if self.args.output_file is None:
+    def _write_output(self, text: str, *, succeeded: bool) -> None:
+        """Print the output; into `-o FILE` only when the run succeeded, written aside and
+        renamed over FILE, so that a failure never leaves FILE truncated or half written."""
+        path = self.args.output_file
+        if path is None:
             sys.stdout.write(text)
             return
+        if not succeeded:
+            return
+        directory, base = os.path.split(os.path.abspath(path))
+        aside = os.path.join(directory, f".{base}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
         try:
-            with open(self.args.output_file, "w", encoding="utf-8") as stream:
-                stream.write(text)
+            # Created as `open` would create FILE (mode 0666 less the umask), then renamed.
+            descriptor = os.open(aside, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
         except OSError as err:
-            raise ToolError(
-                f"cannot write output file '{self.args.output_file}': {err.strerror}"
-            ) from None
+            raise ToolError(f"cannot write output file '{path}': {err.strerror}") from None
+        try:
+            with open(descriptor, "w", encoding="utf-8") as stream:
+                stream.write(text)
+            if os.path.isfile(path):
+                os.chmod(aside, os.stat(path).st_mode & 0o7777)
+            os.replace(aside, path)
+        except OSError as err:
+            os.unlink(aside)
+            raise ToolError(f"cannot write output file '{path}': {err.strerror}") from None
 
 
 def _describe(arg_parser: argparse.ArgumentParser, helps: dict[str, str]) -> None:
@@ -292,6 +327,14 @@ def _one_line(message: str) -> str:
     return lines[0] if lines else "error"
 
 
+def internal_error(err: Exception) -> str:
+    """The one line that reports a bug."""
+    return (
+        f"{PROG}: internal error: {type(err).__name__}: {_one_line(str(err))} "
+        "(set TF_OPT_TRACEBACK=1 for the traceback)"
+    )
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     try:
         driver = TfOptMain(description="tf-opt: TileFoundry core IR optimizer driver", args=argv)
@@ -308,11 +351,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as err:  # a bug in tf-opt or a pass: still one line, unless asked
         if os.environ.get("TF_OPT_TRACEBACK"):
             raise
-        print(
-            f"{PROG}: internal error: {type(err).__name__}: {_one_line(str(err))} "
-            "(set TF_OPT_TRACEBACK=1 for the traceback)",
-            file=sys.stderr,
-        )
+        print(internal_error(err), file=sys.stderr)
         return 2
 
 

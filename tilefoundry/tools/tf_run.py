@@ -1,12 +1,23 @@
-"""`tf-run`: run a function of a TileFoundry module on random inputs with the reference
-interpreter, and print what it returns.
+"""`tf-run`: run a function of a TileFoundry module with the reference interpreter, and print
+what it returns.
 
-    tf-run model.mlir                       # the entry function
-    tf-run model.mlir --function mlp        # another one (a path: layer0.mlp)
-    tf-run model.mlir --dim seq=16 --seed 3 # DimVar sizes (default: each DimVar's lower bound)
+    tf-run model.mlir                          # the entry function, on random inputs
+    tf-run model.mlir --function layer0.mlp    # another one, by path (or @layer0::@mlp)
+    tf-run model.mlir --dim seq=16 --seed 3    # DimVar sizes (default: each one's lower bound)
+    tf-run model.mlir --input x=x.npy --output y.npy
 
-Every argument, const (weights) included, is drawn from a normal distribution (integers and
-booleans from small ranges). Failures are one line and a non-zero exit, as in tf-opt.
+Arguments not given with `--input` are drawn at random: floats from a normal distribution,
+integers and booleans from small ranges. The output shows the call, which variant or dispatch
+case each choice took, and the result as numpy prints it (elided when large):
+
+    f(x[7, 4])
+      ran @f: variant #0 [n: 1 to 8]
+      -> array[7, 4] float32
+         [[...]]
+
+Failures are one line and a non-zero exit, as in tf-opt: a bad flag, a parse or verifier error
+(with the source line and a caret), a recursive function (the interpreter runs no recursion),
+an argument that does not fit its parameter.
 """
 
 from __future__ import annotations
@@ -14,108 +25,226 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any, NoReturn
+
+from tilefoundry.tools.run_values import (
+    RunError,
+    check_output_path,
+    draw,
+    format_value,
+    load_value,
+    save_value,
+    value_summary,
+)
 
 PROG = "tf-run"
 
 
-class _Usage(Exception):
-    pass
+def _pairs(specs: Sequence[str], flag: str, value: str) -> dict[str, str]:
+    found: dict[str, str] = {}
+    for spec in specs:
+        name, sep, given = spec.partition("=")
+        if not sep or not name or not given:
+            raise RunError(f"{flag} takes NAME={value}, got '{spec}'")
+        if name in found:
+            raise RunError(f"{flag} '{name}' is given twice")
+        found[name] = given
+    return found
 
 
 def _sizes(specs: Sequence[str]) -> dict[str, int]:
     sizes: dict[str, int] = {}
-    for spec in specs:
-        name, sep, value = spec.partition("=")
-        if not sep or not value.isdigit():
-            raise _Usage(f"--dim takes NAME=SIZE, got '{spec}'")
+    for name, value in _pairs(specs, "--dim", "SIZE").items():
+        if not value.isdigit():
+            raise RunError(f"--dim takes NAME=SIZE, got '{name}={value}'")
         sizes[name] = int(value)
     return sizes
 
 
-def _describe(value: Any) -> str:
-    import numpy as np
+def _path(text: str) -> list[str]:
+    """The names of a `--function` path: `layer0.mlp` or `@layer0::@mlp` (quoted names too)."""
+    from xdsl.dialects.builtin import SymbolRefAttr
+    from xdsl.utils.exceptions import ParseError
 
-    if value is None:
-        return "nothing (an effect-only function)"
-    if isinstance(value, tuple):
-        return "(" + ", ".join(_describe(v) for v in value) + ")"
-    array = np.asarray(value)
-    summary = f"sum {float(array.sum()):.6g}" if array.size else "empty"
-    return f"array{list(array.shape)} {array.dtype}: {summary}"
+    from tilefoundry.context import make_context
+    from tilefoundry.ir.asm import TFParser
+
+    usage = (
+        f"--function takes a dotted path (layer0.mlp) or a symbol reference (@layer0::@mlp), "
+        f"got '{text}'"
+    )
+    if not text.startswith("@"):
+        names = text.split(".")
+        if "" in names:
+            raise RunError(usage)
+        return names
+    parser = TFParser(make_context(), text, "--function")
+    try:
+        ref = parser.parse_attribute()
+    except ParseError:
+        ref = None
+    if not isinstance(ref, SymbolRefAttr) or parser.pos < len(text):  # nothing may follow
+        raise RunError(usage)
+    return [ref.root_reference.data, *(r.data for r in ref.nested_references)]
+
+
+def _function(module: Any, names: list[str]) -> Any:
+    node = module
+    for index, name in enumerate(names[:-1]):
+        children = [m for m in node.modules if m.attached_name == name]
+        if not children:
+            reached = ".".join(names[:index]) or "the root module"
+            shown = ", ".join(m.attached_name for m in node.modules) or "none"
+            raise RunError(f"'{name}' names no child module of {reached} (children: {shown})")
+        node = children[0]
+    return node.lookup(names[-1])
+
+
+def _dim_vars(types: Sequence[Any]) -> dict[str, Any]:
+    from tilefoundry.types import TensorType, TupleType
+
+    found: dict[str, Any] = {}
+    for type in types:
+        if isinstance(type, TupleType):
+            found.update(_dim_vars(type.fields))
+        elif isinstance(type, TensorType):
+            found.update((d.name, d) for d in type.dim_vars)
+    return found
 
 
 def run(argv: Sequence[str] | None) -> int:
     parser = argparse.ArgumentParser(prog=PROG, description=__doc__.splitlines()[0])
     parser.add_argument("input_file")
-    parser.add_argument("--function", help="function name or dotted path (default: the entry)")
+    parser.add_argument(
+        "--function", help="a dotted path (layer0.mlp) or @layer0::@mlp (default: the entry)"
+    )
     parser.add_argument("--dim", action="append", default=[], metavar="NAME=SIZE")
+    parser.add_argument("--input", action="append", default=[], metavar="NAME=FILE")
+    parser.add_argument("--output", metavar="FILE", help="write the result (.npy, or .npz)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--plugin", action="append", default=[], metavar="MODULE")
 
     def one_line_error(message: str) -> NoReturn:
-        raise _Usage(message)
+        raise RunError(message)
 
     setattr(parser, "error", one_line_error)  # noqa: B010 - one line, not usage + exit
     args = parser.parse_args(argv)
-    sizes = _sizes(args.dim)
 
     import numpy as np
 
     from tilefoundry.context import load_plugin
-    from tilefoundry.interpreter.evaluate import ExecutionError, run_any
-    from tilefoundry.selection import select
+    from tilefoundry.interpreter.call_graph import call_cycle
+    from tilefoundry.interpreter.evaluate import (
+        ExecutionError,
+        check_argument,
+        recording_selections,
+        run_any,
+    )
     from tilefoundry.text import TextError, parse_module
-    from tilefoundry.types import DimVar, TensorType, TupleType
+    from tilefoundry.tools.report import Diagnostic, format_diagnostic
+    from tilefoundry.types import UnitType
 
+    sizes = _sizes(args.dim)
+    inputs = _pairs(args.input, "--input", "FILE")
     for plugin in args.plugin:
         load_plugin(plugin)
     try:
         with open(args.input_file, encoding="utf-8") as stream:
-            module = parse_module(stream.read(), args.input_file)
+            text = stream.read()
     except OSError as err:
-        raise _Usage(f"cannot open input file '{args.input_file}': {err.strerror}") from None
-    except TextError as err:
-        print(err, file=sys.stderr)
-        return 1
-    path = args.function
-    if path is None:
-        function = module.entry_function()
-    else:
-        owner_path, _, name = path.rpartition(".")
-        function = select(module, owner_path).lookup(name)
-    rng = np.random.default_rng(args.seed)
-
-    def draw(type: Any) -> Any:
-        if isinstance(type, TupleType):
-            return tuple(draw(t) for t in type.fields)
-        assert isinstance(type, TensorType)
-        shape = [sizes.get(d.name, d.lo) if isinstance(d, DimVar) else d for d in type.shape]
-        if type.dtype == "i1":
-            return rng.integers(0, 2, shape).astype(bool)
-        if type.dtype.startswith("i"):
-            return rng.integers(-8, 8, shape).astype(f"int{type.dtype[1:]}")
-        return rng.standard_normal(shape).astype("float16" if type.dtype == "f16" else "float32")
-
-    inputs = [draw(p.type) for p in function.params]
+        raise RunError(f"cannot open input file '{args.input_file}': {err.strerror}") from None
+    except UnicodeDecodeError as err:
+        raise RunError(f"input file '{args.input_file}' is not UTF-8 text: {err.reason}") from None
     try:
-        result = run_any(function.function_op, inputs)
+        module = parse_module(text, args.input_file)
+    except TextError as err:
+        at = err.position
+        diagnostic = Diagnostic(
+            "error", at.line if at else None, at.column if at else None, err.message
+        )
+        print(format_diagnostic(diagnostic, args.input_file, text.split("\n")), file=sys.stderr)
+        return 1
+    function = (
+        module.entry_function()
+        if args.function is None
+        else _function(module, _path(args.function))
+    )
+    cycle = call_cycle(function.function_op)
+    if cycle is not None:
+        chain = " -> ".join(f"@{name}" for name in cycle)
+        raise RunError(
+            f"'{function.name}' is recursive ({chain}); the reference interpreter runs no recursion"
+        )
+    params = {p.name: p for p in function.params}
+    dim_vars = _dim_vars([p.type for p in function.params])
+    for name in sizes:
+        if name not in dim_vars:
+            shown = ", ".join(dim_vars) or "none"
+            raise RunError(
+                f"--dim '{name}' names no DimVar of '{function.name}' (DimVars: {shown})"
+            )
+    for name in inputs:
+        if name not in params:
+            shown = ", ".join(params) or "none"
+            raise RunError(
+                f"--input '{name}' names no parameter of '{function.name}' (parameters: {shown})"
+            )
+    result_type = function.function_op.result_type()
+    if args.output is not None:
+        if isinstance(result_type, UnitType):
+            raise RunError(
+                f"'{function.name}' returns nothing (an effect-only function): there is "
+                f"nothing to write to '{args.output}'"
+            )
+        check_output_path(args.output, result_type)
+
+    given = dict(sizes)
+    values: dict[str, Any] = {}
+    try:
+        for name, path in inputs.items():
+            loaded = load_value(path, params[name].type, f"input '{name}'")
+            seen: dict[str, int] = {}
+            values[name] = check_argument(name, params[name].type, loaded, seen)
+            for dim, size in seen.items():
+                if given.setdefault(dim, size) != size:
+                    raise RunError(
+                        f"input '{name}' has {dim} = {size}, but {dim} is {given[dim]} "
+                        "(--dim or another input)"
+                    )
+        rng = np.random.default_rng(args.seed)
+        arguments = [
+            values[p.name] if p.name in values else draw(p.type, given, rng)
+            for p in function.params
+        ]
+        with recording_selections() as selections:
+            result = run_any(function.function_op, arguments)
     except ExecutionError as err:
-        raise _Usage(f"'{function.name}': {err}") from None
+        raise RunError(f"'{function.name}': {err}") from None
+    except RecursionError:
+        raise RunError(f"'{function.name}': the run nested too deep for the interpreter") from None
+    except MemoryError as err:  # a tensor too large to hold: the input's doing, not a bug
+        raise RunError(f"'{function.name}': out of memory: {err}") from None
+    if args.output is not None:
+        save_value(args.output, result)
     shown = ", ".join(
-        f"{p.name}{list(np.asarray(v).shape) if not isinstance(v, tuple) else ''}"
-        for p, v in zip(function.params, inputs, strict=True)
+        f"{name}{list(np.asarray(value).shape) if not isinstance(value, tuple) else ''}"
+        for name, value in zip(params, arguments, strict=True)
     )
     print(f"{function.name}({shown})")
-    print(f"  -> {_describe(result)}")
+    for selection, count in Counter(selections).items():
+        print(f"  ran {selection}" + (f" ({count} times)" if count > 1 else ""))
+    print(f"  -> {value_summary(result)}")
+    for line in format_value(result, "     "):
+        print(line)
     return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     try:
         return run(argv)
-    except _Usage as err:
+    except RunError as err:
         print(f"{PROG}: error: {err}", file=sys.stderr)
         return 1
     except (KeyError, ValueError) as err:

@@ -76,7 +76,7 @@ tf.module @m {
     hir.return
   }
 }
-// CHECK: malformed-input.mlir:[[# @LINE - 4]]:{{[0-9]+}}: error: DimVar 'n' needs 0 <= lo < hi, got [8, 1)
+// CHECK: malformed-input.mlir:[[# @LINE - 4]]:{{[0-9]+}}: error: DimVar 'n' needs 0 <= lo < hi <= 2**63, got [8, 1)
 
 // CHECK: tf.module @m {
 // CHECK-NEXT: hir.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {

@@ -204,3 +204,74 @@ tf.module @m {
     }
   }
 }
+
+// -----
+
+// A function body holds expressions and its terminator; never a foreign op. Each is reported
+// at the foreign op itself.
+
+tf.module @m {
+  hir.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+    // expected-error @+1 {{'builtin.module' op cannot be in the body of function '@f'; a body holds tf.call, tf.constant, tf.tuple, tf.mesh and ends with hir.return}}
+    builtin.module {}
+    hir.return %x : tensor<4xf32>
+  }
+}
+
+// -----
+
+tf.module @m {
+  hir.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+    // expected-error @+1 {{'tf.module' op cannot be in the body of function '@f'}}
+    tf.module @inner {}
+    hir.return %x : tensor<4xf32>
+  }
+}
+
+// -----
+
+tf.module @m {
+  hir.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+    // expected-error @+1 {{'hir.func' op cannot be in the body of function '@f'}}
+    hir.func @g() -> () {
+      hir.return
+    }
+    hir.return %x : tensor<4xf32>
+  }
+}
+
+// -----
+
+tf.module @m {
+  hir.func @f(%x: tensor<4xf32>) -> () {
+    // expected-error @+1 {{'tir.prim_func' op cannot be in the body of function '@f'}}
+    tir.prim_func @g() -> () {
+      tir.return
+    }
+    hir.return
+  }
+}
+
+// -----
+
+tf.module @m {
+  hir.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+    // expected-error @+1 {{'tir.let' op cannot be in the body of function '@f'}}
+    %y = tir.let tf.call tf.math.unary<kind = exp>(%x) : (tensor<4xf32>) -> tensor<4xf32>
+    hir.return %x : tensor<4xf32>
+  }
+}
+
+// -----
+
+tf.module @m {
+  hir.func @f(%x: tensor<?xf32, #tf.dims<n: 1 to 64>>) -> tensor<?xf32, #tf.dims<n: 1 to 64>> {
+    hir.return %x : tensor<?xf32, #tf.dims<n: 1 to 64>>
+  } variants {
+    hir.variant [n: 1 to 8] (%x: tensor<?xf32, #tf.dims<n: 1 to 64>>) {
+      // expected-error @+1 {{'builtin.module' op cannot be in the body of a variant of function '@f'}}
+      builtin.module {}
+      hir.return %x : tensor<?xf32, #tf.dims<n: 1 to 64>>
+    }
+  }
+}

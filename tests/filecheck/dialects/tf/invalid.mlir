@@ -381,10 +381,31 @@ tf.module @m entry @main {
 
 // -----
 
-// expected-error @+1 {{Redefinition of symbol "f"}}
+// A symbol defined twice: the error at the second definition, a note at the first (as MLIR).
 tf.module @m {
+  // expected-note @+1 {{see existing symbol definition here}}
   hir.func @f() -> () {
     hir.return
   }
+  // expected-error @+1 {{redefinition of symbol named 'f'}}
   tf.module @f {}
+}
+
+// -----
+
+// A symbol table that is not one block is refused before a call looks into it.
+tf.module @m {
+  hir.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+    %y = tf.call @c::@g(%x) : (tensor<4xf32>) -> tensor<4xf32>
+    hir.return %y : tensor<4xf32>
+  }
+  // expected-error @+1 {{'tf.module' op Region 'body' at position 0 expected a single block, but got 2 blocks}}
+  "tf.module"() <{sym_name = "c"}> ({
+  ^bb0:
+    "hir.func"() <{sym_name = "g", function_type = (tensor<4xf32>) -> tensor<4xf32>, param_names = ["x"]}> ({
+    ^bb2(%a: tensor<4xf32>):
+      "hir.return"(%a) : (tensor<4xf32>) -> ()
+    }) : () -> ()
+  ^bb1:
+  }) : () -> ()
 }

@@ -185,3 +185,51 @@ tf.module @c within #tf.context<levels = []> {
 // expected-error @+1 {{'target' is given twice}}
 tf.module @c within #tf.context<target = #tf.target<"h100">, target = #tf.target<"a100">> {
 }
+// -----
+
+// A mesh body holds expressions, as a function body does.
+
+tf.module @m topologies [#tf.topology<"cta">] {
+  hir.func @f(%x: tensor<4xf32>) -> () {
+    tf.mesh "cta" {
+      // expected-error @+1 {{'hir.func' op cannot be in the body of mesh 'cta'; a body holds tf.call, tf.constant, tf.tuple, tf.mesh and ends with tf.yield}}
+      hir.func @g() -> () {
+        hir.return
+      }
+      tf.yield
+    }
+    hir.return
+  }
+}
+
+// -----
+
+// Meshes nest as the hierarchy orders its levels, outer to inner.
+
+tf.module @m topologies [#tf.topology<"cluster", 2>, #tf.topology<"cta", 4>, #tf.topology<"warp", 4>] {
+  hir.func @f(%x: tensor<4xf32>) -> () {
+    tf.mesh "warp" {
+      // expected-error @+1 {{mesh over 'cta' cannot be nested in a mesh over 'warp'; meshes nest outer to inner: cluster, cta, warp}}
+      tf.mesh "cta" {
+        tf.yield
+      }
+      tf.yield
+    }
+    hir.return
+  }
+}
+
+// -----
+
+tf.module @m topologies [#tf.topology<"cta", 4>, #tf.topology<"warp", 4>] {
+  hir.func @f(%x: tensor<4xf32>) -> () {
+    tf.mesh "cta" {
+      // expected-error @+1 {{mesh over 'cta' cannot be nested in a mesh over 'cta'}}
+      tf.mesh "cta" {
+        tf.yield
+      }
+      tf.yield
+    }
+    hir.return
+  }
+}

@@ -96,3 +96,27 @@ tf.module @block within #tf.context<target = #tf.target<"cuda">> {
 
 // CHECK-LABEL: tf.module @block within #tf.context<target = #tf.target<"cuda">> {
 // GENERIC-LABEL: "tf.module"() <{sym_name = "block", owner_context = #tf.context<target = #tf.target<"cuda">>}> ({
+// -----
+
+// Meshes nest outer to inner: a cta mesh holds a warp mesh.
+
+tf.module @nested topologies [#tf.topology<"cta", 4>, #tf.topology<"warp", 4>] {
+  hir.func @f(%x: tensor<8xf32>) -> tensor<8xf32> {
+    %y = tf.mesh "cta" {
+      %w = tf.mesh "warp" {
+        %h = tf.call tf.math.unary<kind = exp>(%x) : (tensor<8xf32>) -> tensor<8xf32>
+        tf.yield %h : tensor<8xf32>
+      } : tensor<8xf32>
+      tf.yield %w : tensor<8xf32>
+    } : tensor<8xf32>
+    hir.return %y : tensor<8xf32>
+  }
+}
+
+// CHECK-LABEL: tf.module @nested topologies [#tf.topology<"cta", 4>, #tf.topology<"warp", 4>] {
+// CHECK:           %y = tf.mesh "cta" {
+// CHECK-NEXT:        %w = tf.mesh "warp" {
+
+// GENERIC-LABEL: "tf.module"() <{sym_name = "nested", topologies = [#tf.topology<"cta", 4>, #tf.topology<"warp", 4>]}> ({
+// GENERIC:         %y = "tf.mesh"() <{topology = "cta"}> ({
+// GENERIC-NEXT:      %w = "tf.mesh"() <{topology = "warp"}> ({

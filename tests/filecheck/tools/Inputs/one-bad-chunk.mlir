@@ -1,0 +1,9 @@
+tf.module @first {
+}
+// -----
+tf.module @second {
+  frob.nicate
+}
+// -----
+tf.module @third {
+}
