@@ -32,7 +32,6 @@ from xdsl.ir import Attribute, Block, Operation, ParametrizedAttribute, Region, 
 from xdsl.printer import Printer
 
 from tilefoundry.ir.asm import TFPrinter
-from tilefoundry.ir.literals import print_dense
 from tilefoundry.ir.irdl_form import (
     BLOCK_END,
     SEGMENT_SIZES,
@@ -40,6 +39,7 @@ from tilefoundry.ir.irdl_form import (
     in_irdl_dialect,
     segment_sizes,
 )
+from tilefoundry.ir.literals import print_dense
 from tilefoundry.irdl_syntax import is_irdl_attribute, to_irdl_parameter
 
 __all__ = ["IRDLPrinter", "irdl_printer"]
