@@ -59,6 +59,7 @@ from tilefoundry.dialects.op_attr import OpAttr, attr_to_op, canonical, op_to_at
 from tilefoundry.dialects.op_attr import print_op_body as _print_op_body
 from tilefoundry.dialects.tf_mesh import MeshOp, YieldOp
 from tilefoundry.dialects.tf_module import ModuleOp, OwnerContextAttr
+from tilefoundry.ir.asm import TFParser, bracketed_end
 from tilefoundry.ir.callable import FunctionLike, fits
 from tilefoundry.ir.expr import Expr, ExprOp, Var, dominates, expr_value
 from tilefoundry.ir.metadata import (
@@ -498,6 +499,9 @@ class CallOp(ExprOp, IRDLOperation):
                 parser.parse_punctuation(":", " (nested symbol references are @a::@b)")
                 nested.append(parser.parse_symbol_name())
             callee = SymbolRefAttr(root, nested)
+        elif isinstance(parser, TFParser):  # the same targets recur: each text read once
+            end = bracketed_end(parser.source, parser.pos)
+            callee = parser.memoized("op", end, lambda: canonical(*parse_op_body(parser)))
         else:
             callee = canonical(*parse_op_body(parser))
         operands = parser.parse_comma_separated_list(

@@ -16,28 +16,37 @@ no SSA name MLIR cannot read (`%naïve`).
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TypeVar, cast
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    AnyFloat,
     ArrayAttr,
     CallSiteLoc,
+    ComplexType,
     DenseIntOrFPElementsAttr,
     FileLineColLoc,
+    FunctionType,
     FusedLoc,
+    IndexType,
     IntAttr,
+    IntegerType,
     LocationAttr,
     ModuleOp,
     NameLoc,
     NoneAttr,
+    RankedStructure,
     StringAttr,
     UnknownLoc,
 )
 from xdsl.ir import Attribute, AttributeInvT, Operation, OpResult, Region, SSAValue, TypeAttribute
 from xdsl.ir.affine import AffineMap, AffineSet
+from xdsl.irdl import base
 from xdsl.parser import AttrParser, Parser, ParserState, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import ParseError, VerifyException
@@ -63,7 +72,11 @@ from tilefoundry.ir.nesting import (
     operation_attributes,
 )
 
-__all__ = ["SourcePosition", "TFParser", "TFPrinter"]
+__all__ = ["SourcePosition", "TFParser", "TFPrinter", "bracketed_end", "function_type_end"]
+
+_T = TypeVar("_T")
+
+_DENSE_LITERAL_TYPE = base(RankedStructure[IntegerType | IndexType | AnyFloat | ComplexType])
 
 _MAX_LINE_OR_COLUMN = (1 << 32) - 1  # MLIR's are unsigned 32-bit
 _MAX_DIMENSION = (1 << 63) - 1  # MLIR's are int64_t
@@ -110,6 +123,7 @@ class TFParser(LiteralParser, Parser):
         self.first_uses: dict[str, Span] = {}
         self.forward_aliases: dict[str, Span] = {}
         self._depths = AttributeDepths()
+        self._memo: dict[str, dict[str, object]] = {}
         self._text_depth = 0
         self._open: list[int] = []
         self._op_level = 0
@@ -174,6 +188,48 @@ class TFParser(LiteralParser, Parser):
             self._text_depth -= 1
 
     def parse_optional_type(self) -> TypeAttribute | None:
+        token = self._current_token
+        if token.kind is MLIRTokenKind.BARE_IDENT and token.text in _MEMOIZED_TYPES:
+            end = bracketed_end(self.source, token.span.start)
+            return self.memoized("type", end, self._parse_type_here)
+        return self._parse_type_here()
+
+    def parse_optional_function_type(self) -> FunctionType | None:
+        if self._current_token.kind is not MLIRTokenKind.L_PAREN:
+            return None
+        end = function_type_end(self.source, self.pos)
+        return self.memoized("function type", end, super().parse_optional_function_type)
+
+    def _parse_dense_literal_type(self) -> Any:
+        """xDSL's, with its type constraint built once rather than for every literal (which
+        took most of the time of reading a constant)."""
+        type = self.expect(self.parse_optional_type, "Dense attribute must be typed!")
+        if not _DENSE_LITERAL_TYPE.verifies(type):
+            self.raise_error(
+                "Expected memref, vector or tensor type of integer, index, float, or complex type"
+            )
+        if any(dim == DYNAMIC_INDEX for dim in cast(Any, type).get_shape()):
+            self.raise_error("Dense literal attribute should have a static shape.")
+        return type
+
+    def memoized(self, table: str, end: int, parse: Callable[[], _T]) -> _T:
+        """What `parse` reads from here to `end`, read once per distinct text: the same types,
+        function types and op targets recur thousands of times in a module, and what they
+        parse to is immutable (and means the same throughout one parse). `end` < 0: no memo."""
+        start = self.pos
+        if end < 0:
+            return parse()
+        text = self.source[start:end]
+        cache = self._memo.setdefault(table, {})
+        if text in cache:
+            self._resume_from(end)
+            return cast(_T, cache[text])
+        value = parse()
+        if self.source[start : self.pos].rstrip() == text:
+            cache[text] = value
+        return value
+
+    def _parse_type_here(self) -> TypeAttribute | None:
         start = self.pos
         counted = self._enter()
         try:
@@ -372,6 +428,73 @@ class TFParser(LiteralParser, Parser):
         if isinstance(attr, LocationAttr):
             return attr
         self.raise_error("expected a location", position)
+
+
+_MEMOIZED_TYPES = frozenset(("tensor", "tuple"))
+
+
+_NAME = re.compile(r"[A-Za-z0-9_.$-]+")
+_ANGLE_SPECIALS = re.compile(r'[<>"\n]')
+_PAREN_SPECIALS = re.compile(r'[()"\n]')
+_STRING_REST = re.compile(r'(?:[^"\\\n]|\\.)*"')
+_ARROW = re.compile(r" *-> *")
+
+
+def bracketed_end(text: str, start: int) -> int:
+    """The end of `name` or `name<...>` at `start` (a type such as `tensor<4xf32>`, an op
+    target such as `tf.math.binary<kind = add>`): brackets balanced, strings skipped. -1 when
+    the text has another shape (the memo is then not used)."""
+    name = _NAME.match(text, start)
+    if name is None:
+        return -1
+    position = name.end()
+    if not text.startswith("<", position):
+        return position
+    depth = 0
+    while (special := _ANGLE_SPECIALS.search(text, position)) is not None:
+        char, position = special.group(), special.end()
+        if char == "<":
+            depth += 1
+        elif char == ">":
+            if text[position - 2] != "-":
+                depth -= 1
+                if depth == 0:
+                    return position
+        elif char == '"':
+            string = _STRING_REST.match(text, position)
+            if string is None:
+                return -1
+            position = string.end()
+        else:
+            return -1
+    return -1
+
+
+def _parenthesized_end(text: str, position: int) -> int:
+    depth = 0
+    while (special := _PAREN_SPECIALS.search(text, position)) is not None:
+        char, position = special.group(), special.end()
+        if char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+            if depth == 0:
+                return position
+        else:
+            return -1
+    return -1
+
+
+def function_type_end(text: str, start: int) -> int:
+    """The end of the function type `(T, ...) -> R` or `(T, ...) -> (R, ...)` at `start`, or
+    -1 when the text has another shape."""
+    position = _parenthesized_end(text, start)
+    arrow = _ARROW.match(text, position) if position >= 0 else None
+    if arrow is None:
+        return -1
+    if text.startswith("(", arrow.end()):
+        return _parenthesized_end(text, arrow.end())
+    return bracketed_end(text, arrow.end())
 
 
 class TFPrinter(Printer):
