@@ -125,6 +125,28 @@ def _live_result(chain: int) -> str:
     return f"%v{last - 1}" if last % 8 == 5 else f"%v{last}"
 
 
+def chain_module(calls: int) -> str:
+    """One `hir.func` holding a chain of `calls` elementwise calls (the 8-step pattern) on
+    `tensor<16x16xf32>` after 4 constants: the text of `chain.mlir`."""
+    lines = ["tf.module @chain {"]
+    lines.extend(_function(0, LargeShape(functions=1, chain=calls, constants=4)))
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def tree_module(layers: int) -> str:
+    """A model tree built through the Python surface: the example decoder with `layers` layers
+    (each a child module of three functions, cloned from one prototype) under an H100 root."""
+    sys.path.insert(0, str(Path(__file__).parents[1] / "examples"))
+    try:
+        from decoder import build_decoder
+    finally:
+        sys.path.pop(0)
+    import tilefoundry as tf
+
+    return tf.print_module(build_decoder(layers))
+
+
 def large_module(shape: LargeShape) -> str:
     """The text of `large.mlir` in the custom form."""
     lines = ["tf.module @bench {"]

@@ -76,7 +76,11 @@ __all__ = ["SourcePosition", "TFParser", "TFPrinter", "bracketed_end", "function
 
 _T = TypeVar("_T")
 
-_DENSE_LITERAL_TYPE = base(RankedStructure[IntegerType | IndexType | AnyFloat | ComplexType])
+_DENSE_LITERAL_TYPE = base(
+    cast(Any, RankedStructure)[IntegerType | IndexType | AnyFloat | ComplexType]
+)
+"""What xDSL's dense-literal parser checks a literal's type against (a generic alias, which
+mypy does not subscript)."""
 
 _MAX_LINE_OR_COLUMN = (1 << 32) - 1  # MLIR's are unsigned 32-bit
 _MAX_DIMENSION = (1 << 63) - 1  # MLIR's are int64_t
