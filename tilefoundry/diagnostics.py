@@ -9,13 +9,29 @@ message says so (`... (bound to 'h' at model.py:3:4)`).
 
 from __future__ import annotations
 
-from xdsl.utils.exceptions import VerifyException
+from typing import TYPE_CHECKING
 
-__all__ = ["VerifyError", "with_context"]
+from xdsl.utils.exceptions import DiagnosticException, VerifyException
+
+if TYPE_CHECKING:
+    from xdsl.ir import Operation
+
+__all__ = ["PassError", "VerifyError", "with_context"]
 
 
 class VerifyError(VerifyException):
     """A broken TileFoundry rule, with the binding / source span of the failing node when known."""
+
+
+class PassError(DiagnosticException):
+    """A pass refused its input: one line, at `op` when the pass names one. The IR is left as
+    the pass found it (a pass checks before it changes anything)."""
+
+    def __init__(self, pass_name: str, message: str, op: Operation | None = None) -> None:
+        self.pass_name = pass_name
+        self.message = message
+        self.op = op
+        super().__init__(f"pass '{pass_name}' failed: {message}")
 
 
 def with_context(message: str, binding: str | None, span: str | None) -> str:

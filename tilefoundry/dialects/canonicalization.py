@@ -9,14 +9,17 @@ like the op library's loader). xDSL's `canonicalize` finds the patterns through 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from xdsl.ir import Operation
-from xdsl.pattern_rewriter import RewritePattern
 from xdsl.traits import HasCanonicalizationPatternsTrait
+
+if TYPE_CHECKING:  # the patterns are xDSL's rewrite patterns, imported where they are made
+    from xdsl.pattern_rewriter import RewritePattern
 
 __all__ = ["Canonicalization", "add_pattern_source", "canonicalization_patterns"]
 
-PatternSource = Callable[[], Mapping[str, Sequence[RewritePattern]]]
+PatternSource = Callable[[], Mapping[str, Sequence["RewritePattern"]]]
 
 _SOURCES: list[PatternSource] = []
 _PATTERNS: dict[str, tuple[RewritePattern, ...]] = {}

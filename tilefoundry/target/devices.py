@@ -9,7 +9,6 @@ of a level fit in one unit of its parent (`topology.max_extent_within_parent`).
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -79,7 +78,7 @@ def _documents() -> dict[str, DeviceSpec]:
         resources.files("tilefoundry.target").joinpath("devices").iterdir(), key=str
     ):
         if entry.name.endswith(".json"):
-            spec = DeviceSpec.from_json(json.loads(entry.read_text(encoding="utf-8")))
+            spec = DeviceSpec.from_json(_load_json(entry.read_text(encoding="utf-8")))
             for name in (spec.name, *spec.aliases):
                 found[name] = spec
     return found
@@ -93,3 +92,9 @@ def known_devices() -> list[str]:
 def device_named(name: str) -> DeviceSpec | None:
     """The document of a device, by name or alias (case-insensitive)."""
     return _documents().get(name.lower())
+
+
+def _load_json(text: str) -> Any:
+    import json  # on first use: the documents are read only when a target needs them
+
+    return json.loads(text)

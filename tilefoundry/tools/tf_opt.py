@@ -1,8 +1,9 @@
 """`tf-opt`: parse, verify, transform and print TileFoundry IR.
 
-An `xDSLOptMain` that loads only the dialects and passes it needs, when it needs them, and that
-reports every failure as mlir-opt does, `file:line:col: error: message` then the source line and
-a caret (and any notes the same way), with a non-zero exit:
+A driver that loads only the dialects and passes it needs, when it needs them (the options of
+xdsl-opt it implements, without importing `xdsl.xdsl_opt_main`), and that reports every failure
+as mlir-opt does, `file:line:col: error: message` then the source line and a caret (and any
+notes the same way), with a non-zero exit:
 
 ```
 $ tf-opt bad.mlir
@@ -19,31 +20,33 @@ whose top level is a `tf.module` prints as one.
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import os
-import secrets
 import sys
 import time
 from collections.abc import Sequence
+from contextlib import AbstractContextManager, nullcontext
 from io import StringIO
-from typing import IO, NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
+from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
-from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import DiagnosticException, ParseError
-from xdsl.xdsl_opt_main import xDSLOptMain
 
 from tilefoundry.context import load_plugin, register_dialects
+from tilefoundry.diagnostics import PassError
 from tilefoundry.ir.asm import TFParser, TFPrinter
 from tilefoundry.ir.irdl_form import IRDLFormError
-from tilefoundry.ir.irdl_printer import irdl_printer
 from tilefoundry.ir.verifier import OpVerifyError, verify_ir
-from tilefoundry.tools.expectations import check_expectations, read_expectations
-from tilefoundry.tools.report import Diagnostic, format_diagnostic, mlir_style
-from tilefoundry.transforms import PASSES, PassError, describe_passes
-from tilefoundry.transforms.pass_manager import Pipeline, PipelineError, parse_pipeline
+from tilefoundry.tools.tf_opt_args import parse_arguments
+from tilefoundry.tools.timing import Timing
+
+if TYPE_CHECKING:
+    from xdsl.passes import ModulePass
+
+    from tilefoundry.tools.report import Diagnostic
+    from tilefoundry.transforms.pass_manager import Pipeline
 
 __all__ = ["TfOptMain", "main"]
 
@@ -60,81 +63,31 @@ class _ChunkFailed(Exception):
         self.diagnostic = diagnostic
 
 
-class TfOptMain(xDSLOptMain):
-    version_format = "tf-opt (TileFoundry core IR, xdsl {xdsl_version})"
+class TfOptMain:
+    """The tool: its command line (`tools/tf_opt_args.py`), its context (the dialects, loaded
+    on first use; the plugins), the pipeline, and `run()`."""
 
-    def register_all_dialects(self) -> None:
+    def __init__(self, args: Sequence[str] | None = None) -> None:
+        self.args = parse_arguments(args, _refuse)
+        self.ctx = Context(allow_unregistered=self.args.allow_unregistered_dialect)
         register_dialects(self.ctx)
-
-    def register_all_frontends(self) -> None:
-        self.available_frontends["mlir"] = self._parse_unused
-
-    def _parse_unused(self, io: IO[bytes]) -> ModuleOp:  # pragma: no cover - run() parses
-        raise AssertionError("tf-opt parses in run()")
-
-    def register_all_passes(self) -> None:
-        for name, loader in PASSES.items():
-            self.register_pass(name, loader)
-
-    def register_all_targets(self) -> None:
-        self.available_targets["mlir"] = lambda module, stream: None
-
-    def register_all_arguments(self, arg_parser: argparse.ArgumentParser) -> None:
-        super().register_all_arguments(arg_parser)
-        arg_parser.prog = PROG
-        arg_parser.add_argument(
-            "--list-passes",
-            action="store_true",
-            help="list every pass with a one-line description and its options, then exit",
-        )
-        _describe(
-            arg_parser,
-            {
-                "--passes": "the pass pipeline, as mlir-opt writes it: 'a,b{opt=v}', "
-                "'builtin.module(a,b)', op-anchored 'tf.module(hir.func(cse))' "
-                "(see --list-passes)",
-                "--verify-diagnostics": "MLIR's diagnostic checking: every "
-                "'// expected-error {{...}}' annotation must be met by a diagnostic on its line "
-                "(@+N, @-N, @above, @below), and no other diagnostic may be reported; exit 1 "
-                "otherwise",
-                "--print-between-passes": "print the IR after each pass but the last",
-                "--time-passes": "print the time each pass took (stderr)",
-            },
-        )
-        arg_parser.add_argument(
-            "--print-irdl-generic",
-            action="store_true",
-            help="print the generic form that upstream mlir-opt verifies with the dialects of "
-            "dialects/*.irdl.mlir (--irdl-file): inherent data as attributes, tf attributes in "
-            "IRDL's parameter syntax, each block of a tf/hir/tir op ended by llvm.unreachable",
-        )
-        arg_parser.add_argument(
-            "--plugin",
-            action="append",
-            default=[],
-            metavar="MODULE",
-            help="import a Python module that registers ops, metadata classes or passes "
-            "(repeatable)",
-        )
-
-        def one_line_error(message: str) -> NoReturn:
-            raise ToolError(message)
-
-        setattr(arg_parser, "error", one_line_error)  # noqa: B010 - one line, not usage + exit
-
-    def setup_pipeline(self) -> None:
         for module_name in self.args.plugin:
             try:
                 load_plugin(module_name)
             except ImportError as err:
                 raise ToolError(f"cannot load plugin '{module_name}': {err}") from None
-        self.register_all_passes()  # a plugin may have added passes
+        self.timing = Timing() if self.args.timing else None
+        self.tf_pipeline = self._pipeline() if self.args.passes else None
+
+    def _pipeline(self) -> Pipeline:
+        """The pipeline of `-p` (the pass manager is imported only when there is one)."""
+        from tilefoundry.transforms import PASSES
+        from tilefoundry.transforms.pass_manager import PipelineError, parse_pipeline
+
         try:
-            self.tf_pipeline = parse_pipeline(self.args.passes, self.available_passes)
+            return parse_pipeline(self.args.passes, PASSES)
         except PipelineError as err:
             raise ToolError(f"invalid pass pipeline '{self.args.passes}': {err}") from None
-
-    tf_pipeline: Pipeline
 
     # -- running ---------------------------------------------------------------------------------
 
@@ -142,7 +95,9 @@ class TfOptMain(xDSLOptMain):
 
     def run(self) -> None:
         if self.args.list_passes:
-            sys.stdout.write(describe_passes(self.available_passes))
+            from tilefoundry.transforms import PASSES, describe_passes
+
+            sys.stdout.write(describe_passes(PASSES))
             return
         name = self.args.input_file or "<stdin>"
         text = self._read_input()
@@ -166,10 +121,15 @@ class TfOptMain(xDSLOptMain):
                 internal = True
                 continue
             if self.args.verify_diagnostics:
+                from tilefoundry.tools.expectations import check_expectations, read_expectations
+
                 expectations, problems = read_expectations(chunk, first_line)
                 problems += check_expectations(expectations, diagnostics)
             else:
                 problems = diagnostics
+            if problems:  # the report is imported only when there is something to report
+                from tilefoundry.tools.report import format_diagnostic
+
             for problem in problems:
                 print(format_diagnostic(problem, name, source), file=sys.stderr)
             failed |= bool(problems)
@@ -204,6 +164,8 @@ class TfOptMain(xDSLOptMain):
         parser = TFParser(self.ctx, chunk, name)
 
         def diagnostic(kind: str, place: tuple[int, int] | None, message: str) -> Diagnostic:
+            from tilefoundry.tools.report import Diagnostic, mlir_style
+
             if place is None:
                 return Diagnostic(kind, None, None, mlir_style(message))
             return Diagnostic(kind, place[0] + first_line - 1, place[1], mlir_style(message))
@@ -228,32 +190,19 @@ class TfOptMain(xDSLOptMain):
             return position.line, position.column
 
         try:
-            module = parser.parse_module(not self.args.no_implicit_module)
+            with self._timed("parse"):
+                module = parser.parse_module(not self.args.no_implicit_module)
         except ParseError as err:
             fail(at_offset(err.span.start), err.msg)
         except DiagnosticException as err:  # e.g. an attribute's verifier, run while parsing
             fail(at_offset(parser.pos), str(err))
         implicit = module not in parser.op_offsets
-        total = len(self.tf_pipeline.passes)
-        done = 0
-        started = time.perf_counter()
-
-        def after_pass(module_pass: ModulePass, anchor: Operation) -> None:
-            nonlocal done, started
-            done += 1
-            if self.args.time_passes:
-                elapsed = time.perf_counter() - started
-                print(f"Pass {module_pass.name} took {elapsed} seconds", file=sys.stderr)
-            if not self.args.disable_verify:
-                verify_ir(module)
-            if self.args.print_between_passes and done < total:
-                print(f"// IR after {module_pass.name}:\n{self._print(module, implicit)}")
-            started = time.perf_counter()
-
         try:
             if not self.args.disable_verify:
-                verify_ir(module)
-            self.tf_pipeline.run(self.ctx, module, after_pass)
+                with self._timed("verify"):
+                    verify_ir(module)
+            if self.tf_pipeline is not None:
+                self._run_pipeline(self.tf_pipeline, module, implicit)
         except OpVerifyError as err:
             fail(op_place(err.op), str(err), err.notes)
         except PassError as err:
@@ -261,7 +210,34 @@ class TfOptMain(xDSLOptMain):
             fail(where, f"pass '{err.pass_name}' failed: {err.message}")
         except DiagnosticException as err:
             fail(None, f"a pass failed: {_one_line(str(err))}")
-        return self._print(module, implicit)
+        with self._timed("print"):
+            return self._print(module, implicit)
+
+    def _run_pipeline(self, pipeline: Pipeline, module: ModuleOp, implicit: bool) -> None:
+        """Run the pipeline, verifying after every pass (and timing, printing between)."""
+        total = len(pipeline.passes)
+        done = 0
+        started = time.perf_counter()
+
+        def after_pass(module_pass: ModulePass, anchor: Operation) -> None:
+            nonlocal done, started
+            done += 1
+            elapsed = time.perf_counter() - started
+            if self.timing is not None:
+                self.timing.add(f"pass {module_pass.name}", elapsed)
+            if self.args.time_passes:
+                print(f"Pass {module_pass.name} took {elapsed} seconds", file=sys.stderr)
+            if not self.args.disable_verify:
+                with self._timed("verify"):
+                    verify_ir(module)
+            if self.args.print_between_passes and done < total:
+                print(f"// IR after {module_pass.name}:\n{self._print(module, implicit)}")
+            started = time.perf_counter()
+
+        pipeline.run(self.ctx, module, after_pass)
+
+    def _timed(self, stage: str) -> AbstractContextManager[None]:
+        return nullcontext() if self.timing is None else self.timing.measure(stage)
 
     def _print(self, module: ModuleOp, implicit: bool) -> str:
         stream = StringIO()
@@ -272,6 +248,8 @@ class TfOptMain(xDSLOptMain):
             print_debuginfo=self.args.print_debuginfo,
         )
         if self.args.print_irdl_generic:
+            from tilefoundry.ir.irdl_printer import irdl_printer
+
             printer = irdl_printer(stream, print_debuginfo=self.args.print_debuginfo)
         ops = list(module.ops) if implicit and not module.attributes else [module]
         try:
@@ -292,6 +270,8 @@ class TfOptMain(xDSLOptMain):
         if not succeeded:
             return
         directory, base = os.path.split(os.path.abspath(path))
+        import secrets  # only when writing a file: it costs start-up
+
         aside = os.path.join(directory, f".{base}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
         try:
             # Created as `open` would create FILE (mode 0666 less the umask), then renamed.
@@ -309,12 +289,8 @@ class TfOptMain(xDSLOptMain):
             raise ToolError(f"cannot write output file '{path}': {err.strerror}") from None
 
 
-def _describe(arg_parser: argparse.ArgumentParser, helps: dict[str, str]) -> None:
-    """Replace the help text of options xDSL defined, where tf-opt behaves otherwise."""
-    actions = arg_parser._option_string_actions  # noqa: SLF001 - argparse has no public setter
-    for option, text in helps.items():
-        if option in actions:
-            actions[option].help = text
+def _refuse(message: str) -> NoReturn:
+    raise ToolError(message)
 
 
 def _is_blank(chunk: str) -> bool:
@@ -337,8 +313,10 @@ def internal_error(err: Exception) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     try:
-        driver = TfOptMain(description="tf-opt: TileFoundry core IR optimizer driver", args=argv)
+        driver = TfOptMain(argv)
         driver.run()
+        if driver.timing is not None:
+            sys.stderr.write(driver.timing.report())
         return driver.exit_code
     except ToolError as err:
         print(f"{PROG}: error: {err}", file=sys.stderr)

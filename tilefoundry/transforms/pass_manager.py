@@ -28,7 +28,8 @@ from typing import Any
 from xdsl.context import Context
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
-from xdsl.utils.exceptions import DiagnosticException
+
+from tilefoundry.diagnostics import PassError
 
 __all__ = [
     "NESTING_ANCHORS",
@@ -47,17 +48,6 @@ NESTING_ANCHORS = ("builtin.module", "tf.module", "hir.func", "hir.variant", "ti
 """The ops a pipeline nests on: the ones isolated from above."""
 
 PassLoader = Callable[[], type[ModulePass]]
-
-
-class PassError(DiagnosticException):
-    """A pass refused its input: one line, at `op` when the pass names one. The IR is left as
-    the pass found it (a pass checks before it changes anything)."""
-
-    def __init__(self, pass_name: str, message: str, op: Operation | None = None) -> None:
-        self.pass_name = pass_name
-        self.message = message
-        self.op = op
-        super().__init__(f"pass '{pass_name}' failed: {message}")
 
 
 class PipelineError(ValueError):
