@@ -59,7 +59,7 @@ from tilefoundry.dialects.op_attr import OpAttr, attr_to_op, canonical, op_to_at
 from tilefoundry.dialects.op_attr import print_op_body as _print_op_body
 from tilefoundry.dialects.tf_mesh import MeshOp, YieldOp
 from tilefoundry.dialects.tf_module import ModuleOp, OwnerContextAttr
-from tilefoundry.ir.asm import TFParser, bracketed_end
+from tilefoundry.ir.asm import TFParser, TFPrinter, bracketed_end
 from tilefoundry.ir.callable import FunctionLike, fits
 from tilefoundry.ir.expr import Expr, ExprOp, Var, dominates, expr_value
 from tilefoundry.ir.metadata import (
@@ -480,15 +480,8 @@ class CallOp(ExprOp, IRDLOperation):
 
     def verify_(self) -> None:
         self.verify_metadata()
-        result = self.type
-        arg_types = _types_of(self.args_)
         if isinstance(self.callee, OpAttr):
-            expected = typeinfer(attr_to_op(self.callee), arg_types)
-            if result != expected:
-                raise VerifyError(
-                    f"result type {_shown(result)} does not match the type inferred for "
-                    f"{self.callee.op_name.data}: {_shown(expected)}"
-                )
+            _check_op_call(self.callee, tuple(self.args_.types), tuple(self.result_types))
 
     @classmethod
     def parse(cls, parser: Parser) -> CallOp:
@@ -504,9 +497,12 @@ class CallOp(ExprOp, IRDLOperation):
             callee = parser.memoized("op", end, lambda: canonical(*parse_op_body(parser)))
         else:
             callee = canonical(*parse_op_body(parser))
-        operands = parser.parse_comma_separated_list(
-            parser.Delimiter.PAREN, parser.parse_unresolved_operand
-        )
+        if isinstance(parser, TFParser):
+            operands = parser.parse_operand_list()
+        else:
+            operands = parser.parse_comma_separated_list(
+                parser.Delimiter.PAREN, parser.parse_unresolved_operand
+            )
         attributes = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
         position = parser.pos
@@ -527,23 +523,40 @@ class CallOp(ExprOp, IRDLOperation):
         if isinstance(self.callee, SymbolRefAttr):
             _print_symbol_ref(printer, self.callee)
         else:
-            _print_op_body(printer, self.callee)
+            printer.print_string(_op_body_text(self.callee))
         printer.print_string("(")
         printer.print_list(self.args_, printer.print_operand)
         printer.print_string(")")
         printer.print_op_attributes(self.attributes)
         printer.print_string(" : ")
-        printer.print_string(_function_type_text(tuple(self.args_.types), tuple(self.result_types)))
+        if isinstance(printer, TFPrinter):
+            printer.print_string(printer.function_type_text(self.args_.types, self.result_types))
+        else:
+            printer.print_function_type(self.args_.types, self.result_types)
 
 
 @functools.lru_cache(maxsize=1024)
-def _function_type_text(inputs: tuple[Attribute, ...], outputs: tuple[Attribute, ...]) -> str:
-    """What `Printer.print_function_type` prints for these types. Types print alike in every
-    printer (they hold no SSA name and no location), and a model has few distinct call
-    signatures, printed many times: cached."""
+def _op_body_text(callee: OpAttr) -> str:
+    """The custom text of a call's op target (`tf.math.binary<kind = add>`): the same few
+    targets are printed many times, and print alike in every printer: cached."""
     stream = io.StringIO()
-    Printer(stream=stream).print_function_type(inputs, outputs)
+    _print_op_body(TFPrinter(stream=stream), callee)
     return stream.getvalue()
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _check_op_call(
+    callee: OpAttr, arg_types: tuple[Attribute, ...], result_types: tuple[Attribute, ...]
+) -> None:
+    """The rules of a call of a registered op (arity, patterns, `typeinfer`), decided once per
+    signature: a pure function of immutable attributes (a refusal is not remembered)."""
+    result = from_attr(result_types[0]) if result_types else UnitType()
+    expected = typeinfer(attr_to_op(callee), [from_attr(t) for t in arg_types])
+    if result != expected:
+        raise VerifyError(
+            f"result type {_shown(result)} does not match the type inferred for "
+            f"{callee.op_name.data}: {_shown(expected)}"
+        )
 
 
 def _shown(type: IRType) -> str:

@@ -16,10 +16,11 @@ no SSA name MLIR cannot read (`%naïve`).
 
 from __future__ import annotations
 
+import io
 import re
 from collections import defaultdict
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
 from typing import Any, NoReturn, TypeVar, cast
 
 from xdsl.context import Context
@@ -216,6 +217,22 @@ class TFParser(LiteralParser, Parser):
             self.raise_error("Dense literal attribute should have a static shape.")
         return type
 
+    def parse_operand_list(self) -> list[UnresolvedOperand]:
+        """`(%a, %b, ...)`: read in one step when it has that plain shape (the operands of
+        nearly every op of a module), else token by token as xDSL reads it."""
+        found = _PLAIN_OPERANDS.match(self.source, self.pos)
+        if found is None:
+            return self.parse_comma_separated_list(
+                self.Delimiter.PAREN, self.parse_unresolved_operand
+            )
+        source = self.lexer.input
+        operands = [
+            UnresolvedOperand(Span(name.start(), name.end(), source), 0)
+            for name in _OPERAND_NAME.finditer(self.source, found.start(), found.end())
+        ]
+        self._resume_from(found.end())
+        return operands
+
     def memoized(self, table: str, end: int, parse: Callable[[], _T]) -> _T:
         """What `parse` reads from here to `end`, read once per distinct text: the same types,
         function types and op targets recur thousands of times in a module, and what they
@@ -345,12 +362,16 @@ class TFParser(LiteralParser, Parser):
         """Keep the binding (the location) and the SSA name hint in agreement: a location that
         names a binding sets the SSA name; otherwise the SSA name becomes the binding, wrapped
         around whatever location the op has (as MLIR's name locations do)."""
+        result = op.results[0]
+        if isinstance(op.location, UnknownLoc):  # the common case: the SSA name is the binding
+            if result.name_hint is not None:
+                op.location = NameLoc(StringAttr(result.name_hint), NoneAttr())
+            return
         try:
             metadata = location_to_metadata(op.location)
         except VerifyError as err:
             self.raise_error(str(err), start)
         binding = next((m for m in metadata if type(m) is BindingMetadata), None)
-        result = op.results[0]
         if binding is not None:
             if result.is_valid_name(binding.name):
                 result.name_hint = binding.name
@@ -438,6 +459,11 @@ _MEMOIZED_TYPES = frozenset(("tensor", "tuple"))
 
 
 _NAME = re.compile(r"[A-Za-z0-9_.$-]+")
+_OPERAND = r"%(?:[0-9]+|[A-Za-z$._-][A-Za-z0-9$._-]*)"
+_OPERAND_NAME = re.compile(_OPERAND)
+_PLAIN_OPERANDS = re.compile(rf"\((?: *{_OPERAND} *(?:, *{_OPERAND} *)*)?\)")
+"""An operand list of plain names on one line (no `#index`, no comment): each name ends where
+xDSL's lexer ends it, at the `,` or `)` that follows."""
 _ANGLE_SPECIALS = re.compile(r'[<>"\n]')
 _PAREN_SPECIALS = re.compile(r'[()"\n]')
 _STRING_REST = re.compile(r'(?:[^"\\\n]|\\.)*"')
@@ -501,12 +527,17 @@ def function_type_end(text: str, start: int) -> int:
     return bracketed_end(text, arrow.end())
 
 
+@dataclass(eq=False, repr=False)
 class TFPrinter(Printer):
     """xDSL's printer, with a source span's end printed as MLIR's `to line:col`, numeric
     literals printed from their bits (`ir/literals.py`), and the SSA name of an expression's
     value taken from its binding metadata (the location), not from the name hint a rewrite may
     have carried over (xDSL's `replace_all_uses_with` gives a value without a hint the hint of
     the value it replaces)."""
+
+    _signatures: dict[tuple[int, ...], tuple[str, tuple[Attribute, ...]]] = field(
+        default_factory=dict[tuple[int, ...], tuple[str, tuple[Attribute, ...]]], init=False
+    )
 
     def print_attribute(self, attribute: Attribute) -> None:
         if isinstance(attribute, FusedLoc) and print_span_end_location(self, attribute):
@@ -517,6 +548,20 @@ class TFPrinter(Printer):
 
     def print_float(self, value: float, type: Any) -> None:
         print_float(self, value, type)
+
+    def function_type_text(self, inputs: Sequence[Attribute], outputs: Sequence[Attribute]) -> str:
+        """What `print_function_type` prints for these types, worked out once per distinct
+        pair of type objects in this printer (a module names few distinct signatures many
+        times; types print alike in every printer). The cache keeps the types alive, so their
+        ids stay theirs."""
+        key = (*map(id, inputs), -1, *map(id, outputs))
+        known = self._signatures.get(key)
+        if known is None:
+            stream = io.StringIO()
+            Printer(stream=stream).print_function_type(inputs, outputs)
+            known = (stream.getvalue(), (*inputs, *outputs))
+            self._signatures[key] = known
+        return known[0]
 
     def print_ssa_value(self, value: SSAValue) -> str:
         if value in self._ssa_values:
@@ -546,10 +591,14 @@ def _name_of(value: SSAValue) -> str | None:
     op = value.op
     if not isinstance(op, ExprOp | VarOwner) or len(op.results) != 1:
         return value.name_hint
-    if isinstance(op.location, UnknownLoc):
+    location = op.location
+    if isinstance(location, UnknownLoc):
         return None
+    if isinstance(location, NameLoc) and isinstance(location.location, NoneAttr | UnknownLoc):
+        name = location.desc.data  # the common case: a binding, nothing more
+        return name if SSAValue.is_valid_name(name) else None
     try:
-        metadata = location_to_metadata(op.location)
+        metadata = location_to_metadata(location)
     except VerifyError:
         return value.name_hint
     binding = next((m.name for m in metadata if type(m) is BindingMetadata), None)

@@ -15,11 +15,12 @@ from __future__ import annotations
 import abc
 import contextlib
 import contextvars
+import functools
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import NoReturn, TypeVar, cast
 
-from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, SSAValue
 
 from tilefoundry.arguments import described, refuse_type, shown
 from tilefoundry.diagnostics import VerifyError, with_context
@@ -142,12 +143,18 @@ class ExprOp(Expr):
     def verify_metadata(self) -> None:
         """Part of the op's verifier: the location must hold valid metadata."""
         assert isinstance(self, Operation)
-        # The verifier's error names the op's binding and span itself.
-        check_metadata(location_to_metadata(self.location), what="metadata", context=False)
+        _check_location(self.location)
 
     def __repr__(self) -> str:
         assert isinstance(self, Operation)
         return f"<{self.name} : {_type_text(self)}>"
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _check_location(location: Attribute) -> None:
+    """A location holds valid metadata (decided once per location: locations are immutable;
+    a refusal is not remembered). The verifier's error names the op's binding and span itself."""
+    check_metadata(location_to_metadata(location), what="metadata", context=False)
 
 
 def _type_text(op: Operation) -> str:
