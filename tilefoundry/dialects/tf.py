@@ -62,6 +62,7 @@ from tilefoundry.dialects.tf_module import ModuleOp, OwnerContextAttr
 from tilefoundry.ir.asm import TFParser, TFPrinter, bracketed_end
 from tilefoundry.ir.callable import FunctionLike, fits
 from tilefoundry.ir.expr import Expr, ExprOp, Var, dominates, expr_value
+from tilefoundry.ir.memo import IdentityMemo
 from tilefoundry.ir.metadata import (
     IRMetadata,
     MetaAttr,
@@ -481,7 +482,10 @@ class CallOp(ExprOp, IRDLOperation):
     def verify_(self) -> None:
         self.verify_metadata()
         if isinstance(self.callee, OpAttr):
-            _check_op_call(self.callee, tuple(self.args_.types), tuple(self.result_types))
+            signature = (self.callee, *self.args_.types, None, *self.result_types)
+            if not _CHECKED_CALLS.holds(signature):
+                _check_op_call(self.callee, tuple(self.args_.types), tuple(self.result_types))
+                _CHECKED_CALLS.add(signature)
 
     @classmethod
     def parse(cls, parser: Parser) -> CallOp:
@@ -544,7 +548,11 @@ def _op_body_text(callee: OpAttr) -> str:
     return stream.getvalue()
 
 
-@functools.lru_cache(maxsize=1 << 14)
+_CHECKED_CALLS = IdentityMemo()
+"""The signatures (callee, argument types, result types) of op calls that verified: a module
+repeats a few signatures thousands of times."""
+
+
 def _check_op_call(
     callee: OpAttr, arg_types: tuple[Attribute, ...], result_types: tuple[Attribute, ...]
 ) -> None:

@@ -15,7 +15,6 @@ from __future__ import annotations
 import abc
 import contextlib
 import contextvars
-import functools
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import NoReturn, TypeVar, cast
@@ -24,6 +23,7 @@ from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, SSAVal
 
 from tilefoundry.arguments import described, refuse_type, shown
 from tilefoundry.diagnostics import VerifyError, with_context
+from tilefoundry.ir.memo import IdentityMemo
 from tilefoundry.ir.metadata import (
     BindingMetadata,
     IRMetadata,
@@ -143,17 +143,23 @@ class ExprOp(Expr):
     def verify_metadata(self) -> None:
         """Part of the op's verifier: the location must hold valid metadata."""
         assert isinstance(self, Operation)
-        _check_location(self.location)
+        location = (self.location,)
+        if not _CHECKED_LOCATIONS.holds(location):
+            _check_location(location[0])
+            _CHECKED_LOCATIONS.add(location)
 
     def __repr__(self) -> str:
         assert isinstance(self, Operation)
         return f"<{self.name} : {_type_text(self)}>"
 
 
-@functools.lru_cache(maxsize=1 << 14)
+_CHECKED_LOCATIONS = IdentityMemo()
+"""Locations found to hold valid metadata (locations are immutable)."""
+
+
 def _check_location(location: Attribute) -> None:
-    """A location holds valid metadata (decided once per location: locations are immutable;
-    a refusal is not remembered). The verifier's error names the op's binding and span itself."""
+    """A location holds valid metadata. The verifier's error names the op's binding and span
+    itself."""
     check_metadata(location_to_metadata(location), what="metadata", context=False)
 
 

@@ -116,7 +116,7 @@ def _check_dominance(block: Block) -> None:
     defined: set[SSAValue] = set(block.args)
     local = {r for op in block.ops for r in op.results}
     for op in block.ops:
-        for inner in op.walk():
+        for inner in op.walk() if op.regions else (op,):
             for index, operand in enumerate(inner.operands):
                 if operand in local and operand not in defined:
                     raise OpVerifyError(inner, f"operand #{index} does not dominate this use")
