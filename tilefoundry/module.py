@@ -53,6 +53,7 @@ from tilefoundry.dialects.tf_module import (
 from tilefoundry.dialects.tir import PrimFuncOp
 from tilefoundry.hir import Function, seal
 from tilefoundry.interpreter.evaluate import function_runner
+from tilefoundry.ir.allocation import collection_paused
 from tilefoundry.ir.callable import FunctionLike
 from tilefoundry.ir.state import Slot
 from tilefoundry.ir.verifier import verify_ir
@@ -272,8 +273,10 @@ class Module(OpView[ModuleOp]):
     # -- access -------------------------------------------------------------------------------
 
     def function_named(self, name: str) -> tuple[Any, ...]:
-        """The functions named `name` (length 0 or 1 in a verified module)."""
-        return tuple(f for f in self.functions if f.name == name)
+        """The functions named `name` (length 0 or 1 in a verified module): found through the
+        module's symbol index, in constant time."""
+        found = self._op.member(name) if isinstance(name, str) else None
+        return (_function_view(found),) if isinstance(found, FunctionLike) else ()
 
     def lookup(self, name: str) -> Any:
         """The function named `name` (the node itself); raises unless exactly one matches."""
@@ -298,20 +301,11 @@ class Module(OpView[ModuleOp]):
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_"):
             raise AttributeError(name)
-        functions = self.function_named(name)
-        if len(functions) > 1:
-            raise AttributeError(
-                f"module '{self.name}' has {len(functions)} functions named '{name}'"
-            )
-        if functions:
-            return function_runner(functions[0])
-        children = [m for m in self.modules if m.attached_name == name]
-        if len(children) > 1:
-            raise AttributeError(
-                f"module '{self.name}' has {len(children)} children named '{name}'"
-            )
-        if children:
-            return children[0]
+        member = self._op.member(name)
+        if isinstance(member, FunctionLike):
+            return function_runner(_function_view(member))
+        if isinstance(member, ModuleOp):
+            return Module.of(member)
         method = self.methods.get(name)
         if method is not None:
             return types.MethodType(method, self)
@@ -332,7 +326,8 @@ class Module(OpView[ModuleOp]):
         """An independent copy: functions, bodies, children and calls between them are copies
         (calls inside the copy reach the copies); the owner, target and topologies around it
         stay shared. Methods are shared too (they are plain Python functions)."""
-        copy = self._op.clone()
+        with collection_paused():
+            copy = self._op.clone()
         # The context stays shared: the copy records, in its IR, what its original's owner
         # provides (so it resolves the same, printed and parsed back too), and, for Python,
         # which module that owner is.

@@ -46,7 +46,6 @@ from xdsl.traits import (
     HasFolder,
     MemoryEffect,
     Pure,
-    SymbolTable,
     SymbolUserOpInterface,
 )
 
@@ -58,7 +57,7 @@ from tilefoundry.dialects.dim_range import DimRangeAttr
 from tilefoundry.dialects.op_attr import OpAttr, attr_to_op, canonical, op_to_attr, parse_op_body
 from tilefoundry.dialects.op_attr import print_op_body as _print_op_body
 from tilefoundry.dialects.tf_mesh import MeshOp, YieldOp
-from tilefoundry.dialects.tf_module import ModuleOp, OwnerContextAttr
+from tilefoundry.dialects.tf_module import ModuleOp, OwnerContextAttr, lookup_symbol
 from tilefoundry.ir.asm import TFParser, TFPrinter, bracketed_end
 from tilefoundry.ir.callable import FunctionLike, fits
 from tilefoundry.ir.expr import Expr, ExprOp, Var, dominates, expr_value
@@ -312,7 +311,7 @@ class CallSymbolUse(SymbolUserOpInterface):
         call = cast(CallOp, op)
         if not isinstance(call.callee, SymbolRefAttr):
             return
-        callee = SymbolTable.lookup_symbol(op, call.callee)
+        callee = lookup_symbol(op, call.callee)
         if callee is None:
             raise VerifyError(
                 f"'{_symbol_text(call.callee)}' does not reference a function in the module tree"
@@ -324,6 +323,7 @@ class CallSymbolUse(SymbolUserOpInterface):
         _check_function_call(callee, _types_of(call.args_), call.type, _symbol_text(call.callee))
 
 
+@functools.lru_cache(maxsize=4096)
 def _symbol_text(ref: SymbolRefAttr) -> str:
     """`@a::@b`, each name quoted where it is not an identifier (`@"a b"`), as printed."""
     stream = StringIO()
@@ -463,7 +463,7 @@ class CallOp(ExprOp, IRDLOperation):
         if pending is not None:
             return pending
         if self.parent_op() is not None:
-            found = SymbolTable.lookup_symbol(self, self.callee)
+            found = lookup_symbol(self, self.callee)
             if found is not None:
                 return found
         return self.callee

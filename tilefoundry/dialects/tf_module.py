@@ -25,7 +25,7 @@ from xdsl.dialects.builtin import (
     SymbolNameConstraint,
     SymbolRefAttr,
 )
-from xdsl.ir import Attribute, Block, ParametrizedAttribute, Region
+from xdsl.ir import Attribute, Block, Operation, ParametrizedAttribute, Region
 from xdsl.irdl import (
     IRDLOperation,
     irdl_attr_definition,
@@ -54,6 +54,7 @@ from tilefoundry.target import (
 )
 
 __all__ = [
+    "lookup_symbol",
     "MODULE_BODY_OPS",
     "RECORDED_OWNER",
     "SURFACE_NAMES",
@@ -250,6 +251,25 @@ class ModuleOp(IRDLOperation):
             regions=[body if body is not None else _empty_body()],
         )
 
+    def member(self, name: str) -> Operation | None:
+        """The function or child module of this module named `name` (they share one symbol
+        table), or None. Found through an index of the body kept on the op: a name found is
+        checked (still here, still so named) and returned at once; a name not found rebuilds
+        the index first, so a module changed since is seen as it is."""
+        block = self.body.block
+        index = _MEMBERS.get(self)
+        if index is not None:
+            found = index.get(name)
+            if found is not None and found.parent is block and _symbol_of(found) == name:
+                return found
+        index = {}
+        for op in block.ops:
+            symbol = _symbol_of(op)
+            if symbol is not None:
+                index.setdefault(symbol, op)
+        _MEMBERS.set(self, index)
+        return index.get(name)
+
     @property
     def own_name(self) -> str:
         """The module's own name (its symbol unless `name` says otherwise)."""
@@ -404,6 +424,32 @@ def _empty_body() -> Region:
 def function_names(module: ModuleOp) -> list[str]:
     """The names of the functions a module holds directly, in order."""
     return [op.function_name() for op in module.body.block.ops if isinstance(op, FunctionLike)]
+
+
+def lookup_symbol(op: Operation, ref: SymbolRefAttr) -> Operation | None:
+    """What `ref` names where `op` uses it, as `SymbolTable.lookup_symbol` resolves it (in the
+    nearest enclosing symbol table, nested references through child modules), in constant time
+    per name when that table is a `tf.module` (its symbol index, `ModuleOp.member`)."""
+    table = op.parent_op()
+    while table is not None and not table.has_trait(SymbolTable):
+        table = table.parent_op()
+    if not isinstance(table, ModuleOp):
+        return SymbolTable.lookup_symbol(op, ref)
+    found = table.member(ref.root_reference.data)
+    for nested in ref.nested_references:
+        if not isinstance(found, ModuleOp):
+            return None
+        found = found.member(nested.data)
+    return found
+
+
+_MEMBERS: Slot[dict[str, Operation]] = Slot("members")
+"""The index `ModuleOp.member` keeps on a module op: a cache of its body, checked on use."""
+
+
+def _symbol_of(op: Operation) -> str | None:
+    name = op.properties.get("sym_name")
+    return name.data if isinstance(name, StringAttr) else None
 
 
 RECORDED_OWNER: Slot[ModuleOp] = Slot("owner")

@@ -51,7 +51,6 @@ from xdsl.traits import (
     RecursiveMemoryEffect,
     ReturnLike,
     SymbolOpInterface,
-    SymbolTable,
     SymbolUserOpInterface,
 )
 
@@ -66,6 +65,7 @@ from tilefoundry.dialects.function import (
     print_header,
 )
 from tilefoundry.dialects.tf import CallOp, arg_expr
+from tilefoundry.dialects.tf_module import lookup_symbol
 from tilefoundry.ir.callable import FunctionLike, fits
 from tilefoundry.ir.expr import Expr, ExprOp, Var, VarOwner, is_defined_within
 from tilefoundry.ir.metadata import BindingMetadata, location_to_metadata
@@ -386,7 +386,7 @@ class DispatchSymbolUse(SymbolUserOpInterface):
         for index, (callee_ref, ranges) in enumerate(
             zip(dispatch.callees, dispatch.case_ranges, strict=True)
         ):
-            callee = SymbolTable.lookup_symbol(op, callee_ref)
+            callee = lookup_symbol(op, callee_ref)
             shown = f"@{callee_ref.root_reference.data}"
             if not isinstance(callee, FunctionLike):
                 raise VerifyError(f"case #{index}: '{shown}' does not reference a function")

@@ -9,9 +9,9 @@ from collections.abc import Iterator
 
 from xdsl.dialects.builtin import SymbolRefAttr
 from xdsl.ir import Operation
-from xdsl.traits import SymbolTable
 
 from tilefoundry.dialects.tf import CallOp
+from tilefoundry.dialects.tf_module import lookup_symbol
 from tilefoundry.dialects.tir import DispatchOp
 from tilefoundry.ir.callable import FunctionLike
 
@@ -27,7 +27,7 @@ def callees(function: Operation) -> Iterator[Operation]:
         elif isinstance(op, DispatchOp):
             refs.extend(op.callees)
         for ref in refs:
-            callee = SymbolTable.lookup_symbol(op, ref)
+            callee = lookup_symbol(op, ref)
             if isinstance(callee, FunctionLike) and callee is not None:
                 yield callee
 

@@ -21,12 +21,13 @@ from typing import Any
 import numpy as np
 from xdsl.dialects.builtin import SymbolRefAttr
 from xdsl.ir import Block, Operation, SSAValue
-from xdsl.traits import IsTerminator, SymbolTable
+from xdsl.traits import IsTerminator
 
 from tilefoundry.dialects.dense import numpy_dtype
 from tilefoundry.dialects.hir import FuncOp
 from tilefoundry.dialects.op_attr import OpAttr, attr_to_op
 from tilefoundry.dialects.tf import CallOp, ConstantOp, MeshOp, TupleOp
+from tilefoundry.dialects.tf_module import lookup_symbol
 from tilefoundry.dialects.tir import DispatchOp, EvaluateOp, LetOp, PrimFuncOp
 from tilefoundry.interpreter.reference import REFERENCE
 from tilefoundry.types import DimVar, IRType, TensorType, TupleType, from_attr
@@ -188,7 +189,7 @@ def _evaluate(op: Operation, env: dict[SSAValue, Any]) -> list[Any]:
         return _listed(_dispatch(op, values), op)
     if isinstance(op, CallOp):
         if isinstance(op.callee, SymbolRefAttr):
-            callee = SymbolTable.lookup_symbol(op, op.callee)
+            callee = lookup_symbol(op, op.callee)
             return _listed(_call_function(callee, op.callee, values), op)
         result = evaluate_op(op, values)
         expected = from_attr(op.results[0].type) if op.results else None
@@ -220,7 +221,7 @@ def _dispatch(op: DispatchOp, values: list[Any]) -> Any:
                 f"tir.dispatch: case #{index} @{callee.root_reference.data} "
                 f"{_ranges_text(patterns)} ({_sizes_text(sizes)})"
             )
-            return _call_function(SymbolTable.lookup_symbol(op, callee), callee, values)
+            return _call_function(lookup_symbol(op, callee), callee, values)
     shown = ", ".join(f"{k} = {v}" for k, v in sizes.items())
     raise ExecutionError(f"no dispatch case holds the argument sizes ({shown})")
 

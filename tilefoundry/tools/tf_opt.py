@@ -21,12 +21,11 @@ whose top level is a `tf.module` prints as one.
 from __future__ import annotations
 
 import dataclasses
-import gc
 import os
 import sys
 import time
-from collections.abc import Iterator, Sequence
-from contextlib import AbstractContextManager, contextmanager, nullcontext
+from collections.abc import Sequence
+from contextlib import AbstractContextManager, nullcontext
 from io import StringIO
 from typing import TYPE_CHECKING, NoReturn
 
@@ -37,6 +36,7 @@ from xdsl.utils.exceptions import DiagnosticException, ParseError
 
 from tilefoundry.context import load_plugin, register_dialects
 from tilefoundry.diagnostics import PassError
+from tilefoundry.ir.allocation import collection_paused
 from tilefoundry.ir.asm import TFParser, TFPrinter
 from tilefoundry.ir.irdl_form import IRDLFormError
 from tilefoundry.ir.verifier import OpVerifyError, verify_ir
@@ -191,7 +191,7 @@ class TfOptMain:
             return position.line, position.column
 
         try:
-            with self._timed("parse"), _collection_paused():
+            with self._timed("parse"), collection_paused():
                 module = parser.parse_module(not self.args.no_implicit_module)
         except ParseError as err:
             fail(at_offset(err.span.start), err.msg)
@@ -288,19 +288,6 @@ class TfOptMain:
         except OSError as err:
             os.unlink(aside)
             raise ToolError(f"cannot write output file '{path}': {err.strerror}") from None
-
-
-@contextmanager
-def _collection_paused() -> Iterator[None]:
-    """No cyclic garbage collection while reading: parsing allocates a great many objects and
-    frees almost none, so the collector's passes over them are pure cost (a tenth of it)."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def _refuse(message: str) -> NoReturn:

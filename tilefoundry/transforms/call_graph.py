@@ -2,7 +2,7 @@
 symbol and the cases of `tir.dispatch`, in its body and its variants), and the module passes'
 shared view of the tree.
 
-A symbol is resolved where it is used (`SymbolTable.lookup_symbol`), so a callee is always a
+A symbol is resolved where it is used (`lookup_symbol`, as `SymbolTable.lookup_symbol`), so a callee is always a
 function of the calling module's own subtree.
 """
 
@@ -14,9 +14,9 @@ from typing import cast
 from xdsl.dialects.builtin import ModuleOp as BuiltinModuleOp
 from xdsl.dialects.builtin import SymbolRefAttr
 from xdsl.ir import Operation
-from xdsl.traits import SymbolTable
 
 from tilefoundry.dialects.tf import CallOp, ModuleOp
+from tilefoundry.dialects.tf_module import lookup_symbol
 from tilefoundry.dialects.tir import DispatchOp
 from tilefoundry.ir.callable import FunctionLike
 
@@ -62,7 +62,7 @@ def callees(function: Operation) -> list[Operation]:
     """The functions a function calls, in order of first use."""
     found: dict[Operation, None] = {}
     for op, ref in symbol_uses(function):
-        callee = SymbolTable.lookup_symbol(op, ref)
+        callee = lookup_symbol(op, ref)
         if isinstance(callee, FunctionLike):
             found.setdefault(callee)
     return list(found)

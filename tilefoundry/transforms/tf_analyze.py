@@ -45,13 +45,12 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Block, Operation
 from xdsl.passes import ModulePass
-from xdsl.traits import SymbolTable
 
 from tilefoundry.diagnostics import VerifyError
 from tilefoundry.dialects.hir import FuncOp
 from tilefoundry.dialects.op_attr import OpAttr, attr_to_op
 from tilefoundry.dialects.tf import CallOp, ModuleOp
-from tilefoundry.dialects.tf_module import resolve_target
+from tilefoundry.dialects.tf_module import lookup_symbol, resolve_target
 from tilefoundry.dialects.tir import DispatchOp, PrimFuncOp
 from tilefoundry.ir.callable import FunctionLike
 from tilefoundry.ir.op_registry import Op
@@ -242,7 +241,7 @@ class _Analyzer:
         return _Work()
 
     def callee_work(self, op: Operation, ref: SymbolRefAttr, device: DeviceSpec) -> _Work:
-        callee = SymbolTable.lookup_symbol(op, ref)
+        callee = lookup_symbol(op, ref)
         assert callee is not None
         return self.work(callee, device)
 

@@ -46,11 +46,10 @@ from xdsl.dialects.builtin import ArrayAttr, CallSiteLoc, SymbolRefAttr, Unknown
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
-from xdsl.traits import SymbolTable
 
 from tilefoundry.dialects.hir import FuncOp
 from tilefoundry.dialects.tf import CallOp, MeshOp, ModuleOp
-from tilefoundry.dialects.tf_module import declared_in_chain
+from tilefoundry.dialects.tf_module import declared_in_chain, lookup_symbol
 from tilefoundry.dialects.tir import DispatchOp, EvaluateOp, LetOp, PrimFuncOp, YieldOp
 from tilefoundry.ir.callable import FunctionLike
 from tilefoundry.ir.expr import dominates, is_defined_within
@@ -80,7 +79,7 @@ def inline_calls(root: ModuleOp) -> int:
 def _callee(call: CallOp) -> Operation | None:
     if not isinstance(call.callee, SymbolRefAttr):
         return None
-    callee = SymbolTable.lookup_symbol(call, call.callee)
+    callee = lookup_symbol(call, call.callee)
     return callee if isinstance(callee, FunctionLike) else None
 
 
