@@ -1,13 +1,16 @@
 """Write the benchmark inputs of `benchmarks/run.py` into a directory.
 
-Four files, each free of locations (xdsl-opt cannot parse range locations, and none are needed):
+Each input in the custom form (tf-opt's input) and in the generic form `tf-opt
+--print-op-generic` prints (the input of xdsl-opt, which knows tf/hir through TileFoundry's
+`xdsl.universe` entry point, and of mlir-opt `--allow-unregistered-dialect`), free of locations:
 
 - `trivial.mlir`: `tf.module @m {}`, the cost of starting a tool;
-- `large.mlir`: a `tf.module` of F `hir.func`s, each C `tf.constant`s and a chain of N elementwise
-  `tf.call`s on `tensor<16x16xf32>`, in the custom form (tf-opt's input);
-- `trivial.generic.mlir`, `large.generic.mlir`: the same, printed by `tf-opt --print-op-generic`
-  (the input of xdsl-opt, which knows tf/hir through TileFoundry's `xdsl.universe` entry point, and
-  of mlir-opt `--allow-unregistered-dialect`).
+- `tree.mlir`: a model tree built through the Python surface, the example decoder with L layers
+  (64 by default; each layer a child module of three functions, cloned from one prototype) under
+  an H100 root;
+- `chain.mlir`: one `hir.func` of 4 `tf.constant`s and a chain of N elementwise `tf.call`s on
+  `tensor<16x16xf32>` (20,000 by default);
+- `large.mlir` (with `--large`): F functions of such chains, 50,001 ops.
 
 Each chain repeats an 8-step pattern that gives `cse` and `dce` something to do, so a pass run
 is not a plain parse and print:
@@ -59,13 +62,12 @@ class LargeShape:
 
 @dataclass(frozen=True)
 class Inputs:
-    """The files written by `generate`; a generic form is None when tf-opt could not write it."""
+    """The files written by `generate`, by case name: each a custom form (tf-opt's input) and a
+    generic form (xdsl-opt's and mlir-opt's; None when tf-opt could not write it)."""
 
-    trivial: Path
-    large: Path
-    trivial_generic: Path | None
-    large_generic: Path | None
-    shape: LargeShape
+    custom: dict[str, Path]
+    generic: dict[str, Path | None]
+    ops: dict[str, int]
     generic_error: str = ""
 
 
@@ -170,45 +172,58 @@ def _write_generic(tf_opt: str, source: Path, target: Path) -> str:
     return ""
 
 
-def generate(directory: Path, shape: LargeShape, tf_opt: str | None) -> Inputs:
-    """Write the four inputs into `directory` (created if needed) and return their paths.
-
-    `tf_opt` is the tool that prints the generic forms; without one, only the custom forms exist.
-    """
+def generate(
+    directory: Path, layers: int, calls: int, tf_opt: str | None, shape: LargeShape | None = None
+) -> Inputs:
+    """Write the inputs into `directory` (created if needed): `trivial`, `tree` (the decoder
+    with `layers` layers, built through the Python surface), `chain` (`calls` calls in one
+    function) and, when `shape` is given, `large`; each also in the generic form that `tf_opt`
+    prints (without a tf-opt, only the custom forms exist)."""
     directory.mkdir(parents=True, exist_ok=True)
-    trivial = directory / "trivial.mlir"
-    large = directory / "large.mlir"
-    trivial.write_text(TRIVIAL, encoding="utf-8")
-    large.write_text(large_module(shape), encoding="utf-8")
-    if tf_opt is None:
-        return Inputs(trivial, large, None, None, shape, "tf-opt not found")
-    generic: list[Path | None] = []
+    texts = {"trivial": TRIVIAL, "tree": tree_module(layers), "chain": chain_module(calls)}
+    if shape is not None:
+        texts["large"] = large_module(shape)
+    custom: dict[str, Path] = {}
+    generic: dict[str, Path | None] = {}
     errors: list[str] = []
-    for source in (trivial, large):
-        target = directory / f"{source.stem}.generic.mlir"
-        error = _write_generic(tf_opt, source, target)
-        generic.append(None if error else target)
+    for name, text in texts.items():
+        custom[name] = directory / f"{name}.mlir"
+        custom[name].write_text(text, encoding="utf-8")
+        generic[name] = None
+        if tf_opt is None:
+            continue
+        target = directory / f"{name}.generic.mlir"
+        error = _write_generic(tf_opt, custom[name], target)
+        generic[name] = None if error else target
         if error:
             errors.append(error)
-    return Inputs(trivial, large, generic[0], generic[1], shape, "; ".join(errors))
+    ops = {name: _count_ops(path) for name, path in custom.items()}
+    if tf_opt is None:
+        errors.append("tf-opt not found")
+    return Inputs(custom, generic, ops, "; ".join(errors))
+
+
+def _count_ops(path: Path) -> int:
+    """The ops of a module, counted by tf-opt itself (the text's lines are not ops)."""
+    import tilefoundry as tf
+
+    module = tf.parse_module(path.read_text(encoding="utf-8"), str(path))
+    return sum(1 for _ in module.module_op.walk())
 
 
 def main() -> int:
     """Command line: write the inputs into the given directory and list them."""
-    defaults = LargeShape()
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("directory", type=Path, help="where to write the inputs")
-    parser.add_argument("--functions", type=int, default=defaults.functions, help="F")
-    parser.add_argument("--chain", type=int, default=defaults.chain, help="N calls per function")
-    parser.add_argument("--constants", type=int, default=defaults.constants, help="per function")
+    parser.add_argument("--layers", type=int, default=64, help="layers of the tree")
+    parser.add_argument("--calls", type=int, default=20000, help="calls of the chain")
     parser.add_argument("--tf-opt", default="tf-opt", help="the tf-opt that prints generic forms")
     args = parser.parse_args()
-    shape = LargeShape(args.functions, args.chain, args.constants)
-    inputs = generate(args.directory, shape, find_tool(args.tf_opt))
-    for path in (inputs.trivial, inputs.large, inputs.trivial_generic, inputs.large_generic):
-        if path is not None:
-            print(f"{path} ({path.stat().st_size} bytes)")
-    print(f"large module: {shape.op_count} ops")
+    inputs = generate(args.directory, args.layers, args.calls, find_tool(args.tf_opt))
+    for name, path in inputs.custom.items():
+        print(f"{path} ({path.stat().st_size} bytes, {inputs.ops[name]} ops)")
+        if (generic := inputs.generic[name]) is not None:
+            print(f"{generic} ({generic.stat().st_size} bytes)")
     if inputs.generic_error:
         print(f"error: {inputs.generic_error}", file=sys.stderr)
         return 1

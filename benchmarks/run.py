@@ -36,7 +36,6 @@ XDSL_OPT = "xdsl-opt"
 MLIR_OPT = "mlir-opt"
 TF_OPT_GENERIC = "tf-opt (generic in)"
 PASS_FLAGS = {"cse": "--cse", "dce": "--canonicalize"}
-QUICK_SHAPE = LargeShape(functions=10)
 
 
 @dataclass(frozen=True)
@@ -159,21 +158,26 @@ def measure_once(case: Case, command: Command, result: Result, index: int, timeo
 def build_cases(
     inputs: Inputs, tools: dict[str, str | None], args: argparse.Namespace
 ) -> list[Case]:
-    """The cases: a trivial file, the large file parsed and printed, and with a pass."""
+    """The cases: the trivial file, the tree and the chain parsed and printed (tf-opt also
+    reading the generic form), the chain with a pass, and the large module when asked."""
 
     def command(tool: str, flags: list[str], source: Path | None, probe: bool = False) -> Command:
         path = tools[TF_OPT if tool == TF_OPT_GENERIC else tool]
         argv = None if path is None else [path, *flags, *([str(source)] if source else [])]
         return Command(tool, argv, source, probe)
 
-    def trio(
-        flags: dict[str, list[str]], custom: Path, generic: Path | None, probe: bool = False
-    ) -> list[Command]:
+    def trio(flags: dict[str, list[str]], name: str, probe: bool = False) -> list[Command]:
+        custom, generic = inputs.custom[name], inputs.generic[name]
         return [
             command(TF_OPT, flags[TF_OPT], custom),
             command(XDSL_OPT, flags[XDSL_OPT], generic),
             command(MLIR_OPT, flags[MLIR_OPT], generic, probe),
         ]
+
+    def parse_print(name: str, repeat: int) -> Case:
+        commands = trio(plain, name)
+        commands.insert(1, command(TF_OPT_GENERIC, [], inputs.generic[name]))
+        return Case(f"{name} ({inputs.ops[name]} ops)", repeat, commands)
 
     plain = {TF_OPT: [], XDSL_OPT: [], MLIR_OPT: ["--allow-unregistered-dialect"]}
     with_pass = {
@@ -181,18 +185,15 @@ def build_cases(
         XDSL_OPT: ["-p", args.pass_name],
         MLIR_OPT: ["--allow-unregistered-dialect", PASS_FLAGS[args.pass_name]],
     }
-    ops = inputs.shape.op_count
-    large_parse = trio(plain, inputs.large, inputs.large_generic)
-    large_parse.insert(1, command(TF_OPT_GENERIC, [], inputs.large_generic))
-    return [
-        Case("trivial", args.repeat, trio(plain, inputs.trivial, inputs.trivial_generic)),
-        Case(f"large ({ops} ops)", args.large_repeat, large_parse),
-        Case(
-            f"large + {args.pass_name}",
-            args.large_repeat,
-            trio(with_pass, inputs.large, inputs.large_generic, probe=True),
-        ),
+    cases = [
+        Case("trivial", args.repeat, trio(plain, "trivial")),
+        parse_print("tree", args.large_repeat),
+        parse_print("chain", args.large_repeat),
+        Case(f"chain + {args.pass_name}", args.large_repeat, trio(with_pass, "chain", probe=True)),
     ]
+    if "large" in inputs.custom:
+        cases.append(parse_print("large", args.large_repeat))
+    return cases
 
 
 def run_case(case: Case, timeout: float) -> list[Result]:
@@ -358,17 +359,16 @@ def environment(tools: dict[str, str | None], load_before: str) -> list[str]:
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
-    """The command line; `--quick` shrinks the large module and the repeats."""
-    defaults = LargeShape()
+    """The command line; `--quick` shrinks the inputs and the repeats."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=None, help="runs per tool (default 5)")
     parser.add_argument(
-        "--large-repeat", type=int, default=None, help="runs per tool on the large module (3)"
+        "--large-repeat", type=int, default=None, help="runs per tool on the tree and chain (3)"
     )
-    parser.add_argument("--quick", action="store_true", help="~5,000 ops, 3 and 2 runs")
-    parser.add_argument("--functions", type=int, default=None, help=f"F ({defaults.functions})")
-    parser.add_argument("--chain", type=int, default=defaults.chain, help="N calls per function")
-    parser.add_argument("--constants", type=int, default=defaults.constants)
+    parser.add_argument("--quick", action="store_true", help="16 layers, 5,000 calls, fewer runs")
+    parser.add_argument("--layers", type=int, default=None, help="layers of the tree (64)")
+    parser.add_argument("--calls", type=int, default=None, help="calls of the chain (20,000)")
+    parser.add_argument("--large", action="store_true", help="also the 50,001-op module")
     parser.add_argument("--pass", dest="pass_name", choices=sorted(PASS_FLAGS), default="cse")
     parser.add_argument("--tf-opt", default=TF_OPT, help="tf-opt command or path")
     parser.add_argument("--xdsl-opt", default=XDSL_OPT, help="xdsl-opt command or path")
@@ -378,8 +378,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     args = parser.parse_args(argv)
     args.repeat = args.repeat or (3 if args.quick else 5)
     args.large_repeat = args.large_repeat or (2 if args.quick else min(3, args.repeat))
-    functions = args.functions or (QUICK_SHAPE.functions if args.quick else defaults.functions)
-    args.shape = LargeShape(functions, args.chain, args.constants)
+    args.layers = args.layers or (16 if args.quick else 64)
+    args.calls = args.calls or (5000 if args.quick else 20000)
     return args
 
 
@@ -395,9 +395,12 @@ def benchmark(args: argparse.Namespace, directory: Path) -> int:
         MLIR_OPT: find_tool(args.mlir_opt),
     }
     load_before = load_average()
-    progress(f"generating inputs in {directory} ({args.shape.op_count} ops) ...")
+    compile_bytecode()
+    progress(f"generating inputs in {directory} ...")
     started = time.perf_counter()
-    inputs = generate(directory, args.shape, tools[TF_OPT])
+    inputs = generate(
+        directory, args.layers, args.calls, tools[TF_OPT], LargeShape() if args.large else None
+    )
     progress(f"generated in {time.perf_counter() - started:.1f} s")
     if inputs.generic_error:
         progress(f"warning: {inputs.generic_error}")
@@ -408,13 +411,24 @@ def benchmark(args: argparse.Namespace, directory: Path) -> int:
         results.extend(run_case(case, args.timeout))
     print("## Environment\n")
     print("\n".join(f"- {line}" for line in environment(tools, load_before)))
-    print(f"- large module: {args.shape} = {args.shape.op_count} ops")
-    print(f"- runs: {args.repeat} (trivial), {args.large_repeat} (large)\n")
+    sizes = ", ".join(f"{name} {count} ops" for name, count in inputs.ops.items())
+    print(f"- inputs: tree of {args.layers} layers, chain of {args.calls} calls ({sizes})")
+    print(f"- runs: {args.repeat} (trivial), {args.large_repeat} (the others)\n")
     print("## Results (wall seconds per process)\n")
     print(format_table(results))
     print("\n## Ratios (tf-opt time / other time; > 1 means tf-opt is slower)\n")
     print(format_ratios(results))
     return 1 if any(r.tool == TF_OPT and r.status != "ok" for r in results) else 0
+
+
+def compile_bytecode() -> None:
+    """Write TileFoundry's bytecode first, as an installed package has it (an editable install
+    does not, and with PYTHONDONTWRITEBYTECODE set each run would compile its modules anew)."""
+    import compileall
+
+    import tilefoundry
+
+    compileall.compile_dir(Path(tilefoundry.__file__).parent, quiet=1)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

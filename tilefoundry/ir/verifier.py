@@ -19,6 +19,7 @@ from xdsl.traits import NoTerminator, SymbolOpInterface, SymbolTable
 from xdsl.utils.exceptions import VerifyException
 
 from tilefoundry.diagnostics import VerifyError, with_context
+from tilefoundry.ir.allocation import collection_paused
 from tilefoundry.ir.metadata import location_to_metadata, metadata_context
 
 __all__ = ["OpVerifyError", "op_context", "op_name", "verify_ir"]
@@ -69,12 +70,20 @@ def verify_ir(root: Operation) -> None:
     """Verify `root` and everything nested in it; raise `OpVerifyError` at the first failure.
 
     Besides each op's own verifier: a value defined in a block is used only after its
-    definition (dominance, in the single-block regions this IR has)."""
+    definition (dominance, in the single-block regions this IR has). The garbage collector is
+    paused meanwhile: verifying allocates little and frees nothing, and its passes over a large
+    module made verification grow faster than the module."""
+    with collection_paused():
+        _verify_all(root)
+
+
+def _verify_all(root: Operation) -> None:
     for op in root.walk():
-        if op.has_trait(SymbolTable) and any(len(r.blocks) != 1 for r in op.regions):
+        if op.regions and op.has_trait(SymbolTable) and any(len(r.blocks) != 1 for r in op.regions):
             _verify_op(op)  # a symbol table that is not one block, before a lookup into it
     for op in root.walk():
-        _check_symbols(op)
+        if op.regions:
+            _check_symbols(op)
         _verify_op(op)
         for region in op.regions:
             if len(region.blocks) == 1 and not region.block.ops and not op.has_trait(NoTerminator):
