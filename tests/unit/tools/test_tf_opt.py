@@ -112,3 +112,13 @@ def test_a_failing_run_leaves_the_output_file_as_it_was(tmp_path: Path) -> None:
     assert (code, out) == (1, "")
     assert output.read_text() == "previous\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.mlir", "out.mlir"]
+
+
+def test_timing_reports_each_stage() -> None:
+    """`--timing`: MLIR's execution time report on stderr, one row per stage, passes by name."""
+    source = Path(__file__).parents[2] / "filecheck" / "tools" / "Inputs" / "add.mlir"
+    code, out, err = run([str(source), "-p", "cse,canonicalize", "--timing"])
+    assert code == 0 and "tf.module" in out
+    assert "... Execution time report ..." in err
+    rows = [line.split(")")[-1].strip() for line in err.splitlines() if "%)" in line]
+    assert rows == ["parse", "verify", "pass cse", "pass canonicalize", "print", "Total"]
