@@ -52,6 +52,7 @@ from tilefoundry.dialects.function import (
     print_header,
 )
 from tilefoundry.ir.expr import VarOwner
+from tilefoundry.ir.op_verification import memoize_verification
 from tilefoundry.ir.patterns import DimVarRangePat
 from tilefoundry.types import ONE_VALUE_TYPE
 
@@ -244,4 +245,4 @@ class ReturnOp(ValuesFormat, IRDLOperation):
             )
 
 
-HIR = Dialect("hir", [FuncOp, VariantOp, ReturnOp], [])
+HIR = memoize_verification(Dialect("hir", [FuncOp, VariantOp, ReturnOp], []))

@@ -70,6 +70,7 @@ from tilefoundry.ir.metadata import (
     metadata_context,
 )
 from tilefoundry.ir.op_registry import Op, typeinfer
+from tilefoundry.ir.op_verification import memoize_verification
 from tilefoundry.ir.state import Slot
 from tilefoundry.target import TargetAttr, TopologyAttr
 from tilefoundry.types import (
@@ -571,17 +572,19 @@ def _shown(type: IRType) -> str:
     return str(type) if not isinstance(type, UnitType) else "() (no result)"
 
 
-TF = Dialect(
-    "tf",
-    [ModuleOp, CallOp, ConstantOp, TupleOp, MeshOp, YieldOp],
-    [
-        OpAttr,
-        DimsAttr,
-        DimRangeAttr,
-        SpanEndAttr,
-        MetaAttr,
-        TargetAttr,
-        TopologyAttr,
-        OwnerContextAttr,
-    ],
+TF = memoize_verification(
+    Dialect(
+        "tf",
+        [ModuleOp, CallOp, ConstantOp, TupleOp, MeshOp, YieldOp],
+        [
+            OpAttr,
+            DimsAttr,
+            DimRangeAttr,
+            SpanEndAttr,
+            MetaAttr,
+            TargetAttr,
+            TopologyAttr,
+            OwnerContextAttr,
+        ],
+    )
 )

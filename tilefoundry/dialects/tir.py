@@ -69,6 +69,7 @@ from tilefoundry.dialects.tf_module import lookup_symbol
 from tilefoundry.ir.callable import FunctionLike, fits
 from tilefoundry.ir.expr import Expr, ExprOp, Var, VarOwner, is_defined_within
 from tilefoundry.ir.metadata import BindingMetadata, location_to_metadata
+from tilefoundry.ir.op_verification import memoize_verification
 from tilefoundry.ir.patterns import DimVarRangePat
 from tilefoundry.types import ONE_VALUE_TYPE, VALUE_TYPES, from_attr
 
@@ -511,4 +512,6 @@ def statement_values(op: Operation) -> Sequence[SSAValue]:
     return [v for inner in op.walk() for v in inner.operands if not is_defined_within(v, op)]
 
 
-TIR = Dialect("tir", [PrimFuncOp, LetOp, EvaluateOp, YieldOp, DispatchOp, ReturnOp], [])
+TIR = memoize_verification(
+    Dialect("tir", [PrimFuncOp, LetOp, EvaluateOp, YieldOp, DispatchOp, ReturnOp], [])
+)

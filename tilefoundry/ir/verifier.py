@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.dialects.builtin import StringAttr, UnregisteredOp
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir import Block, Operation
 from xdsl.traits import NoTerminator, SymbolOpInterface, SymbolTable
 from xdsl.utils.exceptions import VerifyException
 
@@ -122,11 +122,12 @@ def _check_symbols(op: Operation) -> None:
 
 
 def _check_dominance(block: Block) -> None:
-    defined: set[SSAValue] = set(block.args)
-    local = {r for op in block.ops for r in op.results}
+    # `pending` holds the results of the ops not yet passed: an operand among them is used
+    # before (or by) its definition. By identity: an SSA value's `__hash__` is a Python call.
+    pending = {id(r) for op in block.ops for r in op.results}
     for op in block.ops:
         for inner in op.walk() if op.regions else (op,):
             for index, operand in enumerate(inner.operands):
-                if operand in local and operand not in defined:
+                if id(operand) in pending:
                     raise OpVerifyError(inner, f"operand #{index} does not dominate this use")
-        defined.update(op.results)
+        pending.difference_update(map(id, op.results))
