@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import io
+import re
 from collections.abc import Iterable, Sequence
 from collections.abc import Set as AbstractSet
 from io import StringIO
@@ -22,6 +23,7 @@ from typing import Any, Protocol, cast, runtime_checkable
 from xdsl.dialects.builtin import (
     ArrayAttr,
     DenseIntOrFPElementsAttr,
+    FunctionType,
     SymbolRefAttr,
 )
 from xdsl.dialects.builtin import TensorType as BuiltinTensorType
@@ -58,7 +60,15 @@ from tilefoundry.dialects.op_attr import OpAttr, attr_to_op, canonical, op_to_at
 from tilefoundry.dialects.op_attr import print_op_body as _print_op_body
 from tilefoundry.dialects.tf_mesh import MeshOp, YieldOp
 from tilefoundry.dialects.tf_module import ModuleOp, OwnerContextAttr, lookup_symbol
-from tilefoundry.ir.asm import TFParser, TFPrinter, bracketed_end
+from tilefoundry.ir.asm import (
+    OPERAND,
+    PlainOp,
+    TFParser,
+    TFPrinter,
+    bracketed_end,
+    plain_operand_names,
+    register_plain_form,
+)
 from tilefoundry.ir.callable import FunctionLike, fits
 from tilefoundry.ir.expr import Expr, ExprOp, Var, dominates, expr_value
 from tilefoundry.ir.memo import IdentityMemo
@@ -523,6 +533,36 @@ class CallOp(ExprOp, IRDLOperation):
         op.attributes |= attributes
         return op
 
+    @classmethod
+    def parse_plain(cls, parser: TFParser, position: int) -> PlainOp | None:
+        """`callee(%a, %b) : (A, B) -> R` on one line with nothing else (no attributes, no
+        location), the callee and function type read before: what `parse` reads, in one step.
+        The texts are looked up whole: only a text read before in full is found."""
+        source = parser.source
+        line = _PLAIN_CALL.match(source, position)
+        if line is None or not _PLAIN_OP_END.match(source, line.end()):
+            return None
+        callee_text, operands_start, type_text = line.group(1), line.start(2), line.group(3)
+        function_type = parser.remembered("function type", type_text)
+        if not isinstance(function_type, FunctionType) or len(function_type.outputs) != 1:
+            return None
+        callee = parser.remembered("op" if callee_text[0] != "@" else "symbol", callee_text)
+        if callee is None:
+            if _PLAIN_SYMBOL.fullmatch(callee_text) is None:
+                return None
+            root, *nested = callee_text[1:].split("::@")
+            callee = SymbolRefAttr(root, nested)
+            parser.remember("symbol", callee_text, callee)
+        operands = plain_operand_names(parser, operands_start, line.end(2))
+        values = parser.resolve_operands(operands, function_type.inputs.data, line.start(3))
+        op = cls.create(
+            operands=values,
+            result_types=[function_type.outputs.data[0]],
+            properties={"callee": callee},
+        )
+        end = line.end()
+        return PlainOp(op, end, (callee, function_type))
+
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         if isinstance(self.callee, SymbolRefAttr):
@@ -548,6 +588,17 @@ def _op_body_text(callee: OpAttr) -> str:
     _print_op_body(TFPrinter(stream=stream), callee)
     return stream.getvalue()
 
+
+register_plain_form("tf.call", CallOp.parse_plain)
+
+_PLAIN_CALL = re.compile(
+    rf"([^(\n]+)(\((?: *{OPERAND} *(?:, *{OPERAND} *)*)?\)) : (\([^\n]*?)[ \t]*$", re.M
+)
+"""A call on one line: its callee, its operand list of plain names, its function type."""
+_PLAIN_SYMBOL = re.compile(r"@[A-Za-z_][A-Za-z0-9_$.]*(?:::@[A-Za-z_][A-Za-z0-9_$.]*)*")
+"""A callee `@f` or `@a::@b` of bare names."""
+_PLAIN_OP_END = re.compile(r"\s*(?:[^\s/l]|\Z)")
+"""What may follow a plain op: anything but a location (`loc(...)`, perhaps after a comment)."""
 
 _CHECKED_CALLS = IdentityMemo()
 """The signatures (callee, argument types, result types) of op calls that verified: a module

@@ -21,7 +21,7 @@ import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NoReturn, TypeVar, cast
+from typing import Any, NamedTuple, NoReturn, Protocol, TypeVar, cast
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
@@ -73,7 +73,19 @@ from tilefoundry.ir.nesting import (
     operation_attributes,
 )
 
-__all__ = ["SourcePosition", "TFParser", "TFPrinter", "bracketed_end", "function_type_end"]
+__all__ = [
+    "PlainForm",
+    "OPERAND",
+    "PlainOp",
+    "SourcePosition",
+    "TFParser",
+    "TFPrinter",
+    "bracketed_end",
+    "function_type_end",
+    "plain_operand_names",
+    "plain_operands",
+    "register_plain_form",
+]
 
 _T = TypeVar("_T")
 
@@ -161,6 +173,12 @@ class TFParser(LiteralParser, Parser):
                     err.span,
                 )
             raise
+        if self.forward_aliases:  # a location used an alias before its definition
+            self._resolve_forward_aliases(module)
+        read_irdl_form(module)
+        return module
+
+    def _resolve_forward_aliases(self, module: ModuleOp) -> None:
         try:
             rebound = resolve_forward_aliases(module, self.attribute_aliases)
         except UndefinedAlias as err:
@@ -170,8 +188,6 @@ class TFParser(LiteralParser, Parser):
         for op in rebound:
             if isinstance(op, ExprOp | VarOwner) and len(op.results) == 1:
                 self._bind_ssa_name(op, self.op_offsets.get(op, 0))
-        read_irdl_form(module)
-        return module
 
     # -- nesting (see ir/nesting.py) -------------------------------------------------------------
 
@@ -220,17 +236,13 @@ class TFParser(LiteralParser, Parser):
     def parse_operand_list(self) -> list[UnresolvedOperand]:
         """`(%a, %b, ...)`: read in one step when it has that plain shape (the operands of
         nearly every op of a module), else token by token as xDSL reads it."""
-        found = _PLAIN_OPERANDS.match(self.source, self.pos)
-        if found is None:
+        plain = plain_operands(self, self.pos)
+        if plain is None:
             return self.parse_comma_separated_list(
                 self.Delimiter.PAREN, self.parse_unresolved_operand
             )
-        source = self.lexer.input
-        operands = [
-            UnresolvedOperand(Span(name.start(), name.end(), source), 0)
-            for name in _OPERAND_NAME.finditer(self.source, found.start(), found.end())
-        ]
-        self._resume_from(found.end())
+        operands, end = plain
+        self._resume_from(end)
         return operands
 
     def memoized(self, table: str, end: int, parse: Callable[[], _T]) -> _T:
@@ -340,6 +352,9 @@ class TFParser(LiteralParser, Parser):
 
     def parse_operation(self) -> Operation:
         start = self.pos
+        plain = self._parse_plain_operation(start)
+        if plain is not None:
+            return plain
         counted = self._enter()
         self._op_level += 1
         try:
@@ -358,6 +373,42 @@ class TFParser(LiteralParser, Parser):
             self._bind_ssa_name(op, start)
         return op
 
+    def _parse_plain_operation(self, start: int) -> Operation | None:
+        """`%name = op ...` in the plain form its op registered (`register_plain_form`), read
+        in one step; None (nothing consumed, nothing defined) when the text has another shape,
+        names something not read before, or nests too deep: the op is then read token by
+        token, which reports whatever is wrong. What the plain form builds is what the full
+        path builds from the same text."""
+        head = _PLAIN_HEAD.match(self.source, start)
+        if head is None:
+            return None
+        form = _PLAIN_FORMS.get(head.group(2))
+        if form is None:
+            return None
+        parsed = form(self, head.end())
+        if parsed is None:
+            return None
+        op, end, bound = parsed
+        if len(op.results) != 1 or self._op_level + 1 + self._depths.deepest(bound) > MAX_NESTING:
+            return None
+        self._resume_from(end)
+        name = head.group(1)
+        self._register_ssa_definition(
+            name[1:], op.results, Span(start, start + len(name), self.lexer.input)
+        )
+        self.op_offsets[op] = start
+        if isinstance(op, ExprOp | VarOwner):
+            self._bind_ssa_name(op, start)
+        return op
+
+    def remembered(self, table: str, text: str) -> Any:
+        """What `memoized` (or `remember`) found `text` to mean in `table`, or None."""
+        return self._memo.get(table, _NOTHING).get(text)
+
+    def remember(self, table: str, text: str, value: object) -> None:
+        """Record that `text` means `value` in `table` (see `memoized`)."""
+        self._memo.setdefault(table, {})[text] = value
+
     def _bind_ssa_name(self, op: Operation, start: int) -> None:
         """Keep the binding (the location) and the SSA name hint in agreement: a location that
         names a binding sets the SSA name; otherwise the SSA name becomes the binding, wrapped
@@ -365,7 +416,7 @@ class TFParser(LiteralParser, Parser):
         result = op.results[0]
         if isinstance(op.location, UnknownLoc):  # the common case: the SSA name is the binding
             if result.name_hint is not None:
-                op.location = NameLoc(StringAttr(result.name_hint), NoneAttr())
+                op.location = NameLoc(StringAttr(result.name_hint), _NO_ATTRIBUTE)
             return
         try:
             metadata = location_to_metadata(op.location)
@@ -459,11 +510,61 @@ _MEMOIZED_TYPES = frozenset(("tensor", "tuple"))
 
 
 _NAME = re.compile(r"[A-Za-z0-9_.$-]+")
-_OPERAND = r"%(?:[0-9]+|[A-Za-z$._-][A-Za-z0-9$._-]*)"
-_OPERAND_NAME = re.compile(_OPERAND)
-_PLAIN_OPERANDS = re.compile(rf"\((?: *{_OPERAND} *(?:, *{_OPERAND} *)*)?\)")
+OPERAND = r"%(?:[0-9]+|[A-Za-z$._-][A-Za-z0-9$._-]*)"
+"""An operand or result name, as a regular expression: where xDSL's lexer ends it."""
+_OPERAND_NAME = re.compile(OPERAND)
+_PLAIN_OPERANDS = re.compile(rf"\((?: *{OPERAND} *(?:, *{OPERAND} *)*)?\)")
 """An operand list of plain names on one line (no `#index`, no comment): each name ends where
 xDSL's lexer ends it, at the `,` or `)` that follows."""
+_PLAIN_HEAD = re.compile(rf"({OPERAND}) = ([a-z_][a-z0-9_$.]*) ")
+"""`%name = dialect.op ` at the start of an op that may have a plain form."""
+_NOTHING: dict[str, object] = {}
+_NO_ATTRIBUTE = NoneAttr()
+
+
+class PlainOp(NamedTuple):
+    """What a plain form read: the op (operands resolved, nothing else defined), where its
+    text ends, and attributes at least as deep as each one the op uses (for the nesting
+    limit: the function type that holds its operand and result types, say)."""
+
+    op: Operation
+    end: int
+    bound: Sequence[Attribute]
+
+
+class PlainForm(Protocol):
+    """Reads an op's most common spelling in one step, from `position` (after `%r = name `),
+    or returns None when the text is not in that spelling. See
+    `TFParser._parse_plain_operation`."""
+
+    def __call__(self, parser: TFParser, position: int, /) -> PlainOp | None: ...
+
+
+_PLAIN_FORMS: dict[str, PlainForm] = {}
+
+
+def register_plain_form(name: str, form: PlainForm) -> None:
+    """Let `TFParser` read op `name` through `form` when its text has that shape."""
+    _PLAIN_FORMS[name] = form
+
+
+def plain_operands(parser: TFParser, position: int) -> tuple[list[UnresolvedOperand], int] | None:
+    """The plain operand list `(%a, %b)` at `position` and where it ends, or None."""
+    found = _PLAIN_OPERANDS.match(parser.source, position)
+    if found is None:
+        return None
+    return plain_operand_names(parser, found.start(), found.end()), found.end()
+
+
+def plain_operand_names(parser: TFParser, start: int, end: int) -> list[UnresolvedOperand]:
+    """The operands of the plain operand list (`_PLAIN_OPERANDS`) from `start` to `end`."""
+    source = parser.lexer.input
+    return [
+        UnresolvedOperand(Span(name.start(), name.end(), source), 0)
+        for name in _OPERAND_NAME.finditer(parser.source, start, end)
+    ]
+
+
 _ANGLE_SPECIALS = re.compile(r'[<>"\n]')
 _PAREN_SPECIALS = re.compile(r'[()"\n]')
 _STRING_REST = re.compile(r'(?:[^"\\\n]|\\.)*"')

@@ -334,5 +334,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
 
 
+def entry() -> NoReturn:
+    """The `tf-opt` command: `main`, then the exit without the teardown. Freeing a large module
+    object by object takes a tenth of the run; the output is flushed and every file closed by
+    then, so the process ends as MLIR's tools end theirs, leaving the memory to the system."""
+    code = main()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (BrokenPipeError, OSError, ValueError):
+            code = code or 1
+    os._exit(code)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    entry()

@@ -58,6 +58,26 @@ def test_the_console_script_reports_a_missing_file_in_one_line(tmp_path: Path) -
     )
 
 
+def test_the_console_script_flushes_all_its_output_before_it_exits(tmp_path: Path) -> None:
+    # tf-opt ends with os._exit (no teardown): every byte must be out by then, pipe or file.
+    body = "".join(
+        f"    %v{i} = tf.call tf.math.unary<kind = neg>(%x) : (tensor<4xf32>) -> tensor<4xf32>\n"
+        for i in range(2000)
+    )
+    path = tmp_path / "wide.mlir"
+    path.write_text(
+        "tf.module @m {\n  hir.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {\n"
+        f"{body}    hir.return %x : tensor<4xf32>\n  }}\n}}\n"
+    )
+    script = Path(sys.executable).parent / "tf-opt"
+    piped = subprocess.run([str(script), str(path)], capture_output=True, text=True)
+    assert (piped.returncode, piped.stderr) == (0, "")
+    assert piped.stdout == path.read_text()
+    written = subprocess.run([str(script), str(path), "-o", str(tmp_path / "out.mlir")])
+    assert written.returncode == 0
+    assert (tmp_path / "out.mlir").read_text() == path.read_text()
+
+
 def test_a_failing_pass_leaves_no_output(tmp_path: Path) -> None:
     # A verifier failure after parsing prints nothing on stdout: no half-made IR.
     path = tmp_path / "bad.mlir"
