@@ -16,14 +16,12 @@ python -m tilefoundry.tools.dialect_docs --check    # exit 1 when a file is stal
 
 from __future__ import annotations
 
-import argparse
 import importlib
 import inspect
 import io
 import re
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 
 from xdsl.ir import Attribute, Dialect, Operation, ParametrizedAttribute
 from xdsl.irdl import IRDLOperation, OptionalDef, VariadicDef
@@ -33,6 +31,7 @@ from tilefoundry.context import make_context
 from tilefoundry.ir.asm import TFParser
 from tilefoundry.ir.irdl_form import segmented_group
 from tilefoundry.ir.irdl_printer import irdl_printer
+from tilefoundry.tools.generated_files import generate_main
 from tilefoundry.tools.irdl_constraints import constraint_of, range_of
 from tilefoundry.tools.irdl_export import ROOT, dialects, trait_names
 
@@ -232,25 +231,13 @@ def examples() -> dict[str, str]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="dialect_docs", description=__doc__.splitlines()[0])
-    parser.add_argument("--out", default=str(ROOT / "docs" / "dialects"), help="output folder")
-    parser.add_argument("--check", action="store_true", help="exit 1 when a file is stale")
-    args = parser.parse_args(argv)
-    out = Path(args.out)
-    stale = []
-    for dialect in dialects():
-        path = out / f"{dialect.name}.md"
-        text = render(dialect)
-        if path.exists() and path.read_text(encoding="utf-8") == text:
-            continue
-        stale.append(str(path))
-        if not args.check:
-            out.mkdir(parents=True, exist_ok=True)
-            path.write_text(text, encoding="utf-8")
-    if args.check and stale:
-        print(f"stale (run `make dialects`): {', '.join(stale)}", file=sys.stderr)
-        return 1
-    return 0
+    return generate_main(
+        "dialect_docs",
+        __doc__.splitlines()[0],
+        ROOT / "docs" / "dialects",
+        lambda out: ((out / f"{d.name}.md", render(d)) for d in dialects()),
+        argv,
+    )
 
 
 if __name__ == "__main__":

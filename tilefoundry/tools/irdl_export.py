@@ -26,7 +26,6 @@ irdl.operation @constant {
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -39,6 +38,7 @@ from xdsl.traits import HasParent
 
 from tilefoundry.ir.irdl_form import RUNS, SEGMENT_SIZES, segmented_group
 from tilefoundry.irdl_syntax import IRDL_DIALECTS
+from tilefoundry.tools.generated_files import generate_main
 from tilefoundry.tools.irdl_constraints import Constraint, constraint_of, range_of
 
 __all__ = ["ROOT", "dialects", "main", "render", "summary", "trait_names"]
@@ -238,25 +238,13 @@ def dialects() -> list[Dialect]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="irdl_export", description=__doc__.splitlines()[0])
-    parser.add_argument("--out", default=str(ROOT / "dialects"), help="the output folder")
-    parser.add_argument("--check", action="store_true", help="exit 1 when a file is stale")
-    args = parser.parse_args(argv)
-    out = Path(args.out)
-    stale = []
-    for dialect in dialects():
-        path = out / f"{dialect.name}.irdl.mlir"
-        text = render(dialect)
-        if path.exists() and path.read_text(encoding="utf-8") == text:
-            continue
-        stale.append(str(path))
-        if not args.check:
-            out.mkdir(parents=True, exist_ok=True)
-            path.write_text(text, encoding="utf-8")
-    if args.check and stale:
-        print(f"stale (run `make dialects`): {', '.join(stale)}", file=sys.stderr)
-        return 1
-    return 0
+    return generate_main(
+        "irdl_export",
+        __doc__.splitlines()[0],
+        ROOT / "dialects",
+        lambda out: ((out / f"{d.name}.irdl.mlir", render(d)) for d in dialects()),
+        argv,
+    )
 
 
 if __name__ == "__main__":
