@@ -589,7 +589,7 @@ def _op_body_text(callee: OpAttr) -> str:
     return stream.getvalue()
 
 
-register_plain_form("tf.call", CallOp.parse_plain)
+register_plain_form(CallOp, CallOp.parse_plain)
 
 _PLAIN_CALL = re.compile(
     rf"([^(\n]+)(\((?: *{OPERAND} *(?:, *{OPERAND} *)*)?\)) : (\([^\n]*?)[ \t]*$", re.M

@@ -141,6 +141,7 @@ class TFParser(LiteralParser, Parser):
         self.forward_aliases: dict[str, Span] = {}
         self._depths = AttributeDepths()
         self._memo: dict[str, dict[str, object]] = {}
+        self._plain_forms: dict[str, PlainForm | None] = {}
         self._text_depth = 0
         self._open: list[int] = []
         self._op_level = 0
@@ -382,7 +383,12 @@ class TFParser(LiteralParser, Parser):
         head = _PLAIN_HEAD.match(self.source, start)
         if head is None:
             return None
-        form = _PLAIN_FORMS.get(head.group(2))
+        op_name = head.group(2)
+        if op_name not in self._plain_forms:  # only for the op this parser's context registers
+            op_class, registered = _PLAIN_FORMS.get(op_name, (None, None))
+            known = op_class is not None and self.ctx.get_optional_op(op_name) is op_class
+            self._plain_forms[op_name] = registered if known else None
+        form = self._plain_forms[op_name]
         if form is None:
             return None
         parsed = form(self, head.end())
@@ -540,12 +546,13 @@ class PlainForm(Protocol):
     def __call__(self, parser: TFParser, position: int, /) -> PlainOp | None: ...
 
 
-_PLAIN_FORMS: dict[str, PlainForm] = {}
+_PLAIN_FORMS: dict[str, tuple[type[Operation], PlainForm]] = {}
 
 
-def register_plain_form(name: str, form: PlainForm) -> None:
-    """Let `TFParser` read op `name` through `form` when its text has that shape."""
-    _PLAIN_FORMS[name] = form
+def register_plain_form(op: type[Operation], form: PlainForm) -> None:
+    """Let `TFParser` read `op` through `form` when its text has that shape (and the parser's
+    context registers `op` under its name)."""
+    _PLAIN_FORMS[op.name] = (op, form)
 
 
 def plain_operands(parser: TFParser, position: int) -> tuple[list[UnresolvedOperand], int] | None:

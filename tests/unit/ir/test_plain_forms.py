@@ -36,7 +36,7 @@ def counted_plain_reads() -> Iterator[list[PlainOp]]:
     """What the plain form of tf.call read (not the texts it left to the full reading; the
     parser may still refuse what it read, at the nesting limit)."""
     read: list[PlainOp] = []
-    form = asm._PLAIN_FORMS["tf.call"]
+    op_class, form = asm._PLAIN_FORMS["tf.call"]
 
     def counting(parser: TFParser, position: int) -> PlainOp | None:
         result = form(parser, position)
@@ -44,11 +44,11 @@ def counted_plain_reads() -> Iterator[list[PlainOp]]:
             read.append(result)
         return result
 
-    asm._PLAIN_FORMS["tf.call"] = counting
+    asm._PLAIN_FORMS["tf.call"] = (op_class, counting)
     try:
         yield read
     finally:
-        asm._PLAIN_FORMS["tf.call"] = form
+        asm._PLAIN_FORMS["tf.call"] = (op_class, form)
 
 
 def run(path: Path, *flags: str) -> tuple[int, str, str]:
@@ -189,3 +189,18 @@ def test_the_nesting_limit_holds_on_plain_calls(
     assert code == 1
     line = text.count("\n", 0, text.index(call, text.index("@d7"))) + 1
     assert err.startswith(f"{tmp_path / 'input.mlir'}:{line}:1: error: nesting deeper than")
+
+
+def test_a_plain_form_serves_only_a_context_that_registers_its_op() -> None:
+    from xdsl.context import Context
+    from xdsl.dialects.builtin import FunctionType, TensorType, f32
+
+    from tilefoundry.context import make_context
+
+    text = f"%a = tf.call @g(%x) : ({T}) -> {T}\n"
+    signature = FunctionType.from_lists([TensorType(f32, [4])], [TensorType(f32, [4])])
+    for context, expected in ((make_context(), "tf.call"), (Context(), None)):
+        parser = TFParser(context, text, "x.mlir")
+        parser.remember("function type", f"({T}) -> {T}", signature)
+        op = parser._parse_plain_operation(0)
+        assert (op.name if op is not None else None) == expected
