@@ -560,8 +560,7 @@ class CallOp(ExprOp, IRDLOperation):
             result_types=[function_type.outputs.data[0]],
             properties={"callee": callee},
         )
-        end = line.end()
-        return PlainOp(op, end, (callee, function_type))
+        return PlainOp(op, line.end(), (callee, function_type))
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")

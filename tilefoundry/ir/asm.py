@@ -376,10 +376,10 @@ class TFParser(LiteralParser, Parser):
 
     def _parse_plain_operation(self, start: int) -> Operation | None:
         """`%name = op ...` in the plain form its op registered (`register_plain_form`), read
-        in one step; None (nothing consumed, nothing defined) when the text has another shape,
-        names something not read before, or nests too deep: the op is then read token by
-        token, which reports whatever is wrong. What the plain form builds is what the full
-        path builds from the same text."""
+        in one step; None (nothing consumed or defined; operands looked up stay looked up, as
+        the full reading looks them up) when the text has another shape, names something not
+        read before, or nests too deep: the op is then read token by token, which reports
+        whatever is wrong. What the plain form builds is what the full reading builds."""
         head = _PLAIN_HEAD.match(self.source, start)
         if head is None:
             return None
