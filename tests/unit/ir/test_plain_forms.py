@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import contextlib
 import io
-from collections.abc import Iterator
+import random
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -204,3 +205,56 @@ def test_a_plain_form_serves_only_a_context_that_registers_its_op() -> None:
         parser.remember("function type", f"({T}) -> {T}", signature)
         op = parser._parse_plain_operation(0)
         assert (op.name if op is not None else None) == expected
+
+
+CHAIN = module(
+    f"%a = tf.call {UNARY}",
+    f"%b = tf.call @g(%a) : ({T}) -> {T}",
+    f"%c = tf.call tf.math.unary<kind = neg>(%b) : ({T}) -> {T}",
+    f"%d = tf.call @g(%c) : ({T}) -> {T}",
+    f"%e = tf.call tf.math.binary<kind = add>(%c, %d) : ({T}, {T}) -> {T}",
+    f"%f = tf.call tf.math.binary<kind = add>(%e, %a) : ({T}, {T}) -> {T}",
+    f"%h = tf.call @inner::@g(%f) : ({T}) -> {T}",
+)
+LINE_EDITS: list[Callable[[random.Random, str], str]] = [
+    lambda rng, line: line + " " * rng.randint(1, 3),
+    lambda rng, line: line + " // note",
+    lambda rng, line: line + " loc(unknown)",
+    lambda rng, line: line + '\n      loc("f.py":1:2)',
+    lambda rng, line: line.replace(" : ", " {k = 1} : ", 1),
+    lambda rng, line: line.replace("(%", f"({rng.choice(['%a', '%x', '%zz', '%a#0'])}, %", 1),
+    lambda rng, line: line.replace(rng.choice(["%a", "%b", "%c"]), rng.choice(["%x", "%c"])),
+    lambda rng, line: line.replace("@g", rng.choice(["@inner::@g", '@"g"', "@nope"])),
+    lambda rng, line: line.replace(T, "tensor<5xf32>", 1),
+    lambda rng, line: line.replace("-> tensor", "-> (tensor") + ")",
+    lambda rng, line: line + "\n    " + line.strip(),
+    lambda rng, line: line.replace("tf.call ", "tf.call  ", 1),
+    lambda rng, line: (lambda at: line[:at] + line[at + 1 :])(rng.randrange(len(line))),
+]
+
+
+def plain_call_mutants(count: int, seed: int) -> list[str]:
+    """The chain above with one to three of its call lines after the first edited (so the
+    edited lines are the ones a plain form may read): each edit one a user might make."""
+    rng = random.Random(seed)
+    lines = CHAIN.split("\n")
+    calls = [i for i, line in enumerate(lines) if "tf.call" in line][1:]
+    texts = []
+    for _ in range(count):
+        edited = list(lines)
+        for index in rng.sample(calls, rng.randint(1, 3)):
+            edited[index] = rng.choice(LINE_EDITS)(rng, edited[index])
+        texts.append("\n".join(edited))
+    return texts
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_edited_call_chains_read_the_same_either_way(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, seed: int
+) -> None:
+    accepted = 0
+    for text in plain_call_mutants(40, seed):
+        (code, _, err), _ = both_ways(tmp_path, monkeypatch, text, "--print-debuginfo")
+        assert "internal error" not in err
+        accepted += code == 0
+    assert 0 < accepted < 40  # some edits keep the module valid, some do not
