@@ -5,9 +5,9 @@ the folder bakes into a literal (docs/ir.md, "Numeric semantics").
   hardware stores them; a NaN stays a NaN, quiet), still held in float32, as every bf16 array is.
 - `cast_array(x, dtype)`: the values of `x` as `dtype` (`tf.math.cast`, and the conversion of
   every op's result and every argument to its type). A float rounds to nearest even (bf16 and
-  f16 directly, with no double rounding from f64); a float to an integer truncates toward zero
-  and saturates at the dtype's range, NaN is 0; an integer to a narrower one wraps; anything to
-  i1 is `x != 0`.
+  f16 directly, with no double rounding from f64; every NaN is quiet); a float to an integer
+  truncates toward zero and saturates at the dtype's range, NaN is 0; an integer to a narrower
+  one wraps; anything to i1 is `x != 0`.
 - `widened(x)`: the array an op computes in: f16 (and bf16, already float32) in float32, any
   other dtype as it is. An op on f16 / bf16 computes in float32 and its result is rounded once to
   its dtype (`cast_array`), reductions and matmul included.
@@ -91,7 +91,21 @@ def cast_array(x: Any, dtype: str) -> Any:
             return round_bf16(x)
         return round_bf16(_f64_to_f32_odd(x.astype(np.float64)))
     with np.errstate(all="ignore"):  # past the largest finite value is an infinity
-        return x.astype(target)
+        return _quieted(x.astype(target))
+
+
+def _quieted(x: Any) -> Any:
+    """A float array with each NaN quiet (its quiet bit set), as every arithmetic result is, so
+    that an identity (`x * 1` is `x`) keeps the bits of a NaN argument."""
+    import numpy as np
+
+    nan = np.isnan(x)
+    if not nan.any():
+        return x
+    unsigned = np.dtype(f"u{x.dtype.itemsize}")
+    quiet = np.array(1 << (np.finfo(x.dtype).nmant - 1), dtype=unsigned)
+    bits = x.view(unsigned)
+    return np.where(nan, bits | quiet, bits).astype(unsigned).view(x.dtype)
 
 
 def widened(x: Any) -> Any:
