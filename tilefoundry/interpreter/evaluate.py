@@ -29,7 +29,7 @@ from tilefoundry.dialects.op_attr import OpAttr, attr_to_op
 from tilefoundry.dialects.tf import CallOp, ConstantOp, MeshOp, TupleOp
 from tilefoundry.dialects.tf_module import lookup_symbol
 from tilefoundry.dialects.tir import DispatchOp, EvaluateOp, LetOp, PrimFuncOp
-from tilefoundry.interpreter.numerics import cast_array
+from tilefoundry.interpreter.numerics import cast_array, held_as
 from tilefoundry.interpreter.reference import REFERENCE
 from tilefoundry.types import DimVar, IRType, TensorType, TupleType, from_attr
 
@@ -108,13 +108,11 @@ def check_argument(name: str, type: IRType, value: Any, sizes: dict[str, int]) -
         elif dim != size:
             raise ExecutionError(f"argument '{name}' dim {axis} is {size}, expected {dim}")
     expected = numpy_dtype(type.dtype)
-    if array.dtype != expected or type.dtype == "bf16":
-        if not np.can_cast(array.dtype, expected, casting="same_kind"):
-            raise ExecutionError(
-                f"argument '{name}' has dtype {array.dtype}; {type} needs {type.dtype}"
-            )
-        array = cast_array(array, type.dtype)  # a bf16 argument is rounded to bf16
-    return array
+    if not np.can_cast(array.dtype, expected, casting="same_kind"):
+        raise ExecutionError(
+            f"argument '{name}' has dtype {array.dtype}; {type} needs {type.dtype}"
+        )
+    return held_as(array, type.dtype)  # bf16 rounded, NaNs quiet (else the array itself)
 
 
 def evaluate_op(op: CallOp, values: Sequence[Any]) -> Any:

@@ -8,6 +8,9 @@ the folder bakes into a literal (docs/ir.md, "Numeric semantics").
   f16 directly, with no double rounding from f64; every NaN is quiet); a float to an integer
   truncates toward zero and saturates at the dtype's range, NaN is 0; an integer to a narrower
   one wraps; anything to i1 is `x != 0`.
+- `held_as(x, dtype)`: `x` as the interpreter holds a value of `dtype` (an argument entering a
+  function): `x` itself when it already is exactly that (so an in-place write reaches the
+  caller's array), else `cast_array(x, dtype)`.
 - `widened(x)`: the array an op computes in: f16 (and bf16, already float32) in float32, any
   other dtype as it is. An op on f16 / bf16 computes in float32 and its result is rounded once to
   its dtype (`cast_array`), reductions and matmul included.
@@ -25,7 +28,7 @@ from typing import Any
 
 from tilefoundry.dialects.dense import numpy_dtype
 
-__all__ = ["cast_array", "int_range", "round_bf16", "widened"]
+__all__ = ["cast_array", "held_as", "int_range", "round_bf16", "widened"]
 
 
 def round_bf16(x: Any) -> Any:
@@ -114,3 +117,14 @@ def widened(x: Any) -> Any:
 
     x = np.asarray(x)
     return x.astype(np.float32) if x.dtype == np.float16 else x
+
+
+def held_as(x: Any, dtype: str) -> Any:
+    """`x` itself when `cast_array(x, dtype)` would not change a bit of it, else that."""
+    import numpy as np
+
+    x = np.asarray(x)
+    converted = cast_array(x, dtype)
+    if converted.dtype == x.dtype and converted.tobytes() == x.tobytes():
+        return x
+    return converted

@@ -144,12 +144,24 @@ def _reduce_sum(op: ReduceSum, arrays: Sequence[Any], value: Any) -> bool:
     return _same_exact(exact, value)
 
 
+_EXACT_MATMUL_STEPS = 1 << 20
+"""The most multiply-adds the exact (Python integer) check of a matmul makes; past it, a matmul
+whose bound does not settle the question is not folded."""
+
+
 @exact_integers(MatMul)
 def _matmul(op: MatMul, arrays: Sequence[Any], value: Any) -> bool:
+    """Exact when even the sum of the magnitudes stays within half the range (judged in
+    float64, whose relative error is far below that margin), else on Python integers."""
     import numpy as np
 
-    lhs, rhs = (_unbounded(a) for a in arrays)
-    return _same_exact(np.matmul(lhs, rhs), value)
+    lhs, rhs = arrays
+    bound = np.matmul(np.abs(lhs.astype(np.float64)), np.abs(rhs.astype(np.float64)))
+    if float(bound.max()) < 2.0 ** (value.dtype.itemsize * 8 - 2):
+        return True
+    if value.size * lhs.shape[-1] > _EXACT_MATMUL_STEPS:
+        return False
+    return _same_exact(np.matmul(_unbounded(lhs), _unbounded(rhs)), value)
 
 
 def _moves_values(op: Op, arrays: Sequence[Any], value: Any) -> bool:

@@ -23,7 +23,7 @@ from tilefoundry import Constant, Module, ops
 from tilefoundry.dialects.dense import array_to_dense, dense_to_array, numpy_dtype
 from tilefoundry.dialects.tf import CallOp
 from tilefoundry.hir import Function
-from tilefoundry.interpreter.numerics import cast_array, round_bf16
+from tilefoundry.interpreter.numerics import cast_array, held_as, round_bf16
 from tilefoundry.ops.math import BinaryKind, UnaryKind
 from tilefoundry.transforms.canonicalization import evaluate_exactly
 from tilefoundry.types import DTYPES, TensorType, from_attr
@@ -352,3 +352,34 @@ def test_tf_opt_never_fails_on_edge_values(tmp_path: Any) -> None:
     assert done.returncode == 0, done.stderr
     assert "internal error" not in done.stderr and done.stderr == ""
     assert "tf.constant" in done.stdout
+
+
+def test_an_argument_already_of_its_dtype_is_the_callers_array() -> None:
+    exact = np.float32([1.0, -0.0, np.nan])
+    assert held_as(exact, "bf16") is exact and held_as(exact, "f32") is exact
+    ints = np.int32([1, 2])
+    assert held_as(ints, "i32") is ints
+    assert held_as(np.float32([1 + 2**-8]), "bf16")[0] == 1.0
+
+
+def test_an_identity_keeps_the_bits_of_a_signaling_nan_argument() -> None:
+    """`x * 1` folds to `x`: the interpreter quiets a NaN argument as `x * 1` would."""
+    x = tf.Var("x", TensorType((2,), "f32"))
+    one = Constant(np.ones(2, np.float32))
+    module = Module(name="m", functions=[Function(name="f", params=[x], body=ops.mul(x, one))])
+    snan = np.uint32([0x7F800001, 0xFF800123]).view(np.float32)
+    before = module.f(snan)
+    folded = tf.run_passes(module, "canonicalize")
+    assert "tf.call" not in str(folded)
+    assert same_bits(folded.f(snan), before)
+
+
+def test_integer_matmul_overflow_is_not_folded() -> None:
+    big = np.full((2, 2), 2**31, np.int64)
+    call = ops.matmul(Constant(big), Constant(big))
+    assert run_before_and_after(call)[0, 0] == -(2**63)  # 2^62 + 2^62 wraps
+    assert evaluate_exactly(call, [big, big]) is None
+    near = np.full((4, 4), 2**30, np.int64)
+    near[0, 0] = 2**31  # past the float64 bound's margin: the exact check decides
+    call = ops.matmul(Constant(near), Constant(near))
+    assert evaluate_exactly(call, [near, near])[0, 0] == 2**62 + 3 * 2**60
