@@ -23,6 +23,7 @@ from tilefoundry.ops.linalg import MatMul, Transpose
 from tilefoundry.ops.math import Binary, BinaryKind, Cast, Unary, UnaryKind
 from tilefoundry.ops.memory import Copy
 from tilefoundry.ops.reduce import ReduceMax, ReduceSum
+from tilefoundry.ops.shapes import normalize_axis
 from tilefoundry.ops.structure import Split, TupleGetItem
 
 __all__ = ["REFERENCE", "reference"]
@@ -107,11 +108,19 @@ def _cast(op: Cast, x: Any) -> Any:
     return cast_array(x, op.dtype)
 
 
+def _reduce(reduce: Callable[..., Any], x: Any, axis: int, keepdims: bool, **kw: Any) -> Any:
+    """`reduce` along `axis`, always over a contiguous last axis: the order in which numpy
+    combines the elements (pairwise for a float sum) is then the same for every layout."""
+    axis = normalize_axis(axis, x.ndim)
+    result = reduce(np.ascontiguousarray(np.moveaxis(x, axis, -1)), axis=-1, **kw)
+    return np.expand_dims(result, axis) if keepdims else result
+
+
 @reference(ReduceSum)
 def _reduce_sum(op: ReduceSum, x: Any) -> Any:
     """Accumulates in the dtype's compute type (f16 / bf16 in float32), rounded once."""
     x = widened(x)
-    return np.sum(x, axis=op.axis, keepdims=op.keepdims, dtype=x.dtype)
+    return _reduce(np.sum, x, op.axis, op.keepdims, dtype=x.dtype)
 
 
 @reference(ReduceMax)
@@ -123,13 +132,14 @@ def _reduce_max(op: ReduceMax, x: Any) -> Any:
         lowest = False
     else:
         lowest = np.iinfo(x.dtype).min
-    return np.max(x, axis=op.axis, keepdims=op.keepdims, initial=lowest)
+    return _reduce(np.max, x, op.axis, op.keepdims, initial=lowest)
 
 
 @reference(MatMul)
 def _matmul(op: MatMul, lhs: Any, rhs: Any) -> Any:
-    """Accumulates in the dtype's compute type (f16 / bf16 in float32), rounded once."""
-    return np.matmul(widened(lhs), widened(rhs))
+    """Accumulates in the dtype's compute type (f16 / bf16 in float32), rounded once; the
+    operands contiguous, so the product does not depend on their layout."""
+    return np.matmul(np.ascontiguousarray(widened(lhs)), np.ascontiguousarray(widened(rhs)))
 
 
 @reference(Transpose)

@@ -383,3 +383,16 @@ def test_integer_matmul_overflow_is_not_folded() -> None:
     near[0, 0] = 2**31  # past the float64 bound's margin: the exact check decides
     call = ops.matmul(Constant(near), Constant(near))
     assert evaluate_exactly(call, [near, near])[0, 0] == 2**62 + 3 * 2**60
+
+
+@pytest.mark.parametrize("axis", [0, 1])
+def test_a_float_sum_is_the_same_for_every_layout(axis: int) -> None:
+    """The order of accumulation is the reduction's, not the memory layout's: a transposed
+    (Fortran-ordered) argument sums to the same bits as its contiguous copy."""
+    x = np.random.default_rng(15).standard_normal((300, 300)).astype(np.float32) * 1e4
+    v = tf.Var("x", TensorType((300, 300), "f32"))
+    body = ops.reduce_sum(v, axis=axis)
+    module = Module(name="m", functions=[Function(name="f", params=[v], body=body)])
+    assert same_bits(module.f(np.asfortranarray(x)), module.f(x))
+    folded = run_before_and_after(ops.reduce_sum(Constant(x), axis=axis))
+    assert same_bits(folded, module.f(x))
