@@ -396,3 +396,29 @@ def test_a_float_sum_is_the_same_for_every_layout(axis: int) -> None:
     assert same_bits(module.f(np.asfortranarray(x)), module.f(x))
     folded = run_before_and_after(ops.reduce_sum(Constant(x), axis=axis))
     assert same_bits(folded, module.f(x))
+
+
+def float64_samples() -> Any:
+    """float64 values in every bf16 / f16 range: random, and ties (a value and a half ulp)."""
+    rng = np.random.default_rng(16)
+    random = rng.standard_normal(400) * np.exp2(rng.integers(-140, 120, 400))
+    bf16 = round_bf16(random.astype(np.float32)).astype(np.float64)
+    ties = bf16 * (1 + 2.0**-8)
+    return np.concatenate([random, ties, ties * (1 + 2.0**-40), ties * (1 - 2.0**-40)])
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_literals_round_as_casts_do(dtype: str) -> None:
+    """A literal written for a dtype (from Python, or as text) holds what a cast to it gives."""
+    values = float64_samples()
+    limit = 65504.0 if dtype == "f16" else 3.3895313892515355e38
+    values = values[np.abs(values) <= limit]
+    expected = cast_array(values, dtype)
+    assert same_bits(stored(values, dtype), expected)
+    text = ", ".join(repr(float(v)) for v in values)
+    source = (
+        f"tf.module @m {{\n  hir.func @f() -> tensor<{len(values)}x{dtype}> {{\n"
+        f"    %0 = tf.constant dense<[{text}]> : tensor<{len(values)}x{dtype}>\n"
+        f"    hir.return %0 : tensor<{len(values)}x{dtype}>\n  }}\n}}\n"
+    )
+    assert same_bits(tf.parse_module(source).f(), expected)
