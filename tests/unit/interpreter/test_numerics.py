@@ -19,11 +19,12 @@ import numpy as np
 import pytest
 
 import tilefoundry as tf
-from tilefoundry import Constant, Module, ops
+from tilefoundry import Constant, Module, Op, ParamDef, Tensor, ops, register_op
 from tilefoundry.dialects.dense import array_to_dense, dense_to_array, numpy_dtype
 from tilefoundry.dialects.tf import CallOp
 from tilefoundry.hir import Function
 from tilefoundry.interpreter.numerics import cast_array, held_as, round_bf16
+from tilefoundry.interpreter.reference import reference
 from tilefoundry.ops.math import BinaryKind, UnaryKind
 from tilefoundry.transforms.canonicalization import evaluate_exactly
 from tilefoundry.types import DTYPES, TensorType, from_attr
@@ -422,3 +423,44 @@ def test_literals_round_as_casts_do(dtype: str) -> None:
         f"    hir.return %0 : tensor<{len(values)}x{dtype}>\n  }}\n}}\n"
     )
     assert same_bits(tf.parse_module(source).f(), expected)
+
+
+@register_op(dialect="test", category="numerics", name="double")
+class Double(Op):
+    """A library op the folder has no exactness rule for: `x + x`."""
+
+    input = ParamDef(kind="input", pattern=Tensor)
+
+    def infer_type(self, *arg_types: Any) -> Any:
+        return arg_types[0]
+
+
+@register_op(dialect="test", category="numerics", name="clamp_low")
+class ClampLow(Op):
+    """A kernel that needs a numpy dtype (it cannot run on Python integers)."""
+
+    input = ParamDef(kind="input", pattern=Tensor)
+
+    def infer_type(self, *arg_types: Any) -> Any:
+        return arg_types[0]
+
+
+@reference(Double)
+def _double(op: Double, x: Any) -> Any:
+    return x + x
+
+
+@reference(ClampLow)
+def _clamp_low(op: ClampLow, x: Any) -> Any:
+    return np.maximum(x, np.iinfo(x.dtype).min + 1)
+
+
+def test_an_op_without_a_rule_folds_integers_only_when_exact() -> None:
+    """Judged by its own reference on Python integers: no overflow baked in, no error."""
+    small, big = np.int32([1, -3]), np.int32([2**30, 1])
+    assert same_bits(evaluate_exactly(tf.Call(Double(), [Constant(small)]), [small]), small * 2)
+    assert evaluate_exactly(tf.Call(Double(), [Constant(big)]), [big]) is None
+    assert run_before_and_after(tf.Call(Double(), [Constant(big)]))[0] == -(2**31)
+    assert evaluate_exactly(tf.Call(ClampLow(), [Constant(small)]), [small]) is None
+    floats = np.float32([1.5])
+    assert evaluate_exactly(tf.Call(Double(), [Constant(floats)]), [floats])[0] == 3.0
