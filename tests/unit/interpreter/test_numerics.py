@@ -464,3 +464,20 @@ def test_an_op_without_a_rule_folds_integers_only_when_exact() -> None:
     assert evaluate_exactly(tf.Call(ClampLow(), [Constant(small)]), [small]) is None
     floats = np.float32([1.5])
     assert evaluate_exactly(tf.Call(Double(), [Constant(floats)]), [floats])[0] == 3.0
+
+
+def test_the_python_surface_runs_ieee_and_integer_edge_cases_without_warnings() -> None:
+    """Overflow, 0/0, integer division by zero, NaN to an integer: defined values, and no numpy
+    warning (pytest turns a warning into an error)."""
+    h = tf.Var("h", TensorType((2,), "f16"))
+    square = ops.div(ops.mul(h, h), h)
+    module = Module(name="m", functions=[Function(name="f", params=[h], body=square)])
+    result = module.f(np.array([6e4, 0], np.float16))
+    assert np.isposinf(result[0]) and np.isnan(result[1])
+    i = tf.Var("i", TensorType((2,), "i32"))
+    module = Module(name="m", functions=[Function(name="f", params=[i], body=ops.div(i, i))])
+    np.testing.assert_array_equal(module.f(np.int32([3, 0])), [1, 0])
+    g = tf.Var("g", TensorType((2,), "f32"))
+    to_int = ops.cast(ops.exp(g), "i8")
+    module = Module(name="m", functions=[Function(name="f", params=[g], body=to_int)])
+    np.testing.assert_array_equal(module.f(np.float32([np.nan, 100.0])), [0, 127])
