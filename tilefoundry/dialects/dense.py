@@ -30,7 +30,8 @@ _LITTLE_ENDIAN = {
 
 
 def numpy_dtype(dtype: str) -> Any:
-    """The numpy dtype that holds a TileFoundry dtype (bf16 is computed in float32)."""
+    """The numpy dtype that holds a TileFoundry dtype (bf16: float32 holding bf16 values exactly,
+    see `tilefoundry.interpreter.numerics`)."""
     import numpy as np
 
     return np.dtype({"i1": "bool", "bf16": "float32"}.get(dtype) or _LITTLE_ENDIAN[dtype])
