@@ -481,3 +481,33 @@ def test_the_python_surface_runs_ieee_and_integer_edge_cases_without_warnings() 
     to_int = ops.cast(ops.exp(g), "i8")
     module = Module(name="m", functions=[Function(name="f", params=[g], body=to_int)])
     np.testing.assert_array_equal(module.f(np.float32([np.nan, 100.0])), [0, 127])
+
+
+@pytest.mark.parametrize(
+    ("dtype", "largest", "infinite"),
+    [
+        ("bf16", 3.3961e38, 2.0**128 - 2.0**119),
+        ("f16", 65519.0, 65520.0),
+        ("f32", 2.0**128 - 2.0**104 + 2.0**102, 2.0**128 - 2.0**103),
+    ],
+)
+def test_a_literal_is_refused_only_when_it_would_round_to_infinity(
+    dtype: str, largest: float, infinite: float
+) -> None:
+    """Below the largest finite value plus half its ulp, a literal rounds to the largest finite
+    value (in Python as in text); from there up, it would be an infinity, and is refused."""
+    top = stored(np.array([largest]), dtype)
+    assert np.isfinite(top[0]) and same_bits(top, cast_array(np.float64([largest]), dtype))
+    with pytest.raises(ValueError, match="does not fit"):
+        array_to_dense(np.array([infinite]), dtype)
+    for value, finite in ((largest, True), (infinite, False)):
+        source = (
+            f"tf.module @m {{\n  hir.func @f() -> tensor<{dtype}> {{\n"
+            f"    %0 = tf.constant dense<{value!r}> : tensor<{dtype}>\n"
+            f"    hir.return %0 : tensor<{dtype}>\n  }}\n}}\n"
+        )
+        if finite:
+            assert same_bits(tf.parse_module(source).f(), top.reshape(()))
+        else:
+            with pytest.raises(tf.TextError, match="out of range"):
+                tf.parse_module(source)
