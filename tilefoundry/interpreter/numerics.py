@@ -35,8 +35,8 @@ def round_bf16(x: Any) -> Any:
     """float32 values rounded to the nearest bfloat16 (ties to even), as a float32 array."""
     import numpy as np
 
-    bits = np.ascontiguousarray(x, dtype=np.float32).view(np.uint32)
-    rounded = bits >> np.uint32(16)
+    bits = np.array(x, dtype=np.float32, order="C", copy=None).view(np.uint32)  # a 0-d one too
+    rounded = np.asarray(bits >> np.uint32(16))  # an array even for a 0-d one
     rounded &= np.uint32(1)  # the last bit kept: a tie rounds to make it 0
     rounded += np.uint32(0x7FFF)
     rounded += bits
@@ -44,7 +44,7 @@ def round_bf16(x: Any) -> Any:
     nan = np.isnan(bits.view(np.float32))
     if nan.any():  # kept a NaN (its payload's high bits), quiet
         quiet = (bits & np.uint32(0xFFFF0000)) | np.uint32(0x00400000)
-        rounded = np.where(nan, quiet, rounded).astype(np.uint32)
+        rounded = np.asarray(np.where(nan, quiet, rounded)).astype(np.uint32)
     return rounded.view(np.float32)
 
 

@@ -511,3 +511,21 @@ def test_a_literal_is_refused_only_when_it_would_round_to_infinity(
         else:
             with pytest.raises(tf.TextError, match="out of range"):
                 tf.parse_module(source)
+
+
+@pytest.mark.parametrize("dtype", ALL)
+def test_a_scalar_result_keeps_its_rank(dtype: str) -> None:
+    """A reduction to a rank-0 tensor: a 0-d array, folded to the interpreter's bits."""
+    values = edge_values(dtype)
+    finite = values[np.isfinite(values)] if dtype[0] == "f" else values
+    for build in (ops.reduce_sum, ops.reduce_max):
+        literal = stored(finite[:3], dtype)
+        call = build(Constant(literal, dtype=dtype), axis=0)
+        value = run_before_and_after(call)
+        assert value.shape == ()
+        folded = evaluate_exactly(call, [literal])
+        assert folded is None or same_bits(folded, value)
+    x = tf.Var("x", TensorType((2,), dtype))
+    body = ops.reduce_max(x, axis=0)
+    module = Module(name="m", functions=[Function(name="f", params=[x], body=body)])
+    assert module.f(stored(values[:2], dtype)).shape == ()
