@@ -15,7 +15,9 @@ A call is left alone, never looped on, when its callee is recursive or can reach
 the callee has shape-specialization variants (the variant is chosen at run time), when caller
 and callee are of different levels (HIR and TIR), when the argument types specialize the
 parameter types (a size for a DimVar), when a TIR call's arguments are computed inside its own
-statement, or when the callee binds a mesh to a level the caller's module does not have.
+statement, when the callee binds a mesh to a level the caller's module does not have, or when
+a mesh of the callee would not nest outer to inner in the caller (a `mesh "cta"` in a callee
+whose call is inside a `mesh "warp"`): the verifier's rule for meshes holds in the result.
 
 ```mlir
 // before
@@ -130,12 +132,34 @@ def _can_inline(
 
 
 def _mesh_levels_fit(callee: Operation, call: CallOp) -> bool:
+    """Whether every mesh of the callee names a level of the caller's module and, once in the
+    caller, nests outer to inner: inside the mesh that holds the call too."""
     module = _module_of(call)
     levels = declared_in_chain(module)
     if levels is None:
         return True
-    names = {level.name for level in levels}
-    return all(op.topology.data in names for op in callee.walk() if isinstance(op, MeshOp))
+    names = [level.name for level in levels]
+    around_call = _enclosing_mesh(call, module)
+    for op in callee.walk():
+        if not isinstance(op, MeshOp):
+            continue
+        if op.topology.data not in names:
+            return False
+        outer = _enclosing_mesh(op, callee) or around_call
+        if outer is not None and outer.topology.data in names:
+            if names.index(op.topology.data) <= names.index(outer.topology.data):
+                return False
+    return True
+
+
+def _enclosing_mesh(op: Operation, limit: Operation) -> MeshOp | None:
+    """The closest mesh that holds `op`, below `limit`."""
+    parent = op.parent_op()
+    while parent is not None and parent is not limit:
+        if isinstance(parent, MeshOp):
+            return parent
+        parent = parent.parent_op()
+    return None
 
 
 def _module_of(op: Operation) -> ModuleOp:
