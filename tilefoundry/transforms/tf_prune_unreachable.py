@@ -38,11 +38,10 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from xdsl.context import Context
+from xdsl.dialects.builtin import SymbolRefAttr
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.traits import SymbolTable
-
-from xdsl.dialects.builtin import SymbolRefAttr
 
 from tilefoundry.dialects.tf import CallOp, ModuleOp
 from tilefoundry.dialects.tf_module import lookup_symbol
