@@ -3,7 +3,9 @@ naming the pass and the op, and the input Module is unchanged."""
 
 from __future__ import annotations
 
+import importlib
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -11,8 +13,7 @@ import pytest
 import tilefoundry as tf
 from tilefoundry.transforms import PASSES, PassOutputError
 
-sys.path.insert(0, str(Path(__file__).parents[2] / "filecheck" / "tools"))
-import broken_pass  # noqa: E402
+TOOLS = Path(__file__).parents[2] / "filecheck" / "tools"
 
 TEXT = """tf.module @m {
   hir.func @f(%x: tensor<4xf32>, %s: tensor<f32>) -> tensor<f32> {
@@ -22,8 +23,21 @@ TEXT = """tf.module @m {
 """
 
 
+@pytest.fixture
+def broken_pass() -> Iterator[None]:
+    """The test plugin's pass, registered for one test (the registry is shared)."""
+    sys.path.insert(0, str(TOOLS))
+    try:
+        plugin = importlib.import_module("broken_pass")
+    finally:
+        sys.path.remove(str(TOOLS))
+    PASSES["test-break-return"] = lambda: plugin.BreakReturn
+    yield
+    del PASSES["test-break-return"]
+
+
+@pytest.mark.usefixtures("broken_pass")
 def test_run_passes_blames_the_pass_and_leaves_the_input() -> None:
-    assert PASSES["test-break-return"]() is broken_pass.BreakReturn
     module = tf.parse_module(TEXT)
     before = str(module)
     with pytest.raises(PassOutputError) as caught:
