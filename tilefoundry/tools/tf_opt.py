@@ -261,6 +261,7 @@ class TfOptMain:
             for op in ops:
                 printer.print_op(op)
                 printer.print_string("\n")
+            printer.print_location_aliases()
         except IRDLFormError as err:
             raise ToolError(str(err)) from None
         return stream.getvalue()
