@@ -88,7 +88,11 @@ class TfOptMain:
         try:
             return parse_pipeline(self.args.passes, PASSES)
         except PipelineError as err:
-            raise ToolError(f"invalid pass pipeline '{self.args.passes}': {err}") from None
+            text = self.args.passes
+            shown = (
+                f"'{text}'" if len(text) <= 200 else f"'{text[:200]}...' ({len(text)} characters)"
+            )
+            raise ToolError(f"invalid pass pipeline {shown}: {err}") from None
 
     # -- running ---------------------------------------------------------------------------------
 
