@@ -415,3 +415,42 @@ tf.module @m {
 #l298 = loc(#l299)
 #l299 = loc(#l300)
 #l300 = loc("a.py":1:1)
+
+// -----
+
+// A fused location that repeats its parts at every level of a chain (2^25 parts written out)
+// holds too many metadata values: refused, not expanded.
+
+tf.module @m {
+  hir.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+    // expected-error @+1 {{a location holds more than 4096 metadata values (a fused location that repeats its parts)}}
+    %y = tf.call tf.math.unary<kind = neg>(%x) : (tensor<4xf32>) -> tensor<4xf32> loc(#loc25)
+    hir.return %y : tensor<4xf32>
+  }
+}
+#loc0 = loc("a.py":1:1)
+#loc1 = loc(fused[#loc0, #loc0])
+#loc2 = loc(fused[#loc1, #loc1])
+#loc3 = loc(fused[#loc2, #loc2])
+#loc4 = loc(fused[#loc3, #loc3])
+#loc5 = loc(fused[#loc4, #loc4])
+#loc6 = loc(fused[#loc5, #loc5])
+#loc7 = loc(fused[#loc6, #loc6])
+#loc8 = loc(fused[#loc7, #loc7])
+#loc9 = loc(fused[#loc8, #loc8])
+#loc10 = loc(fused[#loc9, #loc9])
+#loc11 = loc(fused[#loc10, #loc10])
+#loc12 = loc(fused[#loc11, #loc11])
+#loc13 = loc(fused[#loc12, #loc12])
+#loc14 = loc(fused[#loc13, #loc13])
+#loc15 = loc(fused[#loc14, #loc14])
+#loc16 = loc(fused[#loc15, #loc15])
+#loc17 = loc(fused[#loc16, #loc16])
+#loc18 = loc(fused[#loc17, #loc17])
+#loc19 = loc(fused[#loc18, #loc18])
+#loc20 = loc(fused[#loc19, #loc19])
+#loc21 = loc(fused[#loc20, #loc20])
+#loc22 = loc(fused[#loc21, #loc21])
+#loc23 = loc(fused[#loc22, #loc22])
+#loc24 = loc(fused[#loc23, #loc23])
+#loc25 = loc(fused[#loc24, #loc24])
