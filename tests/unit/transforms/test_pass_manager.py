@@ -78,7 +78,8 @@ def test_options_are_typed_and_kebab_case() -> None:
         ("tf.module(" * 3000 + "cse" + ")" * 3000, "nests deeper than 64 levels", 641),
         ("tf.module(" * 65 + ")" * 65, "nests deeper than 64 levels", 641),
         ("tf-fold-constants{max-elements=10000000000}", "max-elements must be at most 1048576", 1),
-        ("tf-inline{max-ops=0}", "max-ops must be at least 1, got 0", 1),
+        ("tf-inline{max-ops=0}", "max-ops must be at least 1 and at most 1000000", 1),
+        ("tf-inline{max-ops=1000001}", "(each copied op is held in memory), got 1000001", 1),
     ],
 )
 def test_malformed_pipelines_are_one_line(text: str, message: str, column: int) -> None:
