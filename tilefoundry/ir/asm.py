@@ -19,7 +19,7 @@ from __future__ import annotations
 import io
 import re
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, NoReturn, Protocol, TypeVar, cast
 
@@ -201,8 +201,10 @@ class TFParser(LiteralParser, Parser):
             )
         except AliasesTooDeep as err:
             self.raise_error(nesting_message(), self.forward_aliases[err.alias])
-        for op in rebound:
-            level = sum(1 for _ in _ancestors(op))  # the implicit top module is not a level
+        levels: dict[Operation, int] = {module: 0}  # the implicit top module is not a level
+        for op in module.walk():  # the aliases in place: as deep as what they stand for
+            parent = op.parent_op()
+            level = levels[op] = 0 if parent is None else levels[parent] + 1
             if level + self._depths.deepest(operation_attributes(op)) > MAX_NESTING:
                 self.raise_error(nesting_message(), self.op_offsets.get(op, 0))
         for op in rebound:
@@ -529,13 +531,6 @@ class TFParser(LiteralParser, Parser):
         if isinstance(attr, LocationAttr):
             return attr
         self.raise_error("expected a location", position)
-
-
-def _ancestors(op: Operation) -> Iterator[Operation]:
-    parent = op.parent_op()
-    while parent is not None:
-        yield parent
-        parent = parent.parent_op()
 
 
 _MEMOIZED_TYPES = frozenset(("tensor", "tuple"))
