@@ -12,7 +12,8 @@ root, `tf.module(hir.func(a))` on each `hir.func` directly in those — MLIR's o
 nesting, on ops that are isolated from above. A pass says which ops it runs on (`anchors`; None
 for any op); a pass without the attribute runs on `builtin.module` only. Option names are
 kebab-case and typed by the pass's dataclass fields (`int`, `float`, `bool`, `str`, tuples of
-them, optional). Every mistake is a `PipelineError`: one line, with the column.
+them, optional). Every mistake is a `PipelineError`: one line, with the column; a pipeline
+nests at most 64 levels (`MAX_PIPELINE_NESTING`).
 """
 
 from __future__ import annotations
@@ -29,12 +30,14 @@ from xdsl.context import Context
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 
-from tilefoundry.diagnostics import PassError
+from tilefoundry.diagnostics import PassError, PassOutputError
 
 __all__ = [
+    "MAX_PIPELINE_NESTING",
     "NESTING_ANCHORS",
     "Nest",
     "PassError",
+    "PassOutputError",
     "PassRun",
     "Pipeline",
     "PipelineError",
@@ -42,6 +45,7 @@ __all__ = [
     "describe_passes",
     "option_infos",
     "parse_pipeline",
+    "verify_pass_output",
 ]
 
 NESTING_ANCHORS = ("builtin.module", "tf.module", "hir.func", "hir.variant", "tir.prim_func")
@@ -140,15 +144,25 @@ class _Reader:
         return self.text[start : self.pos]
 
 
-def _parse_elements(reader: _Reader, closing: str) -> tuple[PassText | NestText, ...]:
+MAX_PIPELINE_NESTING = 64
+"""How deep `op-name(...)` may nest in a pipeline (the IR itself nests at most 64 levels)."""
+
+
+def _parse_elements(
+    reader: _Reader, closing: str, depth: int = 0
+) -> tuple[PassText | NestText, ...]:
     elements: list[PassText | NestText] = []
     while True:
         reader.skip_space()
         column = reader.column()
         name = reader.name("a pass name or an op name")
         if reader.peek() == "(":
+            if depth >= MAX_PIPELINE_NESTING:
+                raise PipelineError(
+                    f"the pipeline nests deeper than {MAX_PIPELINE_NESTING} levels", column
+                )
             reader.pos += 1
-            inner = () if reader.peek() == ")" else _parse_elements(reader, ")")
+            inner = () if reader.peek() == ")" else _parse_elements(reader, ")", depth + 1)
             if reader.peek() != ")":
                 reader.fail(f"expected ')' to close '{name}('")
             reader.pos += 1
@@ -394,6 +408,16 @@ def _run(
         ]
         for target in targets:
             _run(element.elements, ctx, target, after_pass)
+
+
+def verify_pass_output(module_pass: ModulePass, root: Operation) -> None:
+    """Verify `root` after `module_pass` ran; a failure is the pass's: `PassOutputError`."""
+    from tilefoundry.ir.verifier import OpVerifyError, verify_ir
+
+    try:
+        verify_ir(root)
+    except OpVerifyError as err:
+        raise PassOutputError(module_pass.name, err.op, str(err), err.notes) from None
 
 
 def parse_pipeline(text: str, available: Mapping[str, PassLoader]) -> Pipeline:
