@@ -29,10 +29,12 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
+from tilefoundry.tools.output import OutputClosed, OutputError, write_stdout
 from tilefoundry.tools.run_values import (
     RunError,
     check_output_path,
     draw,
+    exact_value,
     format_value,
     load_value,
     save_value,
@@ -122,7 +124,12 @@ def run(argv: Sequence[str] | None) -> int:
     )
     parser.add_argument("--dim", action="append", default=[], metavar="NAME=SIZE")
     parser.add_argument("--input", action="append", default=[], metavar="NAME=FILE")
-    parser.add_argument("--output", metavar="FILE", help="write the result (.npy, or .npz)")
+    parser.add_argument(
+        "--output",
+        metavar="FILE",
+        help="write the result (.npy, or .npz for a tuple; '-': standard output, and the "
+        "summary goes to stderr)",
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--plugin", action="append", default=[], metavar="MODULE")
 
@@ -134,7 +141,7 @@ def run(argv: Sequence[str] | None) -> int:
 
     import numpy as np
 
-    from tilefoundry.context import load_plugin
+    from tilefoundry.context import PluginError, load_plugin
     from tilefoundry.interpreter.call_graph import call_cycle
     from tilefoundry.interpreter.evaluate import (
         ExecutionError,
@@ -149,7 +156,12 @@ def run(argv: Sequence[str] | None) -> int:
     sizes = _sizes(args.dim)
     inputs = _pairs(args.input, "--input", "FILE")
     for plugin in args.plugin:
-        load_plugin(plugin)
+        try:
+            load_plugin(plugin)
+        except PluginError as err:
+            if os.environ.get("TF_OPT_TRACEBACK"):
+                raise
+            raise RunError(str(err)) from None
     try:
         with open(args.input_file, encoding="utf-8") as stream:
             text = stream.read()
@@ -204,7 +216,11 @@ def run(argv: Sequence[str] | None) -> int:
     values: dict[str, Any] = {}
     try:
         for name, path in inputs.items():
-            loaded = load_value(path, params[name].type, f"input '{name}'")
+            loaded = exact_value(
+                load_value(path, params[name].type, f"input '{name}'"),
+                params[name].type,
+                f"input '{name}'",
+            )
             seen: dict[str, int] = {}
             values[name] = check_argument(name, params[name].type, loaded, seen)
             for dim, size in seen.items():
@@ -218,7 +234,9 @@ def run(argv: Sequence[str] | None) -> int:
             values[p.name] if p.name in values else draw(p.type, given, rng)
             for p in function.params
         ]
-        with recording_selections() as selections:
+        # IEEE results (inf, nan) are the values the run computes: numpy's warnings about
+        # them are not shown (nor turned into errors by -W error).
+        with recording_selections() as selections, np.errstate(all="ignore"):
             result = run_any(function.function_op, arguments)
     except ExecutionError as err:
         raise RunError(f"'{function.name}': {err}") from None
@@ -232,20 +250,26 @@ def run(argv: Sequence[str] | None) -> int:
         f"{name}{list(np.asarray(value).shape) if not isinstance(value, tuple) else ''}"
         for name, value in zip(params, arguments, strict=True)
     )
-    print(f"{function.name}({shown})")
+    lines = [f"{function.name}({shown})"]
     for selection, count in Counter(selections).items():
-        print(f"  ran {selection}" + (f" ({count} times)" if count > 1 else ""))
-    print(f"  -> {value_summary(result)}")
-    for line in format_value(result, "     "):
-        print(line)
+        lines.append(f"  ran {selection}" + (f" ({count} times)" if count > 1 else ""))
+    lines.append(f"  -> {value_summary(result)}")
+    lines.extend(format_value(result, "     "))
+    summary = "".join(f"{line}\n" for line in lines)
+    if args.output == "-":  # standard output holds the value: the summary goes to stderr
+        sys.stderr.write(summary)
+    else:
+        write_stdout(summary)
     return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     try:
         return run(argv)
-    except RunError as err:
+    except (RunError, OutputError) as err:
         print(f"{PROG}: error: {err}", file=sys.stderr)
+        return 1
+    except OutputClosed:  # a closed pipe (`| head -1`): a quiet exit
         return 1
     except (KeyError, ValueError) as err:
         print(f"{PROG}: error: {err.args[0] if err.args else err}", file=sys.stderr)
