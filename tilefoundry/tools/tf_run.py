@@ -66,30 +66,21 @@ def _sizes(specs: Sequence[str]) -> dict[str, int]:
 
 
 def _path(text: str) -> list[str]:
-    """The names of a `--function` path: `layer0.mlp` or `@layer0::@mlp` (quoted names too)."""
-    from xdsl.dialects.builtin import SymbolRefAttr
-    from xdsl.utils.exceptions import ParseError
-
-    from tilefoundry.context import make_context
-    from tilefoundry.ir.asm import TFParser
+    """The names of a `--function` path: `layer0.mlp` or `@layer0::@mlp` (quoted names too),
+    as `tilefoundry.select` reads it."""
+    from tilefoundry.selection import path_names
 
     usage = (
         f"--function takes a dotted path (layer0.mlp) or a symbol reference (@layer0::@mlp), "
         f"got '{text}'"
     )
-    if not text.startswith("@"):
-        names = text.split(".")
-        if "" in names:
-            raise RunError(usage)
-        return names
-    parser = TFParser(make_context(), text, "--function")
     try:
-        ref = parser.parse_attribute()
-    except ParseError:
-        ref = None
-    if not isinstance(ref, SymbolRefAttr) or parser.pos < len(text):  # nothing may follow
+        names = path_names(text)
+    except ValueError:
+        raise RunError(usage) from None
+    if not names:
         raise RunError(usage)
-    return [ref.root_reference.data, *(r.data for r in ref.nested_references)]
+    return names
 
 
 def _function(module: Any, names: list[str]) -> Any:
