@@ -40,6 +40,7 @@ from tilefoundry.tools.run_values import (
     save_value,
     value_summary,
 )
+from tilefoundry.tools.tf_opt_args import help_through_stdout
 
 PROG = "tf-run"
 
@@ -128,6 +129,7 @@ def run(argv: Sequence[str] | None) -> int:
         raise RunError(message)
 
     setattr(parser, "error", one_line_error)  # noqa: B010 - one line, not usage + exit
+    help_through_stdout(parser)
     args = parser.parse_args(argv)
 
     import numpy as np

@@ -145,10 +145,23 @@ def test_dash_is_standard_output(source: Path, tmp_path: Path) -> None:
 # -- standard output full or closed ------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", ["tf-opt", "tf-run"])
-def test_a_full_standard_output_is_one_line(source: Path, name: str) -> None:
+@pytest.mark.parametrize(
+    ("name", "flags"),
+    [
+        ("tf-opt", []),
+        ("tf-opt", ["-p", "cse,cse", "--print-between-passes"]),
+        ("tf-opt", ["--list-passes"]),
+        ("tf-opt", ["--help"]),
+        ("tf-opt", ["--version"]),
+        ("tf-run", []),
+        ("tf-run", ["--help"]),
+    ],
+)
+def test_a_full_standard_output_is_one_line(source: Path, name: str, flags: list[str]) -> None:
     with open("/dev/full", "wb") as full:
-        result = tool(name, source, stdout=full, stderr=subprocess.PIPE, capture_output=False)
+        result = tool(
+            name, source, *flags, stdout=full, stderr=subprocess.PIPE, capture_output=False
+        )
     assert result.returncode == 1
     assert result.stderr.decode() == (
         f"{name}: error: cannot write to standard output: No space left on device\n"
