@@ -5,8 +5,10 @@
   same directory) and renamed over it only once the whole write succeeded, so a failure (a full
   disk, `ulimit -f`) leaves it as it was. A symlink is followed: its target is replaced and the
   link stays (a dangling link creates its target, as `open` would).
-- Anything else that exists, a device (`/dev/null`, `/dev/stdout`), a FIFO or a socket, is opened
-  and written in place, as mlir-opt writes it (it cannot be replaced, only written).
+- Anything else that exists, a device (`/dev/null`), a FIFO or a socket, is opened and written
+  in place, as mlir-opt writes it (it cannot be replaced, only written).
+- `/dev/stdout`, `/dev/stderr`, `/dev/fd/N`, `/proc/self/fd/N` are written to that descriptor
+  of the process, as the shell opened it (`>> log` appends), never reopened or replaced.
 - A write to standard output that fails is one line (`cannot write to standard output: No space
   left on device`); a closed pipe (EPIPE: `tf-opt big.mlir | head -1`) ends the run quietly,
   as Unix tools end theirs.
@@ -21,12 +23,13 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import stat
 import sys
 from collections.abc import Callable
 from typing import BinaryIO
 
-__all__ = ["OutputClosed", "OutputError", "write_file", "write_stdout"]
+__all__ = ["OutputClosed", "OutputError", "names_stdout", "write_file", "write_stdout"]
 
 
 class OutputError(Exception):
@@ -78,15 +81,18 @@ def write_file(path: str, write: Callable[[BinaryIO], object]) -> None:
         write(buffer)
         write_stdout(buffer.getvalue())
         return
-    target = os.path.realpath(path)
     try:
-        status: os.stat_result | None = os.stat(target)
+        status: os.stat_result | None = os.stat(path)  # what the path leads to, links followed
     except FileNotFoundError:
         status = None
     except OSError as err:  # e.g. a symlink loop
         raise _failed(path, err) from None
     if status is not None and stat.S_ISDIR(status.st_mode):
         raise OutputError(f"cannot write output file '{path}': Is a directory")
+    descriptor = _descriptor(path)
+    if descriptor is not None:
+        _write_descriptor(path, descriptor, write)
+        return
     if status is not None and not stat.S_ISREG(status.st_mode):
         try:  # a device, a FIFO, a socket: written in place
             with open(path, "wb") as stream:
@@ -94,7 +100,46 @@ def write_file(path: str, write: Callable[[BinaryIO], object]) -> None:
         except OSError as err:
             raise _failed(path, err) from None
         return
-    _replace(path, target, status, write)
+    _replace(path, os.path.realpath(path), status, write)
+
+
+_DESCRIPTOR = re.compile(r"/dev/(?:fd/(\d+)|(stdout)|(stderr))|/proc/(?:self|(\d+))/fd/(\d+)")
+
+
+def names_stdout(path: str) -> bool:
+    """Whether an output path is standard output (`-`, `/dev/stdout`, `/dev/fd/1`, ...)."""
+    return path == "-" or _descriptor(path) == 1
+
+
+def _descriptor(path: str) -> int | None:
+    """The file descriptor of this process that `path` names (`/dev/stdout`, `/dev/stderr`,
+    `/dev/fd/N`, `/proc/self/fd/N`), else None."""
+    found = _DESCRIPTOR.fullmatch(os.path.abspath(path))
+    if found is None:
+        return None
+    fd, stdout, stderr, pid, proc_fd = found.groups()
+    if stdout or stderr:
+        return 1 if stdout else 2
+    if pid is not None and int(pid) != os.getpid():
+        return None  # another process's descriptor: a path like any other
+    return int(fd if fd is not None else proc_fd)
+
+
+def _write_descriptor(path: str, descriptor: int, write: Callable[[BinaryIO], object]) -> None:
+    """Write to one of this process's descriptors, where it points and as it was opened (the
+    shell's `>> log` appends), never reopened, truncated or replaced."""
+    if descriptor == 1:
+        buffer = io.BytesIO()
+        write(buffer)
+        write_stdout(buffer.getvalue())
+        return
+    try:
+        if descriptor == 2:
+            sys.stderr.flush()
+        with open(os.dup(descriptor), "wb") as stream:
+            write(stream)
+    except OSError as err:
+        raise _failed(path, err) from None
 
 
 def _replace(

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import stat
 import warnings
 from typing import Any, BinaryIO
@@ -120,13 +121,18 @@ def load_value(path: str, type: IRType, what: str) -> Any:
 
 def check_output_path(path: str, type: IRType) -> None:
     """A result of `type` can be written to `path`: a `.npy` file for a tensor, `.npz` for a
-    tuple (checked before the run); `-` (standard output), a device or a FIFO takes either."""
+    tuple (checked before the run); `-` (standard output), a descriptor (`/dev/stdout`), a device or
+    a FIFO takes either."""
     suffix = ".npz" if isinstance(type, TupleType) else ".npy"
-    if path == "-" or _is_special(path):
+    if path == "-" or _is_special(path) or _DESCRIPTOR_PATH.fullmatch(os.path.abspath(path)):
         return
     if not path.endswith(suffix):
         kind = "a tuple" if isinstance(type, TupleType) else "a tensor"
         raise RunError(f"the result is {kind}: write it to a {suffix} file, got '{path}'")
+
+
+_DESCRIPTOR_PATH = re.compile(r"/dev/(fd/\d+|stdout|stderr)|/proc/(self|\d+)/fd/\d+")
+"""A file descriptor's path: it takes either form, whatever file it leads to."""
 
 
 def _is_special(path: str) -> bool:

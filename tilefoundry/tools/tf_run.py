@@ -29,7 +29,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
-from tilefoundry.tools.output import OutputClosed, OutputError, write_stdout
+from tilefoundry.tools.output import OutputClosed, OutputError, names_stdout, write_stdout
 from tilefoundry.tools.run_values import (
     RunError,
     check_output_path,
@@ -249,8 +249,8 @@ def run(argv: Sequence[str] | None) -> int:
     lines.append(f"  -> {value_summary(result)}")
     lines.extend(format_value(result, "     "))
     summary = "".join(f"{line}\n" for line in lines)
-    if args.output == "-":  # standard output holds the value: the summary goes to stderr
-        sys.stderr.write(summary)
+    if args.output is not None and names_stdout(args.output):
+        sys.stderr.write(summary)  # standard output holds the value: the summary goes here
     else:
         write_stdout(summary)
     return 0

@@ -229,3 +229,37 @@ def test_tf_opt_keeps_the_previous_output_when_the_write_fails(big: Path, tmp_pa
     )
     assert output.read_text() == "previous\n"
     assert only(tmp_path) == ["big.mlir", "out.mlir"]
+
+
+# -- a descriptor's path: written to the descriptor ---------------------------------------------
+
+
+def test_dev_stdout_writes_to_standard_output_as_the_shell_opened_it(
+    source: Path, tmp_path: Path
+) -> None:
+    piped = tool("tf-opt", source, "-o", "/dev/stdout")
+    assert (piped.returncode, piped.stdout.decode(), piped.stderr) == (0, MODULE, b"")
+    log = tmp_path / "log.txt"
+    log.write_text("previous\n")
+    with open(log, "ab") as appended:  # `>> log.txt`: appended, never truncated or replaced
+        result = tool("tf-opt", source, "-o", "/dev/stdout", stdout=appended, capture_output=False)
+    assert result.returncode == 0
+    assert log.read_text() == "previous\n" + MODULE
+    # tf-run: the value's file on stdout, the summary on stderr, as with `--output -`.
+    result = tool("tf-run", source, "--output", "/dev/stdout")
+    assert result.returncode == 0 and result.stdout.startswith(b"\x93NUMPY")
+    assert result.stderr.decode().startswith("f(x[4])\n")
+
+
+def test_dev_fd_n_writes_to_that_descriptor(source: Path, tmp_path: Path) -> None:
+    target = tmp_path / "fd.txt"
+    with open(target, "wb") as stream:
+        fd = stream.fileno()
+        result = tool("tf-opt", source, "-o", f"/dev/fd/{fd}", pass_fds=(fd,))
+    assert (result.returncode, result.stderr) == (0, b"")
+    assert target.read_text() == MODULE
+    result = tool("tf-opt", source, "-o", "/dev/fd/9")  # not open in the tool's process
+    assert result.returncode == 1
+    assert result.stderr.decode() == (
+        "tf-opt: error: cannot write output file '/dev/fd/9': Bad file descriptor\n"
+    )
