@@ -27,7 +27,7 @@ from tilefoundry.tools.tf_opt import main
 
 FILECHECK = Path(__file__).parents[2] / "filecheck"
 SOURCES = sorted(FILECHECK.glob("dialects/*/*.mlir")) + sorted(FILECHECK.glob("ir/*.mlir"))
-HANG_GUARD = 60
+HANG_GUARD = 600
 """Seconds after which a run is a hang (SIGALRM). Not a speed claim: a run takes well under one
 second; how long each takes is measured in benchmarks/fuzz_runs.py."""
 
