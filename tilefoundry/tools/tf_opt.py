@@ -35,7 +35,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 
-from tilefoundry.context import PluginError, load_plugin, register_dialects
+from tilefoundry.context import load_plugin, register_dialects
 from tilefoundry.diagnostics import PassError
 from tilefoundry.ir.allocation import collection_paused
 from tilefoundry.ir.asm import TFParser, TFPrinter
@@ -74,6 +74,8 @@ class TfOptMain:
         self.args = parse_arguments(args, _refuse)
         self.ctx = Context(allow_unregistered=self.args.allow_unregistered_dialect)
         register_dialects(self.ctx)
+        from tilefoundry.context import PluginError
+
         for module_name in self.args.plugin:
             try:
                 load_plugin(module_name)
