@@ -26,10 +26,18 @@ import os
 import re
 import stat
 import sys
-from collections.abc import Callable
-from typing import BinaryIO
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any, BinaryIO, TextIO, cast
 
-__all__ = ["OutputClosed", "OutputError", "names_stdout", "write_file", "write_stdout"]
+__all__ = [
+    "OutputClosed",
+    "OutputError",
+    "guarded_stdout",
+    "names_stdout",
+    "write_file",
+    "write_stdout",
+]
 
 
 class OutputError(Exception):
@@ -68,6 +76,48 @@ def write_stdout(data: str | bytes) -> None:
     except OSError as err:
         _silence_stdout()
         raise OutputError(f"cannot write to standard output: {err.strerror or err}") from None
+
+
+class _GuardedStdout:
+    """Standard output whose `write` and `flush` fail as `write_stdout` does (`OutputError`,
+    `OutputClosed`), so that a plain `print` fails in one line too."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        return cast(int, _guarded(lambda: self._stream.write(text)))
+
+    def flush(self) -> None:
+        _guarded(self._stream.flush)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+def _guarded(step: Callable[[], object]) -> object:
+    try:
+        return step()
+    except BrokenPipeError:
+        _silence_stdout()
+        raise OutputClosed from None
+    except OSError as err:
+        _silence_stdout()
+        raise OutputError(f"cannot write to standard output: {err.strerror or err}") from None
+
+
+@contextmanager
+def guarded_stdout() -> Iterator[None]:
+    """Within it, `sys.stdout` fails as `write_stdout` does, and it is flushed at the end (so a
+    failure is seen there, not at exit); `sys.stdout` is restored afterwards, whatever it was
+    set to within."""
+    original = sys.stdout
+    sys.stdout = cast(TextIO, _GuardedStdout(original))
+    try:
+        yield
+        sys.stdout.flush()
+    finally:
+        sys.stdout = original
 
 
 def _failed(path: str, err: OSError) -> OutputError:

@@ -17,8 +17,6 @@ from typing import Any, BinaryIO
 
 import numpy as np
 
-from tilefoundry.dialects.dense import numpy_dtype
-from tilefoundry.tools.output import write_file
 from tilefoundry.types import DimVar, IRType, TensorType, TupleType
 
 __all__ = [
@@ -150,6 +148,8 @@ def save_value(path: str, value: Any) -> None:
     regular file is written aside and renamed over `path`, so a failed write leaves the
     previous file as it was; `-` is standard output; raises `OutputError`)."""
 
+    from tilefoundry.tools.output import write_file
+
     def write(stream: BinaryIO) -> None:
         if isinstance(value, tuple):  # each member is written through the zip file's write
             np.savez(stream, *flatten(value))
@@ -209,6 +209,8 @@ def exact_value(value: Any, type: IRType, what: str) -> Any:
             exact_value(field, t, f"{what} field {i}")
             for i, (field, t) in enumerate(zip(value, type.fields, strict=True))
         )
+    from tilefoundry.dialects.dense import numpy_dtype
+
     if not isinstance(type, TensorType):
         return value
     array = np.asarray(value)

@@ -41,7 +41,13 @@ from tilefoundry.ir.allocation import collection_paused
 from tilefoundry.ir.asm import TFParser, TFPrinter
 from tilefoundry.ir.irdl_form import IRDLFormError
 from tilefoundry.ir.verifier import OpVerifyError, verify_ir
-from tilefoundry.tools.output import OutputClosed, OutputError, write_file, write_stdout
+from tilefoundry.tools.output import (
+    OutputClosed,
+    OutputError,
+    guarded_stdout,
+    write_file,
+    write_stdout,
+)
 from tilefoundry.tools.tf_opt_args import parse_arguments
 from tilefoundry.tools.timing import Timing
 
@@ -307,8 +313,9 @@ def internal_error(err: Exception) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     try:
-        driver = TfOptMain(argv)
-        driver.run()
+        with guarded_stdout():  # any print: a full or closed standard output is one line
+            driver = TfOptMain(argv)
+            driver.run()
         if driver.timing is not None:
             sys.stderr.write(driver.timing.report())
         return driver.exit_code

@@ -29,7 +29,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
-from tilefoundry.tools.output import OutputClosed, OutputError, names_stdout, write_stdout
+from tilefoundry.tools.output import OutputClosed, OutputError, guarded_stdout, names_stdout
 from tilefoundry.tools.run_values import (
     RunError,
     check_output_path,
@@ -239,26 +239,25 @@ def run(argv: Sequence[str] | None) -> int:
         raise RunError(f"'{function.name}': out of memory: {err}") from None
     if args.output is not None:
         save_value(args.output, result)
+        if names_stdout(args.output):  # it holds the value: the summary goes to stderr
+            sys.stdout = sys.stderr  # (main's guarded_stdout restores it)
     shown = ", ".join(
         f"{name}{list(np.asarray(value).shape) if not isinstance(value, tuple) else ''}"
         for name, value in zip(params, arguments, strict=True)
     )
-    lines = [f"{function.name}({shown})"]
+    print(f"{function.name}({shown})")
     for selection, count in Counter(selections).items():
-        lines.append(f"  ran {selection}" + (f" ({count} times)" if count > 1 else ""))
-    lines.append(f"  -> {value_summary(result)}")
-    lines.extend(format_value(result, "     "))
-    summary = "".join(f"{line}\n" for line in lines)
-    if args.output is not None and names_stdout(args.output):
-        sys.stderr.write(summary)  # standard output holds the value: the summary goes here
-    else:
-        write_stdout(summary)
+        print(f"  ran {selection}" + (f" ({count} times)" if count > 1 else ""))
+    print(f"  -> {value_summary(result)}")
+    for line in format_value(result, "     "):
+        print(line)
     return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     try:
-        return run(argv)
+        with guarded_stdout():  # a full or closed standard output: one line, or quiet
+            return run(argv)
     except (RunError, OutputError) as err:
         print(f"{PROG}: error: {err}", file=sys.stderr)
         return 1
