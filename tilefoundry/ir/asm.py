@@ -724,9 +724,12 @@ class TFPrinter(Printer):
             self._ssa_values[value] = name
             self.print_string(f"%{name}")
             return name
-        if hint == value.name_hint:
+        # xDSL keeps the hint of a name such as `_0` as "" (it strips the `_N` suffix), which
+        # its own setter then refuses: "" is no hint.
+        carried = value.name_hint or None
+        if hint == carried:
             return super().print_ssa_value(value)
-        carried, value.name_hint = value.name_hint, hint
+        value.name_hint = hint
         try:
             return super().print_ssa_value(value)
         finally:
@@ -746,10 +749,17 @@ def _name_of(value: SSAValue) -> str | None:
         return None
     if isinstance(location, NameLoc) and isinstance(location.location, NoneAttr | UnknownLoc):
         name = location.desc.data  # the common case: a binding, nothing more
-        return name if SSAValue.is_valid_name(name) else None
+        return name if _printable(name) else None
     try:
         metadata = location_to_metadata(location)
     except VerifyError:
         return value.name_hint
     binding = next((m.name for m in metadata if type(m) is BindingMetadata), None)
-    return binding if binding is not None and SSAValue.is_valid_name(binding) else None
+    return binding if binding is not None and _printable(binding) else None
+
+
+def _printable(name: str) -> bool:
+    """Whether a binding can be an SSA name: valid, and not empty once xDSL strips a `_N`
+    suffix from it (`_0` would be; such a value is numbered, its binding kept in its
+    location)."""
+    return bool(SSAValue.is_valid_name(name)) and SSAValue.extract_valid_name(name) != ""

@@ -3,7 +3,7 @@
 ```
 pipeline ::= element (`,` element)*
 element  ::= pass-name options? | op-name `(` pipeline? `)`
-options  ::= `{` (option-name (`=` value)?)* `}`      value: up to a space or `}`, or "quoted"
+options  ::= `{` (option-name (`=` value)?)* `}`      value: up to a space or `}` (a "quoted" part kept whole), or "quoted"
 ```
 
 `a,b` runs `a` then `b` on the root (the `builtin.module` that holds the input);
@@ -119,7 +119,8 @@ class _Reader:
 
     def value(self) -> str:
         """An option value: a quoted string, or the text up to a space or the closing `}`
-        (braces inside it nest)."""
+        (braces inside it nest, and a quoted part `"..."` inside it, as in `@"c d"::@g`, is
+        kept whole, spaces and braces included, as MLIR reads option values)."""
         if self.pos < len(self.text) and self.text[self.pos] == '"':
             end = self.text.find('"', self.pos + 1)
             if end < 0:
@@ -130,6 +131,12 @@ class _Reader:
         start, depth = self.pos, 0
         while self.pos < len(self.text):
             char = self.text[self.pos]
+            if char == '"':
+                end = self.text.find('"', self.pos + 1)
+                if end < 0:
+                    self.fail("unterminated quoted part of an option value")
+                self.pos = end + 1
+                continue
             if char == "{":
                 depth += 1
             elif char == "}":
