@@ -266,10 +266,10 @@ def _unknown_op(name: str, values: dict[str, object]) -> str:
     if aliases:
         try:
             return f"'{name}' is an alias; write {_alias_text(aliases[0].builder, values)}"
-        except (TypeError, ValueError, VerifyError):
+        except Exception:  # a builder is any code; its refusal is said below
             try:
                 shown = _alias_text(aliases[0].builder, {})
-            except (TypeError, ValueError, VerifyError):
+            except Exception:  # (any code)
                 return f"'{name}' is an alias (a Python surface name), not an op"
             return f"'{name}' is an alias of {shown}, not an op: write the op itself"
     hint = did_you_mean(close_names(name, aliases=False))

@@ -42,7 +42,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from tilefoundry.diagnostics import VerifyError
 from tilefoundry.dialects.op_attr import op_to_attr, print_op_text
 from tilefoundry.ir.op_registry import Op, OpSchema, ParamDef, load_libraries, op_schemas
 from tilefoundry.tools.generated_files import generate_main
@@ -157,7 +156,7 @@ def _alias_entry(schema: OpSchema) -> OpEntry:
     builds: str | None
     try:
         builds = print_op_text(op_to_attr(schema.builder()))
-    except (TypeError, ValueError, VerifyError):  # a builder that needs attributes
+    except Exception:  # a builder that needs attributes (or fails without them)
         builds = None
     paragraphs = _paragraphs(schema.builder.__doc__)
     example = _example(schema.builder.__doc__)
@@ -277,8 +276,7 @@ def _facts(entry: OpEntry, code: Callable[[str], str] = _plain) -> list[tuple[st
         facts.append(("folds", entry.folds or "no"))
         pure = "yes" if op_class.pure else "no (an effect-form call: it acts in place)"
         facts.append(("pure", pure))
-    example = entry.example or _missing_text(entry, "example")
-    facts.append(("example", " ".join(example.split("\n"))))
+    facts.append(("example", entry.example or _missing_text(entry, "example")))
     return facts
 
 
@@ -294,7 +292,9 @@ def describe_ops(found: Sequence[OpEntry] | None = None) -> str:
         if entry.summary:
             lines.append(f"    {entry.summary}")
         for label, text in _facts(entry):
-            lines.append(f"    {label}: {text}")
+            first, *more = text.split("\n")  # an example of several lines stays aligned
+            lines.append(f"    {label}: {first}")
+            lines += [" " * (len(label) + 6) + line for line in more]
     return "\n".join(lines) + "\n"
 
 
