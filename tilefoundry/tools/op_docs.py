@@ -61,7 +61,7 @@ FIELDS = ("Types", "FLOPs", "example")
 """The docstring fields every op class documents itself with."""
 
 _CODE = re.compile(r"```mlir\n(.*?)```", re.S)
-_FIELD = re.compile(r"^(Types|FLOPs):\s*(.*)", re.S)
+_FIELD = re.compile(r"(?:^|(?<=[.;)] ))(Types|FLOPs): ")
 
 
 def load_op_library() -> None:
@@ -94,10 +94,27 @@ def _field(op_class: type[Op], field: str) -> str | None:
                 return found
             continue
         for paragraph in _paragraphs(klass.__dict__.get("__doc__")):
-            match = _FIELD.match(paragraph)
-            if match and match.group(1) == field:
-                return match.group(2)
+            for name, text in _fields_of(paragraph):
+                if name == field:
+                    return text
     return None
+
+
+def _fields_of(paragraph: str) -> list[tuple[str, str]]:
+    """The fields a paragraph holds: one that starts it runs to the paragraph's end; one that
+    starts a later sentence (`... FLOPs: one per element.`) runs to the next field."""
+    starts = list(_FIELD.finditer(paragraph))
+    ends = [m.start() for m in starts[1:]] + [len(paragraph)]
+    return [
+        (m.group(1), paragraph[m.end() : end].strip())
+        for m, end in zip(starts, ends[: len(starts)], strict=True)
+    ]
+
+
+def _summary(paragraph: str) -> str:
+    """A paragraph without its fields."""
+    first = _FIELD.search(paragraph)
+    return paragraph[: first.start()].strip() if first else paragraph
 
 
 def _overrides(op_class: type[Op], hook: str) -> bool:
@@ -139,7 +156,7 @@ def _op_entry(schema: OpSchema) -> OpEntry:
     if _overrides(op_class, "fold"):
         words = " ".join(_paragraphs(op_class.fold.__doc__)[:1])
         folds = f"yes: {words}" if words else "yes"
-    paragraphs = [p for p in _paragraphs(op_class.__doc__) if not _FIELD.match(p)]
+    paragraphs = [s for s in map(_summary, _paragraphs(op_class.__doc__)) if s]
     return OpEntry(
         schema,
         paragraphs[0] if paragraphs else "",
@@ -274,7 +291,7 @@ def _facts(entry: OpEntry, code: Callable[[str], str] = _plain) -> list[tuple[st
         facts.append(("types", entry.types or _missing_text(entry, "Types")))
         facts.append(("flops", _flops_text(entry)))
         facts.append(("folds", entry.folds or "no"))
-        pure = "yes" if op_class.pure else "no (an effect-form call: it acts in place)"
+        pure = "yes" if op_class.pure else "no (a call of it has effects)"
         facts.append(("pure", pure))
     facts.append(("example", entry.example or _missing_text(entry, "example")))
     return facts

@@ -73,7 +73,8 @@ def test_the_example_is_a_verified_call_of_its_op(entry: OpEntry) -> None:
     ops = parse_example(entry.example).ops
     targets = [
         attr_to_op(op.callee)
-        for op in ops
+        for top in ops
+        for op in top.walk()  # a TIR example holds its call in a tir.let or tir.evaluate
         if isinstance(op, CallOp) and isinstance(op.callee, OpAttr)
     ]
     if entry.schema.is_alias:

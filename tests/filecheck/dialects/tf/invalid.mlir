@@ -55,7 +55,7 @@ tf.module @m {
 
 tf.module @m {
   hir.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
-    // expected-error @+1 {{unknown op 'tf.reduce.summ'; did you mean 'tf.reduce.sum'?}}
+    // expected-error @+1 {{unknown op 'tf.reduce.summ'; did you mean 'tf.reduce.sum'}}
     %y = "tf.call"(%x) <{callee = #tf.op<tf.reduce.summ<axis = 0>>}> : (tensor<4xf32>) -> tensor<4xf32>
     hir.return %y : tensor<4xf32>
   }
