@@ -260,7 +260,7 @@ def attr_to_op(attr: OpAttr) -> Op:
 
 def _unknown_op(name: str, values: dict[str, object]) -> str:
     """Why a name is no op: an alias (a Python surface name) gets the spelling of the op it
-    builds; any other name the registered op names nearest to it."""
+    builds; any other name the registered names nearest to it, as the text writes them."""
     coordinates = name.split(".")
     aliases = [s for s in op_schemas(*coordinates) if s.is_alias] if len(coordinates) == 3 else []
     if aliases:
@@ -272,13 +272,31 @@ def _unknown_op(name: str, values: dict[str, object]) -> str:
             except Exception:  # (any code)
                 return f"'{name}' is an alias (a Python surface name), not an op"
             return f"'{name}' is an alias of {shown}, not an op: write the op itself"
-    hint = did_you_mean(close_names(name, aliases=False))
+    hint = did_you_mean(_spellings(close_names(name, aliases=True)))
     if hint:
         return f"unknown op '{name}'{hint}"
     return (
         f"unknown op '{name}' (is the library that registers it imported? "
         "tf-opt takes --plugin MODULE)"
     )
+
+
+def _spellings(names: list[str]) -> list[str]:
+    """Names as the text writes them: an op's name, or for an alias the op it builds."""
+    found: list[str] = []
+    for name in names:
+        spelling: str | None = name
+        if lookup_op_class(name) is None:
+            spelling = None
+            for schema in op_schemas(*name.split(".")):
+                try:
+                    spelling = _alias_text(schema.builder, {})
+                    break
+                except Exception:  # an alias that needs attributes: not suggested
+                    continue
+        if spelling is not None and spelling not in found:
+            found.append(spelling)
+    return found
 
 
 def _alias_text(builder: Callable[..., Op], values: dict[str, object]) -> str:

@@ -63,6 +63,17 @@ tf.module @m {
 
 // -----
 
+// A name near an alias is given the op the alias builds.
+tf.module @m {
+  hir.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+    // expected-error @+1 {{unknown op 'tf.math.sigmod'; did you mean 'tf.math.unary<kind = sigmoid>'?}}
+    %y = tf.call tf.math.sigmod(%x) : (tensor<4xf32>) -> tensor<4xf32>
+    hir.return %y : tensor<4xf32>
+  }
+}
+
+// -----
+
 // A surface alias (a Python name) is not an op of the IR: the text names the op it builds.
 tf.module @m {
   hir.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
