@@ -35,10 +35,12 @@ lint: $(STAMP)
 	$(BIN)/mypy
 
 ## dialects/*.irdl.mlir (the dialects in IRDL, for upstream mlir-opt --irdl-file) and their
-## reference docs/dialects/*.md, generated from tilefoundry/dialects; tests fail when stale.
+## reference docs/dialects/*.md, generated from tilefoundry/dialects, and the op catalogue
+## docs/ops.md, generated from the op registry; tests fail when stale.
 dialects: $(STAMP)
 	$(BIN)/python -m tilefoundry.tools.irdl_export
 	$(BIN)/python -m tilefoundry.tools.dialect_docs
+	$(BIN)/python -m tilefoundry.tools.op_docs
 
 ## Speed: the whole tool against xdsl-opt and mlir-opt, in-process scaling, the Python surface,
 ## bounded work on adversarial inputs.

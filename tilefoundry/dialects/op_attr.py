@@ -16,8 +16,10 @@ from __future__ import annotations
 
 import contextlib
 import enum
+import io
 import math
 import re
+from collections.abc import Callable
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
@@ -38,11 +40,25 @@ from xdsl.printer import Printer
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from tilefoundry.diagnostics import VerifyError
-from tilefoundry.ir.op_registry import Op, lookup_op_class
+from tilefoundry.ir.op_registry import (
+    Op,
+    close_names,
+    did_you_mean,
+    lookup_op_class,
+    op_schemas,
+)
 from tilefoundry.ir.values import attr_to_python, python_to_attr
 from tilefoundry.irdl_syntax import irdl_form_follows, parse_irdl_parameters
 
-__all__ = ["OpAttr", "attr_to_op", "attr_to_value", "canonical", "op_to_attr", "value_to_attr"]
+__all__ = [
+    "OpAttr",
+    "attr_to_op",
+    "attr_to_value",
+    "canonical",
+    "op_to_attr",
+    "print_op_text",
+    "value_to_attr",
+]
 
 _BARE = re.compile(r"[A-Za-z_][A-Za-z0-9_$.]*")
 _KEYWORDS = frozenset({"true", "false", "none"})
@@ -231,15 +247,64 @@ def attr_to_op(attr: OpAttr) -> Op:
         return cached
     name = attr.op_name.data
     op_class = lookup_op_class(name)
-    if op_class is None:
-        raise VerifyError(
-            f"unknown op '{name}' (is the library that registers it imported? "
-            "tf-opt takes --plugin MODULE)"
-        )
     values = {key: attr_to_value(value) for key, value in attr.values.data.items()}
+    if op_class is None:
+        raise VerifyError(_unknown_op(name, values))
     try:
         op = op_class(**values)
     except TypeError as err:
         raise VerifyError(str(err)) from None
     _OPS[attr] = op
     return op
+
+
+def _unknown_op(name: str, values: dict[str, object]) -> str:
+    """Why a name is no op: an alias (a Python surface name) gets the spelling of the op it
+    builds; any other name the registered names nearest to it, as the text writes them."""
+    coordinates = name.split(".")
+    aliases = [s for s in op_schemas(*coordinates) if s.is_alias] if len(coordinates) == 3 else []
+    if aliases:
+        try:
+            return f"'{name}' is an alias; write {_alias_text(aliases[0].builder, values)}"
+        except Exception:  # a builder is any code; its refusal is said below
+            try:
+                shown = _alias_text(aliases[0].builder, {})
+            except Exception:  # (any code)
+                return f"'{name}' is an alias (a Python surface name), not an op"
+            return f"'{name}' is an alias of {shown}, not an op: write the op itself"
+    hint = did_you_mean(_spellings(close_names(name, aliases=True)))
+    if hint:
+        return f"unknown op '{name}'{hint}"
+    return (
+        f"unknown op '{name}' (is the library that registers it imported? "
+        "tf-opt takes --plugin MODULE)"
+    )
+
+
+def _spellings(names: list[str]) -> list[str]:
+    """Names as the text writes them: an op's name, or for an alias the op it builds."""
+    found: list[str] = []
+    for name in names:
+        spelling: str | None = name
+        if lookup_op_class(name) is None:
+            spelling = None
+            for schema in op_schemas(*name.split(".")):
+                try:
+                    spelling = _alias_text(schema.builder, {})
+                    break
+                except Exception:  # an alias that needs attributes: not suggested
+                    continue
+        if spelling is not None and spelling not in found:
+            found.append(spelling)
+    return found
+
+
+def _alias_text(builder: Callable[..., Op], values: dict[str, object]) -> str:
+    return print_op_text(op_to_attr(builder(**values)))
+
+
+def print_op_text(attr: OpAttr) -> str:
+    """The custom text of an op target, `tf.math.binary<kind = add>` (defaults left out)."""
+    stream = io.StringIO()
+    print_op_body(Printer(stream=stream), attr)
+    return stream.getvalue()

@@ -24,6 +24,7 @@ prepended, so it wins over an op class registered under the same name. A registe
 
 from __future__ import annotations
 
+import difflib
 import enum
 import re
 import types
@@ -44,6 +45,9 @@ __all__ = [
     "Op",
     "add_library_loader",
     "OpSchema",
+    "close_names",
+    "did_you_mean",
+    "load_libraries",
     "ParamDef",
     "first_op_class",
     "lookup_op_class",
@@ -322,6 +326,15 @@ class OpSchema:
     def input_params(self) -> tuple[ParamDef, ...]:
         return tuple(p for p in self.params if p.kind == "input")
 
+    @property
+    def full_name(self) -> str:
+        """`dialect.category.name`: an op's IR name, or the name an alias is called by."""
+        return f"{self.dialect}.{self.category}.{self.name}"
+
+    @property
+    def is_alias(self) -> bool:
+        return self.op_class is None
+
 
 _BUCKETS: dict[tuple[str, str, str], list[OpSchema]] = {}
 _OPS_BY_NAME: dict[str, type[Op]] = {}
@@ -397,9 +410,31 @@ def register_alias(
     return register
 
 
-def op_schemas(dialect: str, category: str, name: str) -> tuple[OpSchema, ...]:
-    """The schema bucket for these coordinates, first match first (empty when unknown)."""
-    return tuple(_BUCKETS.get((dialect, category, name), ()))
+def op_schemas(
+    dialect: str | None = None, category: str | None = None, name: str | None = None
+) -> tuple[OpSchema, ...]:
+    """The schemas registered under these coordinates.
+
+    With all three, the bucket of `(dialect, category, name)`, first match first (empty when
+    unknown), as overload resolution reads it. With fewer (`op_schemas()`, `op_schemas("tf")`,
+    `op_schemas("tf", "math")`), every schema under that prefix, the op libraries loaded first
+    (`add_library_loader`): sorted by `(dialect, category, name)`, each bucket in its own order
+    (aliases first). A name needs its category.
+    """
+    if dialect is not None and category is not None and name is not None:
+        return tuple(_BUCKETS.get((dialect, category, name), ()))
+    if name is not None:
+        raise TypeError("op_schemas: a name needs its dialect and category")
+    if category is not None and dialect is None:
+        raise TypeError("op_schemas: a category needs its dialect")
+    load_libraries()
+    prefix = tuple(c for c in (dialect, category) if c is not None)
+    return tuple(
+        schema
+        for key in sorted(_BUCKETS)
+        if key[: len(prefix)] == prefix
+        for schema in _BUCKETS[key]
+    )
 
 
 def first_op_class(dialect: str, category: str, name: str) -> type[Op] | None:
@@ -416,6 +451,12 @@ def add_library_loader(loader: Callable[[], object]) -> None:
     _LIBRARY_LOADERS.append(loader)
 
 
+def load_libraries() -> None:
+    """Run every pending library loader (what a listing of the registry needs)."""
+    while _LIBRARY_LOADERS:
+        _LIBRARY_LOADERS.pop(0)()
+
+
 def lookup_op_class(op_name: str) -> type[Op] | None:
     """The op class registered under an IR name such as `tf.math.binary`."""
     found = _OPS_BY_NAME.get(op_name)
@@ -425,12 +466,38 @@ def lookup_op_class(op_name: str) -> type[Op] | None:
     return found
 
 
+def close_names(name: str, *, aliases: bool) -> list[str]:
+    """The registered names nearest to `name` (`difflib`; at most three, nearest first, those
+    about as near as the nearest): op IR names, and with `aliases` the names aliases are called
+    by too (the Python surface takes both)."""
+    load_libraries()
+    names = set(_OPS_BY_NAME)
+    if aliases:
+        names.update(".".join(key) for key, bucket in _BUCKETS.items() if bucket)
+    found = difflib.get_close_matches(name, sorted(names), n=3, cutoff=0.75)
+    best = [difflib.SequenceMatcher(None, name, f).ratio() for f in found]
+    # names share long prefixes (`tf.reduce.`): only those about as near as the nearest
+    return [f for f, score in zip(found, best, strict=True) if score >= best[0] - 0.1]
+
+
+def did_you_mean(names: Sequence[str]) -> str:
+    """`; did you mean 'a'?` (or `'a' or 'b'`), empty for no names: the tail of an error."""
+    if not names:
+        return ""
+    return "; did you mean " + " or ".join(f"'{n}'" for n in names) + "?"
+
+
 def resolve_schema(dialect: str, category: str, name: str, arg_types: Sequence[IRType]) -> OpSchema:
     """Overload resolution: the first schema of the bucket whose input patterns accept the
     argument types."""
     bucket = op_schemas(dialect, category, name)
     if not bucket:
-        raise VerifyError(f"no op or alias is registered as {dialect}.{category}.{name}")
+        load_libraries()
+        bucket = op_schemas(dialect, category, name)
+    if not bucket:
+        full = f"{dialect}.{category}.{name}"
+        hint = did_you_mean(close_names(full, aliases=True))
+        raise VerifyError(f"no op or alias is registered as {full}{hint}")
     for schema in bucket:
         inputs = schema.input_params
         if len(inputs) == len(arg_types) and all(

@@ -25,7 +25,19 @@ __all__ = ["MatMul", "Transpose"]
 
 @register_op(category="linalg", name="matmul")
 class MatMul(Op):
-    """`[..., M, K] x [..., K, N] -> [..., M, N]`, batch dims broadcast."""
+    """`[..., M, K] x [..., K, N] -> [..., M, N]`, batch dims broadcast.
+
+    Types: both operands have rank >= 2 and one dtype, which the result has; `lhs`'s last dim
+    equals `rhs`'s second to last (K); the batch dims (all but the last two) broadcast as
+    numpy's do; the result is `[*batch, M, N]`.
+
+    FLOPs: `2 * M * K * N` per batch element: a multiply and an add per result element and
+    contraction step (on the matrix units).
+
+    ```mlir
+    %y = tf.call tf.linalg.matmul(%a, %b) : (tensor<2x4x8xf32>, tensor<8x16xf32>) -> tensor<2x4x16xf32>
+    ```
+    """
 
     matrix_unit: ClassVar[bool] = True
 
@@ -59,7 +71,17 @@ class MatMul(Op):
 
 @register_op(category="linalg", name="transpose")
 class Transpose(Op):
-    """Permutes the dims: result dim `i` is input dim `perm[i]`."""
+    """Permutes the dims: result dim `i` is input dim `perm[i]`.
+
+    Types: `perm` is a permutation of the input's dims; the result has the permuted shape and
+    the input's dtype.
+
+    FLOPs: none (it moves data).
+
+    ```mlir
+    %t = tf.call tf.linalg.transpose<perm = [1, 0]>(%b) : (tensor<8x16xf32>) -> tensor<16x8xf32>
+    ```
+    """
 
     input = ParamDef(kind="input", pattern=Tensor)
     perm = ParamDef(kind="attribute", annotation=tuple[int, ...])

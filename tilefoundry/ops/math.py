@@ -68,7 +68,18 @@ def _is_float(dtype: str) -> bool:
 
 @register_op(category="math")
 class Binary(Op):
-    """An elementwise binary op with numpy broadcasting; comparisons give `i1`."""
+    """An elementwise binary op with numpy broadcasting; comparisons give `i1`.
+
+    Types: `lhs` and `rhs` have one dtype and broadcast as numpy's do (right-aligned; a dim var
+    only with itself or 1); the result has the broadcast shape and their dtype, `i1` for the
+    `cmp_*` kinds. Only comparisons take `i1` operands.
+
+    FLOPs: one per result element.
+
+    ```mlir
+    %y = tf.call tf.math.binary<kind = add>(%a, %b) : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32>
+    ```
+    """
 
     lhs = ParamDef(kind="input", pattern=Tensor)
     rhs = ParamDef(kind="input", pattern=Tensor)
@@ -108,7 +119,17 @@ class Binary(Op):
 
 @register_op(category="math")
 class Unary(Op):
-    """An elementwise unary op; the transcendental kinds need a float tensor."""
+    """An elementwise unary op; the transcendental kinds need a float tensor.
+
+    Types: the result has the input's type. `exp`, `log`, `sqrt`, `rsqrt`, `tanh` and
+    `sigmoid` need a float dtype; no kind takes `i1`.
+
+    FLOPs: one per result element.
+
+    ```mlir
+    %e = tf.call tf.math.unary<kind = exp>(%a) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+    ```
+    """
 
     input = ParamDef(kind="input", pattern=Tensor)
     kind = ParamDef(kind="attribute", annotation=UnaryKind)
@@ -140,7 +161,16 @@ class Unary(Op):
 
 @register_op(category="math")
 class Cast(Op):
-    """Elementwise conversion to another dtype."""
+    """Elementwise conversion to another dtype.
+
+    Types: the result has the input's shape and the dtype `dtype` (any of the IR's dtypes).
+
+    FLOPs: one per result element.
+
+    ```mlir
+    %h = tf.call tf.math.cast<dtype = bf16>(%a) : (tensor<4x8xf32>) -> tensor<4x8xbf16>
+    ```
+    """
 
     input = ParamDef(kind="input", pattern=Tensor)
     dtype = ParamDef(kind="attribute", annotation=str)
@@ -174,7 +204,13 @@ def _binary_builder(kind: BinaryKind) -> Callable[[], Op]:
     def build() -> Op:
         return Binary(kind=kind)
 
+    result = "i1" if kind.is_comparison else "f32"
     build.__name__ = f"_{kind.value}"
+    build.__doc__ = (
+        f"`tilefoundry.ops.{kind.value}(a, b)`, a Python name of the op.\n\n```mlir\n"
+        f"%y = tf.call tf.math.binary<kind = {kind.value}>(%a, %b) : "
+        f"(tensor<4xf32>, tensor<4xf32>) -> tensor<4x{result}>\n```"
+    )
     return build
 
 
@@ -183,6 +219,10 @@ def _unary_builder(kind: UnaryKind) -> Callable[[], Op]:
         return Unary(kind=kind)
 
     build.__name__ = f"_{kind.value}"
+    build.__doc__ = (
+        f"`tilefoundry.ops.{kind.value}(a)`, a Python name of the op.\n\n```mlir\n"
+        f"%y = tf.call tf.math.unary<kind = {kind.value}>(%a) : (tensor<4xf32>) -> tensor<4xf32>\n```"
+    )
     return build
 
 

@@ -18,7 +18,16 @@ __all__ = ["Copy"]
 
 @register_op(category="memory", name="copy")
 class Copy(Op):
-    """Copies `src` into `dst` in place."""
+    """Copies `src` into `dst` in place.
+
+    Types: `dst` and `src` have one type; the call has no result (an effect-form call).
+
+    FLOPs: none (it moves data).
+
+    ```mlir
+    tf.call tf.memory.copy(%dst, %src) : (tensor<4xf32>, tensor<4xf32>) -> ()
+    ```
+    """
 
     pure: ClassVar[bool] = False
 

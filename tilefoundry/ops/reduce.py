@@ -20,6 +20,14 @@ __all__ = ["ReduceMax", "ReduceSum"]
 
 
 class _Reduce(Op):
+    """A reduction along one axis.
+
+    Types: `axis` is a dim of the input (negative counts from the end); the result drops that
+    dim, or keeps it with size 1 under `keepdims`, and has the input's dtype.
+
+    FLOPs: one per input element.
+    """
+
     input = ParamDef(kind="input", pattern=Tensor)
     axis = ParamDef(kind="attribute", annotation=int)
     keepdims = ParamDef(kind="attribute", annotation=bool, default=False)
@@ -41,9 +49,19 @@ class _Reduce(Op):
 
 @register_op(category="reduce", name="sum")
 class ReduceSum(_Reduce):
-    """The sum along `axis` (kept as a size-1 dim with `keepdims`)."""
+    """The sum along `axis` (kept as a size-1 dim with `keepdims`).
+
+    ```mlir
+    %s = tf.call tf.reduce.sum<axis = 1, keepdims = true>(%x) : (tensor<4x8xf32>) -> tensor<4x1xf32>
+    ```
+    """
 
 
 @register_op(category="reduce", name="max")
 class ReduceMax(_Reduce):
-    """The maximum along `axis` (kept as a size-1 dim with `keepdims`)."""
+    """The maximum along `axis` (kept as a size-1 dim with `keepdims`).
+
+    ```mlir
+    %m = tf.call tf.reduce.max<axis = -1>(%x) : (tensor<4x8xf32>) -> tensor<4xf32>
+    ```
+    """

@@ -23,7 +23,17 @@ __all__ = ["Split", "TupleGetItem"]
 
 @register_op(category="tuple", name="get_item")
 class TupleGetItem(Op):
-    """Field `index` of a tuple value (negative indices count from the end)."""
+    """Field `index` of a tuple value (negative indices count from the end).
+
+    Types: the input is a tuple and `index` one of its fields; the result has that field's
+    type.
+
+    FLOPs: none.
+
+    ```mlir
+    %a = tf.call tf.tuple.get_item<index = 0>(%t) : (tuple<tensor<4x4xf32>, tensor<4x4xf32>>) -> tensor<4x4xf32>
+    ```
+    """
 
     input = ParamDef(kind="input")
     index = ParamDef(kind="attribute", annotation=int)
@@ -48,7 +58,18 @@ class TupleGetItem(Op):
 
 @register_op(category="shape", name="split")
 class Split(Op):
-    """Splits a static dim into `sections` equal parts: a multi-output op (a tuple)."""
+    """Splits a static dim into `sections` equal parts: a multi-output op (a tuple).
+
+    Types: dim `axis` of the input is static and a multiple of `sections` (>= 1); the result
+    is a tuple of `sections` tensors of the input's dtype, each with that dim divided by
+    `sections`.
+
+    FLOPs: none (it moves data).
+
+    ```mlir
+    %t = tf.call tf.shape.split<axis = 1, sections = 2>(%x) : (tensor<4x8xf32>) -> tuple<tensor<4x4xf32>, tensor<4x4xf32>>
+    ```
+    """
 
     input = ParamDef(kind="input", pattern=Tensor)
     axis = ParamDef(kind="attribute", annotation=int)

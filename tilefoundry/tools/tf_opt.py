@@ -116,6 +116,11 @@ class TfOptMain:
 
             write_stdout(describe_passes(PASSES))
             return
+        if self.args.list_ops:
+            from tilefoundry.tools.op_docs import describe_ops
+
+            sys.stdout.write(describe_ops())
+            return
         name = self.args.input_file or "<stdin>"
         text = self._read_input()
         source = text.split("\n")

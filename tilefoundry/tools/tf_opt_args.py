@@ -65,6 +65,12 @@ def parse_arguments(
         help="list every pass with a one-line description and its options, then exit",
     )
     add(
+        "--list-ops",
+        action="store_true",
+        help="list every registered op and alias (with --plugin's): its inputs, attributes, "
+        "typing rule, FLOPs, whether it folds, an example call; then exit (docs/ops.md)",
+    )
+    add(
         "--split-input-file",
         action="store_true",
         help="process each chunk between '// -----' lines on its own",

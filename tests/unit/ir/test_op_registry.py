@@ -568,3 +568,44 @@ def test_an_effect_form_call_has_no_value_to_use() -> None:
     effect = Call(Store(), [Var("d", T4), Var("s", T4)])
     with pytest.raises(VerifyError, match="effect"):
         Call(Scale(), [effect])
+
+
+# ---------------------------------------------------------------------------------------------
+# op_schemas with fewer coordinates: what is registered
+
+
+def test_op_schemas_with_fewer_coordinates_lists_what_is_registered() -> None:
+    everything = op_schemas()
+    tf = op_schemas("tf")
+    math = op_schemas("tf", "math")
+    keys = [(s.dialect, s.category, s.name) for s in everything]
+    assert keys == sorted(keys)  # sorted by coordinates
+    assert [s for s in everything if s.dialect == "tf"] == list(tf)
+    assert [s for s in tf if s.category == "math"] == list(math)
+    # each bucket whole, in its own order (aliases first)
+    assert [s for s in everything if (s.dialect, s.category) == (D, C) and s.name == "scale"] == (
+        list(op_schemas(D, C, "scale"))
+    )
+    names = {s.full_name for s in math}
+    assert {"tf.math.binary", "tf.math.unary", "tf.math.cast", "tf.math.add"} <= names
+    assert {s.op_class for s in tf if not s.is_alias} >= {Binary, MatMul, ReduceSum, Copy}
+    (add,) = [s for s in math if s.name == "add"]
+    assert add.is_alias and add.builder() == Binary(kind=BinaryKind.ADD)
+    assert op_schemas("no_such_dialect") == ()
+
+
+def test_op_schemas_needs_the_coordinates_before_a_name() -> None:
+    with pytest.raises(TypeError, match="a name needs its dialect and category"):
+        op_schemas("tf", name="add")
+    with pytest.raises(TypeError, match="a category needs its dialect"):
+        op_schemas(category="math")
+
+
+def test_an_unknown_surface_name_gets_the_nearest_names() -> None:
+    x = Var("x", T4)
+    with pytest.raises(VerifyError, match=r"tf\.math\.ad; did you mean 'tf\.math\.add' or "):
+        call_surface("tf", "math", "ad", x, x)
+    with pytest.raises(VerifyError, match=r"did you mean 'tf\.linalg\.transpose'\?"):
+        call_surface("tf", "linalg", "transpos", x, perm=[0])
+    with pytest.raises(VerifyError, match=r"registered as tf\.math\.frobnicate$"):
+        call_surface("tf", "math", "frobnicate", x)

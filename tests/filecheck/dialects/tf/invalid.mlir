@@ -42,6 +42,69 @@ tf.module @m {
 
 // -----
 
+// An unknown op gets the registered names nearest to it.
+tf.module @m {
+  hir.func @f(%x: tensor<4x8xf32>) -> tensor<8x4xf32> {
+    // expected-error @+1 {{unknown op 'tf.linalg.transpos'; did you mean 'tf.linalg.transpose'?}}
+    %y = tf.call tf.linalg.transpos<perm = [1, 0]>(%x) : (tensor<4x8xf32>) -> tensor<8x4xf32>
+    hir.return %y : tensor<8x4xf32>
+  }
+}
+
+// -----
+
+tf.module @m {
+  hir.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+    // expected-error @+1 {{unknown op 'tf.reduce.summ'; did you mean 'tf.reduce.sum'}}
+    %y = "tf.call"(%x) <{callee = #tf.op<tf.reduce.summ<axis = 0>>}> : (tensor<4xf32>) -> tensor<4xf32>
+    hir.return %y : tensor<4xf32>
+  }
+}
+
+// -----
+
+// A name near an alias is given the op the alias builds.
+tf.module @m {
+  hir.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+    // expected-error @+1 {{unknown op 'tf.math.sigmod'; did you mean 'tf.math.unary<kind = sigmoid>'?}}
+    %y = tf.call tf.math.sigmod(%x) : (tensor<4xf32>) -> tensor<4xf32>
+    hir.return %y : tensor<4xf32>
+  }
+}
+
+// -----
+
+// A surface alias (a Python name) is not an op of the IR: the text names the op it builds.
+tf.module @m {
+  hir.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+    // expected-error @+1 {{'tf.math.add' is an alias; write tf.math.binary<kind = add>}}
+    %y = tf.call tf.math.add(%x, %x) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+    hir.return %y : tensor<4xf32>
+  }
+}
+
+// -----
+
+tf.module @m {
+  hir.func @f(%x: tensor<4xf32>) -> tensor<4xi1> {
+    // expected-error @+1 {{'tf.math.cmp_lt' is an alias; write tf.math.binary<kind = cmp_lt>}}
+    %y = "tf.call"(%x, %x) <{callee = #tf.op<tf.math.cmp_lt>}> : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
+    hir.return %y : tensor<4xi1>
+  }
+}
+
+// -----
+
+tf.module @m {
+  hir.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+    // expected-error @+1 {{'tf.math.exp' is an alias of tf.math.unary<kind = exp>, not an op: write the op itself}}
+    %y = tf.call tf.math.exp<kind = log>(%x) : (tensor<4xf32>) -> tensor<4xf32>
+    hir.return %y : tensor<4xf32>
+  }
+}
+
+// -----
+
 tf.module @m {
   hir.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
     // expected-error @+1 {{tf.math.binary: unknown attribute(s) flavor; it has: kind}}
