@@ -2,12 +2,14 @@
 
 ```python
 x = Var("x", TensorType((4,), "f32"))
-out = Var("out", TensorType((4,), "f32"))
+out = Var("out", BufferType((4,), "f32"))                     # memory, written in place
 y = LetStmt("y", Call(Binary(kind=BinaryKind.MUL), [x, x]))   # a value-form call, anchored
 k = PrimFunction(name="square", params=[x, out], body=[y, Evaluate(Copy(), [out, y.var])])
 ```
 
-A statement list holds `LetStmt`s and `Evaluate`s only: a bare `Call` is refused, whatever its
+A buffer (`BufferType`) is a parameter or the Var of a `LetStmt` of `ops.alloc(shape, dtype)`;
+`ops.load(buf)` reads it into a tensor, `Evaluate(Copy(), [buf, src])` writes it (docs/ir.md,
+"Buffers"). A statement list holds `LetStmt`s and `Evaluate`s only: a bare `Call` is refused, whatever its
 form. Same-module calls of other prim functions resolve through the module's symbol table (a
 call names its callee by symbol), and `DispatchCall` picks among them by `case_patterns`.
 """

@@ -9,6 +9,7 @@ import pytest
 from xdsl.dialects.builtin import SymbolRefAttr
 
 from tilefoundry import (
+    BufferType,
     Call,
     Constant,
     DimVar,
@@ -29,6 +30,7 @@ from tilefoundry.ops import Binary, BinaryKind, Copy, Unary, UnaryKind
 from tilefoundry.tir import DispatchCall, Evaluate, LetStmt, PrimFunction
 
 T4 = TensorType((4,), "f32")
+B4 = BufferType((4,), "f32")
 N = DimVar("n", 1, 4097)
 XN = TensorType((N,), "f32")
 
@@ -36,7 +38,7 @@ XN = TensorType((N,), "f32")
 def square() -> PrimFunction:
     """square(x, out): out <- x * x (no value)."""
     x = Var("x", T4)
-    out = Var("out", T4)
+    out = Var("out", B4)
     y = LetStmt("y", Call(Binary(kind=BinaryKind.MUL), [x, x]))
     return PrimFunction(name="square", params=[x, out], body=[y, Evaluate(Copy(), [out, y.var])])
 
@@ -118,13 +120,13 @@ def test_let_stmt_anchors_a_constant() -> None:
 
 
 def test_let_stmt_refuses_an_effect_form_call() -> None:
-    a, b = Var("a", T4), Var("b", T4)
+    a, b = Var("a", B4), Var("b", T4)
     with pytest.raises(VerifyError, match=r"LetStmt 'z' anchors a value-form.*no value.*Evaluate"):
         LetStmt("z", Call(Copy(), [a, b]))
 
 
 def test_evaluate_runs_an_effect_form_op() -> None:
-    a, b = Var("a", T4), Var("b", T4)
+    a, b = Var("a", B4), Var("b", T4)
     statement = Evaluate(Copy(), [a, b])
     assert isinstance(statement, EvaluateOp)
     assert isinstance(statement.call, CallOp)
@@ -138,7 +140,7 @@ def test_evaluate_refuses_a_value_form_op() -> None:
 
 
 def test_a_bare_effect_call_as_a_statement_is_refused() -> None:
-    a, b = Var("a", T4), Var("b", T4)
+    a, b = Var("a", B4), Var("b", T4)
     with pytest.raises(VerifyError, match=r"statement #0 is a bare Call"):
         PrimFunction(name="p", params=[a, b], body=[Call(Copy(), [a, b])])
 
