@@ -61,7 +61,7 @@ from tilefoundry.ir.metadata import (
 from tilefoundry.ir.op_registry import Op
 from tilefoundry.ir.patterns import DimVarRangePat
 from tilefoundry.ir.view import FunctionView
-from tilefoundry.types import IRType, UnitType, from_attr, to_attr
+from tilefoundry.types import BufferType, IRType, UnitType, from_attr, to_attr
 
 __all__ = ["DispatchCall", "Evaluate", "LetStmt", "PrimFunction"]
 
@@ -76,6 +76,13 @@ def LetStmt(name: str, value: Expr, *, metadata: Iterable[IRMetadata] = ()) -> L
         raise VerifyError(
             f"LetStmt '{name}' anchors a value-form expression; this '{value.name}' has no value "
             "(use Evaluate for an effect-form op)"
+        )
+    if isinstance(value.type, BufferType) and not (
+        isinstance(value, CallOp) and isinstance(value.target, Op) and value.target.allocates
+    ):
+        raise VerifyError(
+            f"LetStmt '{name}' binds a buffer ({value.type}) only from ops.alloc; a buffer has "
+            "one name (use the buffer itself)"
         )
     items = check_metadata((BindingMetadata(name), *metadata), what=f"LetStmt '{name}' metadata")
     block = _statement_block(f"LetStmt '{name}'", value)
@@ -204,6 +211,11 @@ class PrimFunction(FunctionView[PrimFuncOp]):
         )
         if result is not None:
             check_expr(result, f"PrimFunction '{name}' result")
+            if isinstance(result.type, BufferType):
+                raise VerifyError(
+                    f"PrimFunction '{name}' returns the buffer {result.type}; a buffer does not "
+                    "escape its function: return a load of it (ops.load)"
+                )
         return cls.of(_build(name, param_list, statements, result, check_metadata(metadata)))
 
     @property

@@ -418,3 +418,30 @@ tir.prim_func @k(%x: tensor<4xf32>) -> tensor<4xf32> {
     assert isinstance(m.lookup("k"), PrimFunction)
     assert m.entry == "k"
     np.testing.assert_allclose(m(np.ones(4, np.float32)), -np.ones(4))
+
+
+def test_buffers_from_python_follow_the_ir_rules() -> None:
+    """A buffer is a parameter or a LetStmt of ops.alloc; it is never returned nor re-bound, and a
+    value-form op reads it only through ops.load."""
+    b = Var("b", B4)
+    with pytest.raises(VerifyError, match=r"returns the buffer !tf.buffer<4xf32>.*ops.load"):
+        PrimFunction(name="p", params=[b], body=[], result=b)
+    with pytest.raises(VerifyError, match=r"binds a buffer \(!tf.buffer<4xf32>\) only from"):
+        LetStmt("alias", Var("c", B4))
+    with pytest.raises(VerifyError, match=r"operand #0 is a buffer.*tf.memory.load"):
+        ops.neg(Var("d", B4))
+    tmp = LetStmt("tmp", ops.alloc((4,), "f32"))
+    x = Var("x", T4)
+    out = Var("out", B4)
+    copy_in = Evaluate(Copy(), [tmp.var, x])
+    copy_out = Evaluate(Copy(), [out, tmp.var])
+    loaded = LetStmt("loaded", ops.load(out))
+    k = PrimFunction(
+        name="k", params=[x, out], body=[tmp, copy_in, copy_out, loaded], result=loaded.var
+    )
+    m = Module(name="m", functions=[k])
+    given = np.zeros(4, np.float32)
+    result = m.k(np.arange(4, dtype=np.float32), given)
+    np.testing.assert_array_equal(given, np.arange(4))
+    np.testing.assert_array_equal(result, np.arange(4))
+    assert structural_equal(parse_module(print_module(m)), m)

@@ -19,6 +19,8 @@ from tilefoundry import BufferType
 
 B4 = "!tf.buffer<4xf32>"
 T4 = "tensor<4xf32>"
+BD = "!tf.buffer<?xf32, #tf.dims<n: 1 to 9>>"
+TD = "tensor<?xf32, #tf.dims<n: 1 to 9>>"
 
 KERNELS = {
     # the issue's kernel: neg(x) - neg(x after the copy)
@@ -94,6 +96,42 @@ KERNELS = {
     %lb = tir.let tf.call tf.memory.load(%b) : ({B4}) -> {T4}
     %s = tir.let tf.call tf.math.binary<kind = sub>(%la, %lb) : ({T4}, {T4}) -> {T4}
     tir.return %s : {T4}
+  }}""",
+    # a callee with a scratch buffer of its own, called twice: inlined, two allocs stay two
+    "scratch": f"""
+  tir.prim_func @k(%x: {B4}, %y: {T4}) -> {T4} {{
+    %t = tir.let tf.call @scratch(%x, %y) : ({B4}, {T4}) -> {T4}
+    %u = tir.let tf.call @scratch(%x, %t) : ({B4}, {T4}) -> {T4}
+    %s = tir.let tf.call tf.math.binary<kind = sub>(%t, %u) : ({T4}, {T4}) -> {T4}
+    tir.return %s : {T4}
+  }}
+  tir.prim_func @scratch(%x: {B4}, %y: {T4}) -> {T4} {{
+    %a = tir.let tf.call tf.memory.alloc<shape = [4], dtype = f32>() : () -> {B4}
+    %l0 = tir.let tf.call tf.memory.load(%a) : ({B4}) -> {T4}
+    tir.evaluate tf.call tf.memory.copy(%a, %x) : ({B4}, {B4}) -> ()
+    %e = tir.let tf.call tf.math.unary<kind = exp>(%y) : ({T4}) -> {T4}
+    tir.evaluate tf.call tf.memory.copy(%x, %e) : ({B4}, {T4}) -> ()
+    %l = tir.let tf.call tf.memory.load(%a) : ({B4}) -> {T4}
+    %r = tir.let tf.call tf.math.binary<kind = add>(%l, %l0) : ({T4}, {T4}) -> {T4}
+    tir.return %r : {T4}
+  }}""",
+    # the write is a case of a tir.dispatch
+    "dispatch": f"""
+  tir.prim_func @k(%x: {BD}, %y: {TD}) -> {TD} {{
+    %l1 = tir.let tf.call tf.memory.load(%x) : ({BD}) -> {TD}
+    %d = tir.let tf.call @pick(%x, %y) : ({BD}, {TD}) -> {TD}
+    %l2 = tir.let tf.call tf.memory.load(%x) : ({BD}) -> {TD}
+    %s = tir.let tf.call tf.math.binary<kind = sub>(%l1, %l2) : ({TD}, {TD}) -> {TD}
+    %t = tir.let tf.call tf.math.binary<kind = add>(%s, %d) : ({TD}, {TD}) -> {TD}
+    tir.return %t : {TD}
+  }}
+  tir.prim_func @pick(%x: {BD}, %y: {TD}) -> {TD} {{
+    %d = tir.let tir.dispatch [@put: [n: 1 to 9]](%x, %y, %y) : ({BD}, {TD}, {TD}) -> {TD}
+    tir.return %d : {TD}
+  }}
+  tir.prim_func @put(%x: {BD}, %y: {TD}, %z: {TD}) -> {TD} {{
+    tir.evaluate tf.call tf.memory.copy(%x, %y) : ({BD}, {TD}) -> ()
+    tir.return %z : {TD}
   }}""",
     # literals copied into a buffer, read back: nothing folds the reads
     "literals": f"""
