@@ -49,8 +49,7 @@ None while it is being summarised, so a call back into it is unknown)."""
 def op_call_effects(target: Op, call: Operation) -> AbstractSet[EffectInstance] | None:
     """The effects of a call of a registered op (see the module docstring)."""
     params = type(target).input_params()
-    declared = target.allocates or any(p.effect is not None for p in params)
-    if not declared:
+    if not target.declares_effects():
         return set() if target.pure and call.results else None
     effects: set[EffectInstance] = set()
     for param, value in zip(params, call.operands, strict=False):
