@@ -156,14 +156,19 @@ PIPELINES = [
     "tf-simplify",
     "tf-fold-constants",
     "tf-prune-unreachable",
+    "tf-strip-debuginfo",
+    "tf-analyze",
+    "tf-verify-published",
     "cse,canonicalize,dce",
     "tf-inline,cse,canonicalize,dce",
     "tf-inline,canonicalize,cse,dce,tf-prune-unreachable",
+    "tf-simplify,tf-fold-constants,cse,tf-inline,tf-simplify,canonicalize,cse,dce,tf-analyze",
 ]
 
 
 def module(name: str) -> tf.Module:
-    return tf.parse_module(f"tf.module @m {{{KERNELS[name]}\n}}")
+    header = 'tf.module @m target #tf.target<"h100"> topologies [#tf.topology<"cta", 4>]'
+    return tf.parse_module(f"{header} {{{KERNELS[name]}\n}}")
 
 
 def run(kernel: Any) -> tuple[bytes, bytes]:
