@@ -19,7 +19,7 @@ from xdsl.ir import Dialect
 from tilefoundry.dialects.canonicalization import add_pattern_source
 from tilefoundry.ir.op_registry import add_library_loader
 
-__all__ = ["DIALECT_LOADERS", "load_plugin", "make_context", "register_dialects"]
+__all__ = ["DIALECT_LOADERS", "PluginError", "load_plugin", "make_context", "register_dialects"]
 
 
 def _tf() -> Dialect:
@@ -81,7 +81,36 @@ def make_context(*, allow_unregistered: bool = False) -> Context:
     return ctx
 
 
+class PluginError(ImportError):
+    """A plugin that cannot be loaded: one line, `cannot load plugin 'name': why`."""
+
+
 def load_plugin(module_name: str) -> None:
     """Import a module that registers ops (`@register_op`), metadata classes (`IRMetadata`
-    subclasses) or passes (entries of `tilefoundry.transforms.PASSES`)."""
-    importlib.import_module(module_name)
+    subclasses) or passes (entries of `tilefoundry.transforms.PASSES`). Refused with a
+    `PluginError`: an empty or relative name, a module that is not found, or whose import
+    raises (its exception's type and first line are named)."""
+    if not isinstance(module_name, str) or not module_name.strip():
+        raise PluginError(
+            f"cannot load plugin '{module_name}': a plugin is the name of a Python module "
+            "(e.g. --plugin my_ops)"
+        )
+    if module_name.startswith("."):
+        raise PluginError(
+            f"cannot load plugin '{module_name}': a plugin is an absolute module name, not a "
+            "relative one"
+        )
+    try:
+        importlib.import_module(module_name)
+    except ImportError as err:
+        raise PluginError(f"cannot load plugin '{module_name}': {_first_line(err)}") from None
+    except Exception as err:  # the plugin's own code failed while it was imported
+        raise PluginError(
+            f"cannot load plugin '{module_name}': its import raised {type(err).__name__}: "
+            f"{_first_line(err)}"
+        ) from err
+
+
+def _first_line(err: BaseException) -> str:
+    lines = [line.strip() for line in str(err).splitlines() if line.strip()]
+    return lines[0] if lines else type(err).__name__

@@ -340,6 +340,50 @@ class Module(OpView[ModuleOp]):
                 seal(cast(FuncOp, duplicate))
         return Module.of(copy)
 
+    def __copy__(self) -> Module:
+        """`copy.copy`: an independent copy, as `copy.deepcopy` (a view has no shallow copy)."""
+        return self.__deepcopy__({})
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Module:
+        """`copy.deepcopy`: an independent copy through the text form with debug info (all the
+        IR says, metadata included), the orchestration methods of each module of the tree
+        shared (they are plain Python functions). A copy of a child records the context its
+        owner provides, as `cloned()` does, but has no owner object (as after text)."""
+        text, methods = self._text_and_methods()
+        return _from_text(text, methods)
+
+    def __reduce__(self) -> tuple[Callable[..., Module], tuple[str, list[Any]]]:
+        """`pickle`: the text form with debug info, and the methods of each module of the tree,
+        which pickle by reference (a function defined at a module's top level); a method that
+        cannot be pickled (a lambda, a local function) is refused with a TypeError."""
+        import pickle
+
+        text, methods = self._text_and_methods()
+        for _, table in methods:
+            for method_name, method in table.items():
+                try:
+                    pickle.dumps(method)
+                except Exception as err:  # pickle raises PicklingError, AttributeError, ...
+                    raise TypeError(
+                        f"cannot pickle module '{self.name}': its method '{method_name}' "
+                        f"({method!r}) cannot be pickled ({err}); a method pickles by reference, "
+                        "so it must be a function defined at a module's top level"
+                    ) from None
+        return (_from_text, (text, methods))
+
+    def _text_and_methods(self) -> tuple[str, list[tuple[int, dict[str, Any]]]]:
+        """The text of this module as a root (a child is first `cloned()`, so that its text
+        records the context its owner provides) with debug info, and the methods of the tree's
+        modules, each by the module's index in walk order."""
+        from tilefoundry.text import print_module
+
+        source = self if self._op.parent is None else self.cloned()
+        modules = [op for op in source._op.walk() if isinstance(op, ModuleOp)]
+        methods = [
+            (index, dict(table)) for index, op in enumerate(modules) if (table := METHODS.get(op))
+        ]
+        return print_module(source, debuginfo=True), methods
+
     def renamed(self, name: str) -> Module:
         """`cloned()` under another name."""
         text_of(name, "Module name")
@@ -380,6 +424,17 @@ class Module(OpView[ModuleOp]):
 
 
 # ---------------------------------------------------------------------------------------------
+
+
+def _from_text(text: str, methods: list[tuple[int, dict[str, Any]]]) -> Module:
+    """A module read back from `Module._text_and_methods`: its text, then its methods."""
+    from tilefoundry.text import parse_module
+
+    module = parse_module(text, "<copy of a Module>")
+    modules = [op for op in module._op.walk() if isinstance(op, ModuleOp)]
+    for index, table in methods:
+        METHODS.set(modules[index], dict(table))
+    return module
 
 
 def _names(names: Iterable[str]) -> str:

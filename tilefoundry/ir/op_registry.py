@@ -30,7 +30,7 @@ import types
 import typing
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, NoReturn, TypeVar, cast
 
 from tilefoundry.arguments import items_of, refuse_type, shown
 from tilefoundry.diagnostics import VerifyError
@@ -196,8 +196,11 @@ class Op:
     """A value class describing an op's signature and attributes (not an Expr).
 
     `Op(**attrs)` validates the attribute values against the attribute-kind `ParamDef`s; an Op
-    with no attribute parameter is a singleton. Two instances are equal when they are of the same
-    class with equal attributes. Subclasses implement `infer_type(*arg_types)`.
+    with no attribute parameter is a singleton. An instance is a value: immutable (assigning or
+    deleting any attribute raises AttributeError; build another Op instead), equal to and
+    hashing as another of the same class with equal attributes, its own copy (`copy.copy`,
+    `copy.deepcopy`), pickled as its class and attributes. Subclasses implement
+    `infer_type(*arg_types)`.
     """
 
     op_name: ClassVar[str] = ""
@@ -242,7 +245,22 @@ class Op:
                 values[param.name] = None
             else:
                 raise TypeError(f"{name}: missing required attribute '{param.name}'")
-        self._attrs = values
+        object.__setattr__(self, "_attrs", values)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        _immutable(self, name, "assign")
+
+    def __delattr__(self, name: str) -> None:
+        _immutable(self, name, "delete")
+
+    def __copy__(self) -> Op:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Op:
+        return self
+
+    def __reduce__(self) -> tuple[Callable[..., Op], tuple[type[Op], dict[str, object]]]:
+        return (_rebuilt, (type(self), dict(self._attrs)))
 
     @classmethod
     def params(cls) -> list[ParamDef]:
@@ -303,6 +321,18 @@ class Op:
     def __repr__(self) -> str:
         fields = ", ".join(f"{k}={v!r}" for k, v in self._attrs.items())
         return f"{type(self).__name__}({fields})"
+
+
+def _immutable(op: Op, name: str, verb: str) -> NoReturn:
+    raise AttributeError(
+        f"cannot {verb} attribute '{name}' of {op!r}: an Op is an immutable value; build "
+        f"another ({type(op).__name__}(...) with the attributes you want)"
+    )
+
+
+def _rebuilt(cls: type[Op], attrs: dict[str, object]) -> Op:
+    """An unpickled Op: made again from its class and attributes (a singleton stays one)."""
+    return cls(**attrs)
 
 
 @dataclass(frozen=True)

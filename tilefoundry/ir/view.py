@@ -8,7 +8,7 @@ build their op in `__new__` and return `cls.of(op)`.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Generic, TypeVar, cast
+from typing import Any, ClassVar, Generic, NoReturn, TypeVar, cast
 
 from xdsl.ir import Operation
 
@@ -62,6 +62,15 @@ class FunctionView(OpView[OpT]):
     def function_op(self) -> OpT:
         return self._op
 
+    def __copy__(self) -> NoReturn:
+        _no_copy(self)
+
+    def __deepcopy__(self, memo: dict[int, object]) -> NoReturn:
+        _no_copy(self)
+
+    def __reduce__(self) -> NoReturn:
+        _no_copy(self)
+
     @property
     def name(self) -> str:
         return cast(FunctionLike, self._op).function_name()
@@ -69,3 +78,12 @@ class FunctionView(OpView[OpT]):
     @property
     def params(self) -> tuple[Var, ...]:
         return tuple(Var.view(arg) for arg in self._op.regions[0].block.args)
+
+
+def _no_copy(view: FunctionView[Any]) -> NoReturn:
+    kind = type(view).__name__
+    raise TypeError(
+        f"cannot copy or pickle {kind} '{view.name}' by itself: a function is a node of its "
+        "module (its calls name other functions of the tree); copy or pickle the Module "
+        "(copy.deepcopy(module), pickle.dumps(module), module.cloned())"
+    )

@@ -9,7 +9,11 @@ one (an object array) is refused, never run.
 from __future__ import annotations
 
 import math
-from typing import Any
+import os
+import re
+import stat
+import warnings
+from typing import Any, BinaryIO
 
 import numpy as np
 
@@ -20,6 +24,7 @@ __all__ = [
     "RunError",
     "check_output_path",
     "draw",
+    "exact_value",
     "flatten",
     "format_value",
     "load_value",
@@ -57,7 +62,18 @@ def draw(type: IRType, sizes: dict[str, int], rng: np.random.Generator) -> Any:
         return rng.integers(0, 2, shape).astype(bool)
     if type.dtype.startswith("i"):
         return rng.integers(-8, 8, shape).astype(f"int{type.dtype[1:]}")
-    return rng.standard_normal(shape).astype("float16" if type.dtype == "f16" else "float32")
+    drawn = rng.standard_normal(shape).astype("float16" if type.dtype == "f16" else "float32")
+    return _bf16_rounded(drawn) if type.dtype == "bf16" else drawn
+
+
+def _bf16_rounded(array: Any) -> Any:
+    """float32 values rounded to the nearest bf16 (ties to even; the finite normal values that
+    a random draw gives), still held as float32."""
+    bits = array.view(np.uint32)
+    rounded = (bits + np.uint32(0x7FFF) + ((bits >> np.uint32(16)) & np.uint32(1))) & np.uint32(
+        0xFFFF0000
+    )
+    return rounded.view(np.float32)
 
 
 def flatten(value: Any) -> list[Any]:
@@ -105,23 +121,126 @@ def load_value(path: str, type: IRType, what: str) -> Any:
 
 def check_output_path(path: str, type: IRType) -> None:
     """A result of `type` can be written to `path`: a `.npy` file for a tensor, `.npz` for a
-    tuple (checked before the run)."""
+    tuple (checked before the run); `-` (standard output), a descriptor (`/dev/stdout`), a device or
+    a FIFO takes either."""
     suffix = ".npz" if isinstance(type, TupleType) else ".npy"
+    if path == "-" or _is_special(path) or _DESCRIPTOR_PATH.fullmatch(os.path.abspath(path)):
+        return
     if not path.endswith(suffix):
         kind = "a tuple" if isinstance(type, TupleType) else "a tensor"
         raise RunError(f"the result is {kind}: write it to a {suffix} file, got '{path}'")
 
 
-def save_value(path: str, value: Any) -> None:
-    """Write a result: a tensor to a `.npy` file, a tuple to a `.npz` file."""
+_DESCRIPTOR_PATH = re.compile(r"/dev/(fd/\d+|stdout|stderr)|/proc/(self|\d+)/fd/\d+")
+"""A file descriptor's path: it takes either form, whatever file it leads to."""
+
+
+def _is_special(path: str) -> bool:
+    """Whether `path` names something that exists and is neither a regular file nor a directory
+    (a device, a FIFO, a socket)."""
     try:
-        with open(path, "wb") as stream:
-            if isinstance(value, tuple):
-                np.savez(stream, *flatten(value))
-            else:
-                np.save(stream, np.asarray(value), allow_pickle=False)
-    except OSError as err:
-        raise RunError(f"cannot write output file '{path}': {err.strerror}") from None
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
+
+
+def save_value(path: str, value: Any) -> None:
+    """Write a result: a tensor in `.npy` form, a tuple in `.npz` form (`tools/output.py`: a
+    regular file is written aside and renamed over `path`, so a failed write leaves the
+    previous file as it was; `-` is standard output; raises `OutputError`)."""
+
+    from tilefoundry.tools.output import write_file
+
+    def write(stream: BinaryIO) -> None:
+        if isinstance(value, tuple):  # each member is written through the zip file's write
+            np.savez(stream, *flatten(value))
+        else:
+            np.save(_Writer(stream), np.asarray(value), allow_pickle=False)
+
+    write_file(path, write)
+
+
+def _within(array: Any, dtype: Any) -> Any:
+    """Where the elements of `array` lie in the range of the integer or bool `dtype` (a float
+    element: finite and integral too); compared as values, never through a wrapping cast."""
+    lo, hi = (0, 1) if dtype.kind == "b" else (int(np.iinfo(dtype).min), int(np.iinfo(dtype).max))
+    if array.dtype.kind in "biu":
+        return (array >= lo) & (array <= hi)
+    # float(hi + 1) is exact (a power of two): the elements below it are at most hi.
+    return np.isfinite(array) & (np.floor(array) == array) & (array >= lo) & (array < float(hi + 1))
+
+
+def _exact(array: Any, converted: Any) -> Any:
+    """Where `converted` (`array` cast to another dtype) holds each element's exact value."""
+    if converted.dtype.kind in "biu":
+        return _within(array, converted.dtype)
+    if array.dtype.kind in "iu":  # to a float: exact where it converts back to the same int
+        return _within(converted, array.dtype) & (converted.astype(array.dtype) == array)
+    back = converted.astype(array.dtype)  # bool or float to a float
+    exact = back == array
+    if array.dtype.kind == "f":
+        exact |= np.isnan(back) & np.isnan(array)
+    return exact
+
+
+class _Writer:
+    """A stream that only writes: numpy then writes through `write`, whose failure names its
+    cause (`File too large`), rather than with `tofile`, whose failure does not (`16384
+    requested and 992 written`)."""
+
+    def __init__(self, stream: BinaryIO) -> None:
+        self._stream = stream
+
+    def write(self, data: bytes) -> int:
+        return self._stream.write(data)
+
+    def flush(self) -> None:
+        self._stream.flush()
+
+
+def exact_value(value: Any, type: IRType, what: str) -> Any:
+    """A value read for a parameter of `type`, in the parameter's dtype: converted only when
+    every element is exact in that dtype, else refused naming both dtypes and the first element
+    that does not fit (int64 1000 for i8, float64 0.1 or 1e10 for f16, 1.5 for i32, 2 for i1).
+    A bf16 value is given as float32 (numpy has no bf16) and must hold bf16 values."""
+    if isinstance(type, TupleType):
+        if not isinstance(value, tuple) or len(value) != len(type.fields):
+            return value  # check_argument refuses it, naming the tuple type
+        return tuple(
+            exact_value(field, t, f"{what} field {i}")
+            for i, (field, t) in enumerate(zip(value, type.fields, strict=True))
+        )
+    from tilefoundry.dialects.dense import numpy_dtype
+
+    if not isinstance(type, TensorType):
+        return value
+    array = np.asarray(value)
+    expected = numpy_dtype(type.dtype)
+    holds = f"{type.dtype} ({expected})" if type.dtype == "bf16" else str(expected)
+    if array.dtype.kind not in "biuf":
+        raise RunError(
+            f"{what} ({array.dtype}) is not a bool, integer or float array: {type} takes "
+            f"{holds} values"
+        )
+    if array.dtype == expected and type.dtype != "bf16":
+        return array
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # numpy's cast warnings: the check below decides
+        converted = array.astype(expected)
+        exact = _exact(array, converted)
+        if type.dtype == "bf16":
+            bits = converted.view(np.uint32)
+            exact &= ((bits & 0xFFFF) == 0) | np.isnan(converted)
+    if not exact.all():
+        index = tuple(int(i) for i in np.argwhere(~exact)[0])
+        element = array[index].item()
+        raise RunError(
+            f"{what} ({array.dtype}) holds {element!r} at {list(index)}, which {type.dtype} "
+            f"cannot hold exactly: {type} takes {holds} values (tf-run converts an input's "
+            "dtype only when every element is exact)"
+        )
+    return converted
 
 
 def value_summary(value: Any) -> str:

@@ -13,9 +13,10 @@ bad.mlir:4:5: error: 'tf.call' op tf.math.binary argument #1 ('rhs') expects Ten
 ```
 
 `--verify-diagnostics` is MLIR's (`tools/expectations.py`). With `--split-input-file` every chunk
-runs and the good ones are printed. `-o FILE` is written aside and renamed over FILE only when the
-run succeeds: a failing run leaves FILE as it was. The output keeps the shape of the input: a file
-whose top level is a `tf.module` prints as one.
+runs and the good ones are printed. `-o FILE` is written only when the run succeeds: a regular
+FILE is written aside and renamed over it (a failing run leaves it as it was), a device or FIFO
+is written in place, `-o -` is standard output (`tools/output.py`). The output keeps the shape
+of the input: a file whose top level is a `tf.module` prints as one.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ import dataclasses
 import os
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from io import StringIO
 from typing import TYPE_CHECKING, NoReturn
@@ -35,11 +36,18 @@ from xdsl.ir import Operation
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 
 from tilefoundry.context import load_plugin, register_dialects
-from tilefoundry.diagnostics import PassError
+from tilefoundry.diagnostics import PassError, PassOutputError
 from tilefoundry.ir.allocation import collection_paused
 from tilefoundry.ir.asm import TFParser, TFPrinter
 from tilefoundry.ir.irdl_form import IRDLFormError
 from tilefoundry.ir.verifier import OpVerifyError, verify_ir
+from tilefoundry.tools.output import (
+    OutputClosed,
+    OutputError,
+    guarded_stdout,
+    write_file,
+    write_stdout,
+)
 from tilefoundry.tools.tf_opt_args import parse_arguments
 from tilefoundry.tools.timing import Timing
 
@@ -72,11 +80,15 @@ class TfOptMain:
         self.args = parse_arguments(args, _refuse)
         self.ctx = Context(allow_unregistered=self.args.allow_unregistered_dialect)
         register_dialects(self.ctx)
+        from tilefoundry.context import PluginError
+
         for module_name in self.args.plugin:
             try:
                 load_plugin(module_name)
-            except ImportError as err:
-                raise ToolError(f"cannot load plugin '{module_name}': {err}") from None
+            except PluginError as err:
+                if os.environ.get("TF_OPT_TRACEBACK"):
+                    raise
+                raise ToolError(str(err)) from None
         self.timing = Timing() if self.args.timing else None
         self.tf_pipeline = self._pipeline() if self.args.passes else None
 
@@ -88,7 +100,11 @@ class TfOptMain:
         try:
             return parse_pipeline(self.args.passes, PASSES)
         except PipelineError as err:
-            raise ToolError(f"invalid pass pipeline '{self.args.passes}': {err}") from None
+            text = self.args.passes
+            shown = (
+                f"'{text}'" if len(text) <= 200 else f"'{text[:200]}...' ({len(text)} characters)"
+            )
+            raise ToolError(f"invalid pass pipeline {shown}: {err}") from None
 
     # -- running ---------------------------------------------------------------------------------
 
@@ -98,7 +114,7 @@ class TfOptMain:
         if self.args.list_passes:
             from tilefoundry.transforms import PASSES, describe_passes
 
-            sys.stdout.write(describe_passes(PASSES))
+            write_stdout(describe_passes(PASSES))
             return
         name = self.args.input_file or "<stdin>"
         text = self._read_input()
@@ -113,7 +129,7 @@ class TfOptMain:
                 output.write(self._process(chunk, name, first_line))
             except _ChunkFailed as err:
                 diagnostics.append(err.diagnostic)
-            except ToolError:  # the tool cannot go on (an output it cannot write): one line
+            except (ToolError, OutputError, OutputClosed):  # the tool cannot go on: one line
                 raise
             except Exception as err:  # a bug: this chunk's one line, and the others still run
                 if os.environ.get("TF_OPT_TRACEBACK"):
@@ -206,6 +222,8 @@ class TfOptMain:
                 self._run_pipeline(self.tf_pipeline, module, implicit)
         except OpVerifyError as err:
             fail(op_place(err.op), str(err), err.notes)
+        except PassOutputError as err:  # the pass's bug: at the op, or the closest op read
+            fail(_known_place(err.op, op_place), str(err), err.notes)
         except PassError as err:
             where = op_place(err.op) if err.op is not None else None
             fail(where, f"pass '{err.pass_name}' failed: {err.message}")
@@ -229,10 +247,12 @@ class TfOptMain:
             if self.args.time_passes:
                 print(f"Pass {module_pass.name} took {elapsed} seconds", file=sys.stderr)
             if not self.args.disable_verify:
+                from tilefoundry.transforms.pass_manager import verify_pass_output
+
                 with self._timed("verify"):
-                    verify_ir(module)
+                    verify_pass_output(module_pass, module)
             if self.args.print_between_passes and done < total:
-                print(f"// IR after {module_pass.name}:\n{self._print(module, implicit)}")
+                write_stdout(f"// IR after {module_pass.name}:\n{self._print(module, implicit)}\n")
             started = time.perf_counter()
 
         pipeline.run(self.ctx, module, after_pass)
@@ -257,41 +277,43 @@ class TfOptMain:
             for op in ops:
                 printer.print_op(op)
                 printer.print_string("\n")
+            printer.print_location_aliases()
         except IRDLFormError as err:
             raise ToolError(str(err)) from None
         return stream.getvalue()
 
     def _write_output(self, text: str, *, succeeded: bool) -> None:
-        """Print the output; into `-o FILE` only when the run succeeded, written aside and
-        renamed over FILE, so that a failure never leaves FILE truncated or half written."""
+        """Print the output; into `-o FILE` only when the run succeeded (`tools/output.py`:
+        a regular file is written aside and renamed over FILE, so that a failure never leaves
+        it truncated or half written; a device or FIFO is written in place; `-` is stdout)."""
         path = self.args.output_file
         if path is None:
-            sys.stdout.write(text)
+            write_stdout(text)
             return
         if not succeeded:
             return
-        directory, base = os.path.split(os.path.abspath(path))
-        import secrets  # only when writing a file: it costs start-up
-
-        aside = os.path.join(directory, f".{base}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
         try:
-            # Created as `open` would create FILE (mode 0666 less the umask), then renamed.
-            descriptor = os.open(aside, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-        except OSError as err:
-            raise ToolError(f"cannot write output file '{path}': {err.strerror}") from None
-        try:
-            with open(descriptor, "w", encoding="utf-8") as stream:
-                stream.write(text)
-            if os.path.isfile(path):
-                os.chmod(aside, os.stat(path).st_mode & 0o7777)
-            os.replace(aside, path)
-        except OSError as err:
-            os.unlink(aside)
-            raise ToolError(f"cannot write output file '{path}': {err.strerror}") from None
+            write_file(path, lambda stream: stream.write(text.encode("utf-8")))
+        except OutputError as err:
+            raise ToolError(str(err)) from None
 
 
 def _refuse(message: str) -> NoReturn:
     raise ToolError(message)
+
+
+def _known_place(
+    op: Operation, op_place: Callable[[Operation], tuple[int, int] | None]
+) -> tuple[int, int] | None:
+    """Where the input has `op`, else its closest enclosing op that the input has (a pass's
+    new op was never read)."""
+    node: Operation | None = op
+    while node is not None:
+        place = op_place(node)
+        if place is not None:
+            return place
+        node = node.parent_op()
+    return None
 
 
 def _is_blank(chunk: str) -> bool:
@@ -314,18 +336,22 @@ def internal_error(err: Exception) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     try:
-        driver = TfOptMain(argv)
-        driver.run()
+        with guarded_stdout():  # any print: a full or closed standard output is one line
+            driver = TfOptMain(argv)
+            driver.run()
         if driver.timing is not None:
             sys.stderr.write(driver.timing.report())
         return driver.exit_code
     except ToolError as err:
         print(f"{PROG}: error: {err}", file=sys.stderr)
         return 1
+    except OutputError as err:  # standard output is full or failed: one line
+        print(f"{PROG}: error: {err}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:
+    except (OutputClosed, BrokenPipeError):  # a closed pipe (`| head -1`): a quiet exit
         return 1
     except Exception as err:  # a bug in tf-opt or a pass: still one line, unless asked
         if os.environ.get("TF_OPT_TRACEBACK"):

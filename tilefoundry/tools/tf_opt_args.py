@@ -11,7 +11,7 @@ import argparse
 from collections.abc import Callable, Sequence
 from typing import NoReturn
 
-__all__ = ["parse_arguments"]
+__all__ = ["help_through_stdout", "parse_arguments"]
 
 _DESCRIPTION = (
     "tf-opt: parse, verify, transform and print TileFoundry IR (the tf, hir, tir dialects)"
@@ -24,8 +24,22 @@ class _Version(argparse.Action):
     def __call__(self, parser: argparse.ArgumentParser, *args: object, **kwargs: object) -> None:
         from importlib.metadata import version
 
-        print(f"tf-opt (TileFoundry core IR, xdsl {version('xdsl')})")
+        from tilefoundry.tools.output import write_stdout
+
+        write_stdout(f"tf-opt (TileFoundry core IR, xdsl {version('xdsl')})\n")
         parser.exit()
+
+
+def help_through_stdout(parser: argparse.ArgumentParser) -> None:
+    """`--help` written as the tools' other output is (`tools/output.py`): a full standard output
+    is one line, a closed one a quiet exit."""
+
+    def print_help(file: object = None) -> None:
+        from tilefoundry.tools.output import write_stdout
+
+        write_stdout(parser.format_help())
+
+    setattr(parser, "print_help", print_help)  # noqa: B010
 
 
 def parse_arguments(
@@ -34,6 +48,7 @@ def parse_arguments(
     """The parsed command line; `error(message)` reports a mistake (it does not return)."""
     parser = argparse.ArgumentParser(prog="tf-opt", description=_DESCRIPTION)
     setattr(parser, "error", error)  # noqa: B010 - one line, not usage + exit
+    help_through_stdout(parser)
     add = parser.add_argument
     add("input_file", nargs="?", help="the input (default: stdin)")
     add("-o", "--output-file", help="write the output here (only when the run succeeds)")

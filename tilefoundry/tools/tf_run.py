@@ -29,15 +29,18 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
+from tilefoundry.tools.output import OutputClosed, OutputError, guarded_stdout, names_stdout
 from tilefoundry.tools.run_values import (
     RunError,
     check_output_path,
     draw,
+    exact_value,
     format_value,
     load_value,
     save_value,
     value_summary,
 )
+from tilefoundry.tools.tf_opt_args import help_through_stdout
 
 PROG = "tf-run"
 
@@ -64,30 +67,21 @@ def _sizes(specs: Sequence[str]) -> dict[str, int]:
 
 
 def _path(text: str) -> list[str]:
-    """The names of a `--function` path: `layer0.mlp` or `@layer0::@mlp` (quoted names too)."""
-    from xdsl.dialects.builtin import SymbolRefAttr
-    from xdsl.utils.exceptions import ParseError
-
-    from tilefoundry.context import make_context
-    from tilefoundry.ir.asm import TFParser
+    """The names of a `--function` path: `layer0.mlp` or `@layer0::@mlp` (quoted names too),
+    as `tilefoundry.select` reads it."""
+    from tilefoundry.selection import path_names
 
     usage = (
         f"--function takes a dotted path (layer0.mlp) or a symbol reference (@layer0::@mlp), "
         f"got '{text}'"
     )
-    if not text.startswith("@"):
-        names = text.split(".")
-        if "" in names:
-            raise RunError(usage)
-        return names
-    parser = TFParser(make_context(), text, "--function")
     try:
-        ref = parser.parse_attribute()
-    except ParseError:
-        ref = None
-    if not isinstance(ref, SymbolRefAttr) or parser.pos < len(text):  # nothing may follow
+        names = path_names(text)
+    except ValueError:
+        raise RunError(usage) from None
+    if not names:
         raise RunError(usage)
-    return [ref.root_reference.data, *(r.data for r in ref.nested_references)]
+    return names
 
 
 def _function(module: Any, names: list[str]) -> Any:
@@ -122,7 +116,12 @@ def run(argv: Sequence[str] | None) -> int:
     )
     parser.add_argument("--dim", action="append", default=[], metavar="NAME=SIZE")
     parser.add_argument("--input", action="append", default=[], metavar="NAME=FILE")
-    parser.add_argument("--output", metavar="FILE", help="write the result (.npy, or .npz)")
+    parser.add_argument(
+        "--output",
+        metavar="FILE",
+        help="write the result (.npy, or .npz for a tuple; '-': standard output, and the "
+        "summary goes to stderr)",
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--plugin", action="append", default=[], metavar="MODULE")
 
@@ -130,11 +129,12 @@ def run(argv: Sequence[str] | None) -> int:
         raise RunError(message)
 
     setattr(parser, "error", one_line_error)  # noqa: B010 - one line, not usage + exit
+    help_through_stdout(parser)
     args = parser.parse_args(argv)
 
     import numpy as np
 
-    from tilefoundry.context import load_plugin
+    from tilefoundry.context import PluginError, load_plugin
     from tilefoundry.interpreter.call_graph import call_cycle
     from tilefoundry.interpreter.evaluate import (
         ExecutionError,
@@ -149,7 +149,12 @@ def run(argv: Sequence[str] | None) -> int:
     sizes = _sizes(args.dim)
     inputs = _pairs(args.input, "--input", "FILE")
     for plugin in args.plugin:
-        load_plugin(plugin)
+        try:
+            load_plugin(plugin)
+        except PluginError as err:
+            if os.environ.get("TF_OPT_TRACEBACK"):
+                raise
+            raise RunError(str(err)) from None
     try:
         with open(args.input_file, encoding="utf-8") as stream:
             text = stream.read()
@@ -204,7 +209,11 @@ def run(argv: Sequence[str] | None) -> int:
     values: dict[str, Any] = {}
     try:
         for name, path in inputs.items():
-            loaded = load_value(path, params[name].type, f"input '{name}'")
+            loaded = exact_value(
+                load_value(path, params[name].type, f"input '{name}'"),
+                params[name].type,
+                f"input '{name}'",
+            )
             seen: dict[str, int] = {}
             values[name] = check_argument(name, params[name].type, loaded, seen)
             for dim, size in seen.items():
@@ -218,7 +227,9 @@ def run(argv: Sequence[str] | None) -> int:
             values[p.name] if p.name in values else draw(p.type, given, rng)
             for p in function.params
         ]
-        with recording_selections() as selections:
+        # IEEE results (inf, nan) are the values the run computes: numpy's warnings about
+        # them are not shown (nor turned into errors by -W error).
+        with recording_selections() as selections, np.errstate(all="ignore"):
             result = run_any(function.function_op, arguments)
     except ExecutionError as err:
         raise RunError(f"'{function.name}': {err}") from None
@@ -228,6 +239,8 @@ def run(argv: Sequence[str] | None) -> int:
         raise RunError(f"'{function.name}': out of memory: {err}") from None
     if args.output is not None:
         save_value(args.output, result)
+        if names_stdout(args.output):  # it holds the value: the summary goes to stderr
+            sys.stdout = sys.stderr  # (main's guarded_stdout restores it)
     shown = ", ".join(
         f"{name}{list(np.asarray(value).shape) if not isinstance(value, tuple) else ''}"
         for name, value in zip(params, arguments, strict=True)
@@ -248,9 +261,12 @@ def run(argv: Sequence[str] | None) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     try:
-        return run(argv)
-    except RunError as err:
+        with guarded_stdout():  # a full or closed standard output: one line, or quiet
+            return run(argv)
+    except (RunError, OutputError) as err:
         print(f"{PROG}: error: {err}", file=sys.stderr)
+        return 1
+    except OutputClosed:  # a closed pipe (`| head -1`): a quiet exit
         return 1
     except (KeyError, ValueError) as err:
         print(f"{PROG}: error: {err.args[0] if err.args else err}", file=sys.stderr)

@@ -3,7 +3,7 @@
 ```
 pipeline ::= element (`,` element)*
 element  ::= pass-name options? | op-name `(` pipeline? `)`
-options  ::= `{` (option-name (`=` value)?)* `}`      value: up to a space or `}`, or "quoted"
+options  ::= `{` (option-name (`=` value)?)* `}`      value: up to a space or `}` (a "quoted" part kept whole), or "quoted"
 ```
 
 `a,b` runs `a` then `b` on the root (the `builtin.module` that holds the input);
@@ -12,7 +12,8 @@ root, `tf.module(hir.func(a))` on each `hir.func` directly in those — MLIR's o
 nesting, on ops that are isolated from above. A pass says which ops it runs on (`anchors`; None
 for any op); a pass without the attribute runs on `builtin.module` only. Option names are
 kebab-case and typed by the pass's dataclass fields (`int`, `float`, `bool`, `str`, tuples of
-them, optional). Every mistake is a `PipelineError`: one line, with the column.
+them, optional). Every mistake is a `PipelineError`: one line, with the column; a pipeline
+nests at most 64 levels (`MAX_PIPELINE_NESTING`).
 """
 
 from __future__ import annotations
@@ -29,12 +30,14 @@ from xdsl.context import Context
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 
-from tilefoundry.diagnostics import PassError
+from tilefoundry.diagnostics import PassError, PassOutputError
 
 __all__ = [
+    "MAX_PIPELINE_NESTING",
     "NESTING_ANCHORS",
     "Nest",
     "PassError",
+    "PassOutputError",
     "PassRun",
     "Pipeline",
     "PipelineError",
@@ -42,6 +45,7 @@ __all__ = [
     "describe_passes",
     "option_infos",
     "parse_pipeline",
+    "verify_pass_output",
 ]
 
 NESTING_ANCHORS = ("builtin.module", "tf.module", "hir.func", "hir.variant", "tir.prim_func")
@@ -115,7 +119,8 @@ class _Reader:
 
     def value(self) -> str:
         """An option value: a quoted string, or the text up to a space or the closing `}`
-        (braces inside it nest)."""
+        (braces inside it nest, and a quoted part `"..."` inside it, as in `@"c d"::@g`, is
+        kept whole, spaces and braces included, as MLIR reads option values)."""
         if self.pos < len(self.text) and self.text[self.pos] == '"':
             end = self.text.find('"', self.pos + 1)
             if end < 0:
@@ -126,6 +131,12 @@ class _Reader:
         start, depth = self.pos, 0
         while self.pos < len(self.text):
             char = self.text[self.pos]
+            if char == '"':
+                end = self.text.find('"', self.pos + 1)
+                if end < 0:
+                    self.fail("unterminated quoted part of an option value")
+                self.pos = end + 1
+                continue
             if char == "{":
                 depth += 1
             elif char == "}":
@@ -140,15 +151,25 @@ class _Reader:
         return self.text[start : self.pos]
 
 
-def _parse_elements(reader: _Reader, closing: str) -> tuple[PassText | NestText, ...]:
+MAX_PIPELINE_NESTING = 64
+"""How deep `op-name(...)` may nest in a pipeline (the IR itself nests at most 64 levels)."""
+
+
+def _parse_elements(
+    reader: _Reader, closing: str, depth: int = 0
+) -> tuple[PassText | NestText, ...]:
     elements: list[PassText | NestText] = []
     while True:
         reader.skip_space()
         column = reader.column()
         name = reader.name("a pass name or an op name")
         if reader.peek() == "(":
+            if depth >= MAX_PIPELINE_NESTING:
+                raise PipelineError(
+                    f"the pipeline nests deeper than {MAX_PIPELINE_NESTING} levels", column
+                )
             reader.pos += 1
-            inner = () if reader.peek() == ")" else _parse_elements(reader, ")")
+            inner = () if reader.peek() == ")" else _parse_elements(reader, ")", depth + 1)
             if reader.peek() != ")":
                 reader.fail(f"expected ')' to close '{name}('")
             reader.pos += 1
@@ -397,6 +418,16 @@ def _run(
         ]
         for target in targets:
             _run(element.elements, ctx, target, after_pass)
+
+
+def verify_pass_output(module_pass: ModulePass, root: Operation) -> None:
+    """Verify `root` after `module_pass` ran; a failure is the pass's: `PassOutputError`."""
+    from tilefoundry.ir.verifier import OpVerifyError, verify_ir
+
+    try:
+        verify_ir(root)
+    except OpVerifyError as err:
+        raise PassOutputError(module_pass.name, err.op, str(err), err.notes) from None
 
 
 def parse_pipeline(text: str, available: Mapping[str, PassLoader]) -> Pipeline:

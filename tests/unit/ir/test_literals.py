@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import struct
-import time
+import tracemalloc
 from io import StringIO
 
 import numpy as np
@@ -34,10 +34,16 @@ def printed(attr: Attribute) -> str:
     return stream.getvalue()
 
 
-def test_a_splat_costs_no_memory_and_no_time() -> None:
-    started = time.perf_counter()
-    attr = dense("dense<1.0> : tensor<50000000xf32>")
-    assert time.perf_counter() - started < 0.5
+def test_a_splat_costs_no_memory() -> None:
+    # Its element is stored once, never its 50,000,000 (200 MB); how long reading it takes is
+    # measured in benchmarks/fuzz_runs.py, not asserted here.
+    tracemalloc.start()
+    try:
+        attr = dense("dense<1.0> : tensor<50000000xf32>")
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 10_000_000
     assert attr.data.data == struct.pack("<f", 1.0)
     assert dense('dense<"0x0000803F"> : tensor<50000000xf32>') == attr
     assert printed(attr) == "dense<1.000000e+00> : tensor<50000000xf32>"

@@ -1,0 +1,28 @@
+"""A binding that xDSL cannot take as an SSA name hint (`_0`: it strips the `_N` suffix, which
+leaves nothing) prints as a numbered value, its binding kept in its location, and reads back."""
+
+from __future__ import annotations
+
+import pytest
+
+from tilefoundry import BindingMetadata, Module, TensorType, Var, ops, parse_module, print_module
+from tilefoundry.hir import Function
+
+
+@pytest.mark.parametrize("name", ["_0", "_12"])
+def test_a_binding_that_strips_to_nothing_prints_numbered(name: str) -> None:
+    x = Var("x", TensorType((4,), "f32"))
+    body = ops.neg(x, metadata=[BindingMetadata(name)])
+    module = Module(name="m", functions=[Function(name="f", params=[x], body=body)])
+    text = print_module(module)
+    assert "%0 = tf.call tf.math.unary<kind = neg>(%x)" in text
+    with_locations = print_module(module, debuginfo=True)
+    assert f'loc("{name}")' in with_locations
+    assert print_module(parse_module(with_locations), debuginfo=True) == with_locations
+
+
+def test_a_binding_with_a_suffix_still_names_its_value() -> None:
+    x = Var("x", TensorType((4,), "f32"))
+    body = ops.neg(x, metadata=[BindingMetadata("h_0")])
+    module = Module(name="m", functions=[Function(name="f", params=[x], body=body)])
+    assert "%h" in print_module(module)
