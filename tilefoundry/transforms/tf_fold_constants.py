@@ -2,8 +2,7 @@
 
 A value-form call of a pure registered op whose arguments are all literals (`tf.constant`s,
 or Vars bound to them) becomes a `tf.constant` computed with the op's numpy reference, unless
-the result or an argument has more than `max-elements` elements (at most 1048576: a fold
-computes its result in memory), or the result is undefined
+the result or an argument has more than `max-elements` elements, or the result is undefined
 or not exact (integer division by zero, a negative integer power, integer overflow, a
 floating-point exception, a call on an empty tensor). The new constant keeps the call's binding
 and source span. Unused constants are left for `dce`. `canonicalize` folds the same way, up to
