@@ -18,9 +18,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from tilefoundry.arguments import mapping_of, refuse_type, shown
+from tilefoundry.diagnostics import PassError
 from tilefoundry.module import Module
 from tilefoundry.selection import function_selectors
-from tilefoundry.diagnostics import PassError
 from tilefoundry.transforms.tf_analyze import Cost, analyze_tree, check_dims
 
 __all__ = ["Cost", "analyze"]
