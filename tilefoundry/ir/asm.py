@@ -671,12 +671,20 @@ class TFPrinter(Printer):
     _locations: LocationAliases = field(default_factory=LocationAliases, init=False)
     _defining: Attribute | None = field(default=None, init=False)
 
+    def print_location_alias(self, attribute: Attribute) -> bool:
+        """Print a location that shares its parts as its alias (`loc(#loc3)`, or `#loc3`
+        inside a location); False for anything else, printed as it is."""
+        if not (self.print_debuginfo and isinstance(attribute, LocationAttr)):
+            return False
+        alias = self._locations.alias(attribute, self._defining)
+        if alias is None:
+            return False
+        self.print_string(alias if self.printing_location else f"loc({alias})")
+        return True
+
     def print_attribute(self, attribute: Attribute) -> None:
-        if self.print_debuginfo and isinstance(attribute, LocationAttr):
-            alias = self._locations.alias(attribute, self._defining)
-            if alias is not None:
-                self.print_string(alias if self.printing_location else f"loc({alias})")
-                return
+        if self.print_location_alias(attribute):
+            return
         if isinstance(attribute, FusedLoc) and print_span_end_location(self, attribute):
             return
         if isinstance(attribute, DenseIntOrFPElementsAttr) and print_dense(self, attribute):

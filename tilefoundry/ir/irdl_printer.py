@@ -69,6 +69,8 @@ class IRDLPrinter(TFPrinter):
             return
         if isinstance(attribute, DenseIntOrFPElementsAttr) and print_dense(self, attribute):
             return  # literals from their bits, as TFPrinter prints them
+        if self.print_location_alias(attribute):
+            return  # a location that shares its parts, each once, as TFPrinter prints it
         Printer.print_attribute(self, attribute)  # not TFPrinter's range locations
 
     def print_op_with_default_format(self, op: Operation) -> None:
