@@ -33,7 +33,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tilefoundry.dsl.errors import DSLError
-from tilefoundry.dsl.functions import FunctionSource, ModuleSymbols, VariantSource
+from tilefoundry.dsl.functions import (
+    CLASS_SOURCES,
+    FunctionSource,
+    ModuleSymbols,
+    VariantSource,
+)
 from tilefoundry.module import PENDING, Module
 
 __all__ = ["ClassSpec", "collect", "instantiate"]
@@ -95,6 +100,17 @@ def collect(cls: type[Module], declared: dict[str, Any]) -> None:
         functions=dict(inherited.functions) if inherited else {},
         methods=dict(inherited.methods) if inherited else {},
     )
+    for decorated in vars(cls).get(CLASS_SOURCES, ()):
+        now = vars(cls).get(decorated.name)
+        if now is not decorated:
+            kind = "two functions" if isinstance(now, FunctionSource) else "a function and a method"
+            fn = now.fn if isinstance(now, FunctionSource) else now
+            raise _def_error(
+                fn if isinstance(fn, types.FunctionType) else decorated.fn,
+                f"name clash: '{decorated.name}' names both {kind} of class {cls.__name__}",
+            ).with_traceback(None)
+    if CLASS_SOURCES in vars(cls):
+        delattr(cls, CLASS_SOURCES)
     for name, value in list(vars(cls).items()):
         if isinstance(value, FunctionSource):
             if name.startswith("_"):

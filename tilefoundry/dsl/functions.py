@@ -38,7 +38,12 @@ from tilefoundry.module import Module
 from tilefoundry.target import Target, Topology
 from tilefoundry.tir import PrimFunction
 
-__all__ = ["FunctionSource", "ModuleSymbols", "VariantSource", "func", "prim_func"]
+__all__ = ["CLASS_SOURCES", "FunctionSource", "ModuleSymbols", "VariantSource", "func", "prim_func"]
+
+
+CLASS_SOURCES = "__tf_sources__"
+"""The key under which a class body's namespace lists the functions decorated in it, in order
+(so that a later `def` of the same name is a clash, not a silent replacement)."""
 
 
 @dataclass
@@ -209,6 +214,8 @@ def _decorator(kind: str, what: str) -> Callable[..., Any]:
                         f"@{what}(...) in a class body declares nothing: declare target, "
                         "topologies and metadata on the class (class M(tf.Module, target=...))",
                     ).with_traceback(None)
+                if frames:  # the class body's namespace: the collection checks it
+                    frames[0].setdefault(CLASS_SOURCES, []).append(found)
                 return found
             try:
                 return _single_function_module(found, context)
