@@ -26,7 +26,7 @@ from __future__ import annotations
 import types
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from tilefoundry.dsl.errors import DSLError
 from tilefoundry.dsl.parser import Cycle, FunctionParser
@@ -215,7 +215,8 @@ def _decorator(kind: str, what: str) -> Callable[..., Any]:
                         "topologies and metadata on the class (class M(tf.Module, target=...))",
                     ).with_traceback(None)
                 if frames:  # the class body's namespace: the collection checks it
-                    frames[0].setdefault(CLASS_SOURCES, []).append(found)
+                    namespace = cast(dict[str, Any], frames[0])
+                    namespace.setdefault(CLASS_SOURCES, []).append(found)
                 return found
             try:
                 return _single_function_module(found, context)
