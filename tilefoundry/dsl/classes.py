@@ -27,6 +27,7 @@ from __future__ import annotations
 import functools
 import inspect
 import linecache
+import re
 import types
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -200,4 +201,24 @@ def _build(cls: type[Module], spec: ClassSpec, children: dict[str, Module]) -> M
             methods=spec.methods or None,
         )
     except Exception as err:  # noqa: BLE001 - the module's refusal, at the class statement
-        raise _class_error(cls, f"class {cls.__name__}: {err}") from None
+        raise _refusal(cls, str(err)) from None
+
+
+_AT = re.compile(r" \((?:bound to '[^']*' )?at ([^\s()]+):(\d+):(\d+)[-\d:]*\)$")
+
+
+def _refusal(cls: type, message: str) -> DSLError:
+    """A module's refusal: at the DSL expression it names (a span in its message), else at the
+    class statement."""
+    found = _AT.search(message)
+    if found is not None and found.group(1) == inspect.getsourcefile(cls):
+        file, line, column = found.group(1), int(found.group(2)), int(found.group(3))
+        text = linecache.getline(file, line).rstrip("\n")
+        return DSLError(
+            f"{message[: found.start()]} (when class {cls.__name__} is built)",
+            file,
+            line,
+            column,
+            text,
+        )
+    return _class_error(cls, f"class {cls.__name__}: {message}")

@@ -437,7 +437,8 @@ class FunctionParser:
         block form the body of a `tf.mesh` over that level. The block ends with `return e` (the
         mesh yields `e` and the function returns the mesh) or with an assignment `h = e` (the
         mesh yields `e`, and after the block `h` names the mesh). Other names the block assigns
-        are not visible after it. `as y` / `loc=` name the mesh value."""
+        are not visible after it. `as y` names the mesh value `y` (and binds `y` to it after
+        the block); `loc=` names it too."""
         if self.kind != "hir":
             raise self.error(node, "with Mesh(...) is part of @func (HIR) bodies")
         if len(node.items) != 1:
@@ -468,10 +469,12 @@ class FunctionParser:
                 f"mesh level '{topology}' is not in the effective hierarchy of module "
                 f"'{self.module}' (available: {available})",
             )
+        as_name: str | None = None
         if item.optional_vars is not None:
             if not isinstance(item.optional_vars, ast.Name):
                 raise self.error(item.optional_vars, "`with Mesh(...) as name` takes one name")
-            loc = loc or item.optional_vars.id
+            as_name = item.optional_vars.id
+            loc = loc or as_name
         last = node.body[-1]
         outer = dict(self.locals)
         state: dict[str, Any] = {"returned": False, "name": None}
@@ -506,9 +509,10 @@ class FunctionParser:
         set_metadata(mesh, (*items, self.source.span(call)))
         for hidden in inner_names:
             self.hidden[hidden] = node.lineno + self.source.line_offset
-        if state["name"] is not None:
-            self.hidden.pop(state["name"], None)
-            self.locals[state["name"]] = mesh
+        for visible in (state["name"], as_name):
+            if visible is not None:
+                self.hidden.pop(visible, None)
+                self.locals[visible] = mesh
         if state["returned"]:
             raise _Return(mesh)
 
