@@ -23,13 +23,14 @@ module instead (see `tilefoundry.dsl.classes`), built when the class is instanti
 
 from __future__ import annotations
 
+import ast
 import types
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, cast
 
 from tilefoundry.dsl.errors import DSLError
-from tilefoundry.dsl.parser import Cycle, FunctionParser
+from tilefoundry.dsl.parser import Cycle, FunctionParser, Pending
 from tilefoundry.dsl.source import MISSING, PythonScope, Source, decorating_frames, read_source
 from tilefoundry.hir import Function
 from tilefoundry.ir.expr import building
@@ -117,8 +118,8 @@ def _add_variant(
     tree = variant.source.tree
     if base.kind != "hir":
         raise variant.source.error(tree, "variants are added to @func (HIR) functions")
-    base_args = base.source.tree.args.args
-    args = tree.args.args
+    base_args = _tensor_args(base.source.tree.args.args)
+    args = _tensor_args(tree.args.args)
     if [a.arg for a in args] != [a.arg for a in base_args]:
         raise variant.source.error(
             tree,
@@ -136,6 +137,13 @@ def _add_variant(
         function.add_variant(variant.patterns, params, body)
     except Exception as err:  # noqa: BLE001 - the refusal is a diagnostic at the variant
         raise variant.source.error(tree, str(err)) from None
+
+
+def _tensor_args(args: list[ast.arg]) -> list[ast.arg]:
+    """The parameters without a leading, unannotated `self` (the module)."""
+    if args and args[0].arg == "self" and args[0].annotation is None:
+        return args[1:]
+    return args
 
 
 def _source(fn: Any, what: str) -> Source:
@@ -172,11 +180,17 @@ class ModuleSymbols:
             return self.build(name)
         return self.children.get(name, MISSING)
 
-    def build(self, name: str) -> Function | PrimFunction:
+    def build(self, name: str) -> Any:
         if name in self.building:
+            source = self.sources[name]
+            parser = FunctionParser(source.source, source.scope, source.kind, self, self.levels)
+            result = parser.declared_result()
+            if result is not None:  # called through its symbol, with the declared type
+                return Pending(name, result)
             path = " -> ".join([*self.building[self.building.index(name) :], name])
             raise Cycle(
-                f"function '{name}' calls itself ({path}); recursion is not part of the DSL"
+                f"function '{name}' calls itself ({path}): annotate its return type "
+                "(-> Tensor[...]) to call it recursively"
             )
         self.building.append(name)
         try:

@@ -28,18 +28,20 @@ import ast
 import builtins
 import types
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
-from xdsl.dialects.builtin import UnknownLoc
-from xdsl.ir import Operation, SSAValue
+from xdsl.dialects.builtin import SymbolRefAttr, UnknownLoc
+from xdsl.ir import Block, Operation, OpResult, Region, SSAValue
 
 from tilefoundry.dialects.tf import CallOp, ConstantOp, TupleOp
 from tilefoundry.dialects.tf_mesh import MeshOp
+from tilefoundry.dialects.tir import EvaluateOp
+from tilefoundry.dialects.tir import YieldOp as TirYieldOp
 from tilefoundry.dsl.annotations import ParamType, Tensor
 from tilefoundry.dsl.errors import DSLError
 from tilefoundry.dsl.source import MISSING, PythonScope, Source
 from tilefoundry.hir import Function
-from tilefoundry.ir.expr import Expr, ExprOp, Var
+from tilefoundry.ir.expr import Expr, ExprOp, Var, collect_expression
 from tilefoundry.ir.metadata import (
     BindingMetadata,
     IRMetadata,
@@ -52,9 +54,17 @@ from tilefoundry.ir.patterns import Tensor as TensorPattern
 from tilefoundry.ir.view import FunctionView
 from tilefoundry.module import Module
 from tilefoundry.tir import Evaluate, LetStmt, PrimFunction
-from tilefoundry.types import TensorType
+from tilefoundry.types import TensorType, UnitType, to_attr
 
-__all__ = ["BINARY_OPERATORS", "Cycle", "FunctionParser", "SelfRef", "Symbols", "set_metadata"]
+__all__ = [
+    "BINARY_OPERATORS",
+    "Cycle",
+    "Pending",
+    "FunctionParser",
+    "SelfRef",
+    "Symbols",
+    "set_metadata",
+]
 
 BINARY_OPERATORS: dict[type[ast.AST], str] = {
     ast.Add: "add",
@@ -95,6 +105,24 @@ class SelfRef:
 
 class Cycle(Exception):
     """Raised by a symbol table when a function is needed while it is being built."""
+
+
+class Pending:
+    """A function of the module that is being built (a recursive call reaches it): called
+    through its symbol, with the result type its return annotation declares."""
+
+    def __init__(self, name: str, result: Any) -> None:
+        self.name = name
+        self.result = result
+
+    def call(self, args: list[Any]) -> CallOp:
+        values = [a.value if isinstance(a, Var) else cast(Operation, a).results[0] for a in args]
+        types = [] if isinstance(self.result, UnitType) else [to_attr(self.result)]
+        call = CallOp.create(
+            operands=values, result_types=types, properties={"callee": SymbolRefAttr(self.name)}
+        )
+        call._init_metadata(())
+        return call
 
 
 class _Return(Exception):
@@ -304,8 +332,17 @@ class FunctionParser:
         except Exception as err:  # noqa: BLE001
             raise self.error(tree, str(err)) from None
 
-    def check_returns(self, result: Expr, tree: ast.FunctionDef) -> None:
+    def declared_result(self) -> Any:
+        """The type the return annotation declares (UnitType for `-> None`), or None."""
+        tree = self.source.tree
         if tree.returns is None:
+            return None
+        if _is_none(tree.returns):
+            return UnitType()
+        return self.annotation(tree.returns).type
+
+    def check_returns(self, result: Expr, tree: ast.FunctionDef) -> None:
+        if tree.returns is None or _is_none(tree.returns):
             return
         declared = self.annotation(tree.returns)
         if result.type != declared.type:
@@ -324,6 +361,8 @@ class FunctionParser:
 
     def block(self, body: list[ast.stmt]) -> None:
         for index, statement in enumerate(body):
+            if self.kind == "hir" and isinstance(statement, ast.Expr) and index + 1 == len(body):
+                self.effect_body(statement)
             try:
                 self.statement(statement)
             except _Return:
@@ -407,6 +446,18 @@ class FunctionParser:
         _name(value, name)
         self.locals[name] = value
 
+    def effect_body(self, node: ast.Expr) -> None:
+        """The last statement of an HIR body (or mesh block) may be an effect-form call (one
+        with no value): the body is that call (`Function`'s effect body)."""
+        value = self.expr(node.value)
+        if isinstance(value, Expr) and isinstance(value.type, UnitType):
+            raise _Return(value)
+        raise self.error(
+            node,
+            "an expression statement in a @func body has no effect: assign its value to a "
+            "name or return it",
+        )
+
     def expression_statement(self, node: ast.Expr) -> None:
         if self.kind == "hir":
             raise self.error(
@@ -418,6 +469,10 @@ class FunctionParser:
         if not isinstance(value, CallOp) or value.parent is not None:
             raise self.error(node, "an expression statement runs an effect-form op call")
         target = value.target
+        if not value.results and not isinstance(target, Op):  # a function with no value
+            ops = collect_expression("the statement", value, _given)
+            self.statements.append(EvaluateOp.create(regions=[Region(Block([*ops, TirYieldOp()]))]))
+            return
         if value.results or not isinstance(target, Op):
             raise self.error(
                 node,
@@ -484,7 +539,8 @@ class FunctionParser:
                 self.block(node.body)
             except _Return as returned:
                 state["returned"] = True
-                return self.as_value(returned.value, last)
+                value = self.as_value(returned.value, last)
+                return None if isinstance(value.type, UnitType) else value
             if isinstance(last, ast.Assign) and isinstance(last.targets[0], ast.Name):
                 state["name"] = last.targets[0].id
                 return self.as_value(self.locals[state["name"]], last)
@@ -622,6 +678,8 @@ class FunctionParser:
         if func is MeshOp:
             raise self.error(node, "Mesh(...) is written as a with statement: with Mesh(...):")
         try:
+            if isinstance(func, Pending):
+                return func.call(args)
             if isinstance(func, FunctionView) or isinstance(func, Op):
                 if kwargs:
                     raise TypeError(f"a call of {func!r} takes no keyword arguments")
@@ -739,6 +797,19 @@ class FunctionParser:
             else:
                 parts.append(str(self.python(part)))
         return "".join(parts)
+
+
+def _is_none(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and node.value is None
+
+
+def _given(value: SSAValue) -> bool:
+    """A value a TIR statement takes from outside (a parameter, an earlier statement's Var)."""
+    return not (
+        isinstance(value, OpResult)
+        and isinstance(value.owner, ExprOp)
+        and value.owner.parent is None
+    )
 
 
 def _is_docstring(node: ast.stmt) -> bool:

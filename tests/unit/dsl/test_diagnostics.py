@@ -212,7 +212,7 @@ def test_recursion() -> None:
 
         return M()
 
-    refused(build, "self.f", "recursion is not part of the DSL")
+    refused(build, "self.f", "function 'f' calls itself (f -> g -> f): annotate its return")
 
 
 def test_an_expression_statement_in_hir() -> None:
