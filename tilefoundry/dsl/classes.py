@@ -14,7 +14,9 @@ The collection rule (the spec's parser §2.7, decided here):
   API (`name`, `lookup`, ...).
 - The class declares its module's context in the class statement:
   `class Decoder(tf.Module, name="decoder", entry="step", target="h100", topologies=(...),
-  metadata={...})`; the module's name defaults to the class name.
+  metadata={...})`; the module's name defaults to the class name. `symbol="layer0"` gives a
+  root the symbol it is known under when that is not its name (what `select` makes; a child
+  takes its attribute's name as its symbol anyway).
 
 Each instantiation builds a new module (N instances are N distinct trees): the instance is the
 Module (it prints, parses back, selects, clones, runs and goes through passes like any other).
@@ -33,6 +35,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from xdsl.dialects.builtin import StringAttr
+
 from tilefoundry.dsl.errors import DSLError
 from tilefoundry.dsl.functions import (
     CLASS_SOURCES,
@@ -44,7 +48,7 @@ from tilefoundry.module import PENDING, Module
 
 __all__ = ["ClassSpec", "collect", "instantiate"]
 
-_DECLARATIONS = ("name", "entry", "target", "topologies", "metadata")
+_DECLARATIONS = ("name", "symbol", "entry", "target", "topologies", "metadata")
 
 
 @dataclass
@@ -167,6 +171,10 @@ def instantiate(cls: type[Module], args: tuple[Any, ...], kwargs: dict[str, Any]
     except DSLError as err:
         raise err.with_traceback(None) from None
     op = module.module_op
+    symbol = spec.declared.get("symbol")
+    if symbol is not None and symbol != spec.name:  # a root known under another symbol
+        op.sym_name = StringAttr(symbol)
+        op.module_name = StringAttr(spec.name)
     object.__setattr__(self, "_op", op)
     Module._view.set(op, self)
     cls._view.set(op, self)

@@ -10,7 +10,8 @@ nested, as one `LetStmt` or `Evaluate`. Calls of registered ops print as the Pyt
 and aliases the DSL maps them to, else as `OpClass(attrs...)(args)`.
 
 What the DSL cannot say is refused with a `ValueError` naming it: a copy that records its
-owner's context (`within #tf.context<...>`), ops that are not TileFoundry's, an HIR op that
+owner's context (`within #tf.context<...>`), a function whose name is no Python identifier, ops
+that are not TileFoundry's, an HIR op that
 the function's value does not use (the DSL builds an HIR body from its returned value), a
 discardable attribute.
 """
@@ -102,17 +103,14 @@ class _Script:
                 f"module '{op.own_name}' is a copy that records its owner's context; the DSL "
                 "has no spelling for it (print the module it was copied from)"
             )
-        if not path and op.sym_name.data != op.own_name:
-            raise ValueError(
-                f"root module '{op.own_name}' has the symbol '{op.sym_name.data}'; a root's symbol "
-                "is its name in the DSL (and in Module(...))"
-            )
         children = [o for o in op.body.block.ops if isinstance(o, ModuleOp)]
         child_classes = [
             (c.sym_name.data, self.module_class(c, f"{path}{c.sym_name.data}_")) for c in children
         ]
         name = self.class_name(f"{path}{op.own_name}")
         declared = [f"name={op.own_name!r}"]
+        if not path and op.sym_name.data != op.own_name:
+            declared.append(f"symbol={op.sym_name.data!r}")
         if op.entry is not None:
             declared.append(f"entry={op.entry.root_reference.data!r}")
         if op.declared_target is not None:
@@ -127,7 +125,12 @@ class _Script:
         out = [f"class {name}(tf.Module, {', '.join(declared)}):"]
         if child_classes:
             out.append("    def __init__(self) -> None:")
-            out += [f"        self.{attr} = {cls}()" for attr, cls in child_classes]
+            out += [
+                f"        self.{attr} = {cls}()"
+                if _identifier(attr)
+                else f"        setattr(self, {attr!r}, {cls}())"
+                for attr, cls in child_classes
+            ]
             out.append("")
         symbols = {
             o.sym_name.data if isinstance(o, ModuleOp) else cast(Any, o).properties["sym_name"].data
@@ -225,6 +228,8 @@ class _Function:
     def lines(self) -> list[str]:
         op = self.op
         name = cast(StringAttr, op.properties["sym_name"]).data
+        if not _identifier(name):
+            raise ValueError(f"function '{name}' has a name that is no Python identifier")
         decorator = "@tf.func" if isinstance(op, FuncOp) else "@tf.prim_func"
         out = [f"    {decorator}"]
         out += self.signature(name, op.body.block, op, op.result_type())
@@ -420,9 +425,10 @@ class _Function:
 
     def symbol(self, ref: SymbolRefAttr) -> str:
         parts = [ref.root_reference.data, *(r.data for r in ref.nested_references)]
-        if not all(_identifier(p) for p in parts):
-            raise ValueError(f"the callee path {'::'.join(parts)} is not a Python attribute path")
-        return "self." + ".".join(parts)
+        text = "self"
+        for part in parts:
+            text = f"{text}.{part}" if _identifier(part) else f"getattr({text}, {part!r})"
+        return text
 
 
 def _nan_payloads(value: Any) -> bool:

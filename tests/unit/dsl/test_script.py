@@ -21,8 +21,8 @@ N = tf.DimVar("n", 1, 33)
 REFUSALS = (
     "holds ops its value does not use",  # dead HIR ops: the DSL builds a body from its value
     "the DSL annotates tensor parameters",
-    "a root's symbol is its name",
     "a copy that records its owner's context",
+    "a name that is no Python identifier",  # a function's (a def's name)
     "a bf16 constant holding NaN payloads",
     "larger than the script prints",
     "has an empty body",
