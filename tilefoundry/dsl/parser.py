@@ -26,12 +26,13 @@ from __future__ import annotations
 
 import ast
 import builtins
+import functools
 import types
 from collections.abc import Callable
 from typing import Any, Protocol, cast
 
 from xdsl.dialects.builtin import SymbolRefAttr, UnknownLoc
-from xdsl.ir import Block, Operation, OpResult, Region, SSAValue
+from xdsl.ir import Attribute, Block, Operation, OpResult, Region, SSAValue
 
 from tilefoundry.dialects.tf import CallOp, ConstantOp, TupleOp
 from tilefoundry.dialects.tf_mesh import MeshOp
@@ -177,10 +178,16 @@ def _fresh(value: object) -> bool:
     )
 
 
+@functools.lru_cache(maxsize=16384)
+def _location(items: tuple[IRMetadata, ...]) -> Attribute:
+    """The location of a metadata tuple: the same for each instance of a class body (the
+    spans are its source's), so built once (locations are immutable attributes)."""
+    return metadata_to_location(check_metadata(items))
+
+
 def set_metadata(op: Operation, items: tuple[IRMetadata, ...]) -> None:
     """Store metadata on an op the parser built (its location, and the binding as SSA name)."""
-    items = check_metadata(items)
-    op.location = metadata_to_location(items)
+    op.location = _location(items)
     binding = next((m.name for m in items if type(m) is BindingMetadata), None)
     if binding is not None and len(op.results) == 1:
         op.results[0].name_hint = binding if SSAValue.is_valid_name(binding) else None

@@ -1,8 +1,9 @@
 """`print_script(module)`: a Module as DSL source that parses back to a structurally equal
 Module (TVMScript's round trip).
 
-Each module of the tree is a class (children first), assigned in its parent's `__init__` under
-its attachment name; the script ends with `module = <Root>()`. A function's parameters keep
+Each module of the tree is a class (children first; modules that print the same share one
+class, as the layers of a model do), assigned in its parent's `__init__` under its attachment
+name; the script ends with `module = <Root>()`. A function's parameters keep
 their names (`.named(...)` when a name is not a Python identifier) and types; an HIR body
 prints one op per assignment, so the ops come back in the same order, named after their
 bindings (`loc=` when a binding is not an identifier); a TIR statement prints its expression
@@ -94,6 +95,7 @@ class _Script:
         self.lines: list[str] = []
         self.imports: set[str] = set()
         self.classes: set[str] = set()
+        self.bodies: dict[str, str] = {}
 
     # -- modules --------------------------------------------------------------------------
 
@@ -107,7 +109,7 @@ class _Script:
         child_classes = [
             (c.sym_name.data, self.module_class(c, f"{path}{c.sym_name.data}_")) for c in children
         ]
-        name = self.class_name(f"{path}{op.own_name}")
+        wanted = f"{path}{op.own_name}"
         declared = [f"name={op.own_name!r}"]
         if not path and op.sym_name.data != op.own_name:
             declared.append(f"symbol={op.sym_name.data!r}")
@@ -122,7 +124,7 @@ class _Script:
         metadata = Module.of(op).metadata
         if metadata:
             declared.append(f"metadata={metadata!r}")
-        out = [f"class {name}(tf.Module, {', '.join(declared)}):"]
+        out = [f"(tf.Module, {', '.join(declared)}):"]
         if child_classes:
             out.append("    def __init__(self) -> None:")
             out += [
@@ -144,7 +146,13 @@ class _Script:
                 raise ValueError(f"'{function.name}' is not part of the DSL")
         if len(out) == 1:
             out.append("    pass")
-        self.lines += [*out, "", ""]
+        body = "\n".join(out)
+        known = self.bodies.get(body)
+        if known is not None:  # the same module again (a layer of many): one class
+            return known
+        name = self.class_name(op.own_name if op.own_name not in self.classes else wanted)
+        self.bodies[body] = name
+        self.lines += [f"class {name}{out[0]}", *out[1:], "", ""]
         return name
 
     def class_name(self, wanted: str) -> str:
