@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from tilefoundry.dialects.tf_mesh import MeshOp as Mesh
 from tilefoundry.dsl.annotations import (
+    Buffer,
     ConstTensor,
     Tensor,
     bf16,
@@ -25,6 +26,7 @@ from tilefoundry.dsl.errors import DSLError
 from tilefoundry.dsl.functions import func, prim_func
 
 __all__ = [
+    "Buffer",
     "ConstTensor",
     "DSLError",
     "Mesh",

@@ -15,6 +15,7 @@ read a string in an annotation as a forward reference, so the names are the lint
 spelling). `ConstTensor` marks a const parameter (`Var.is_const`: an external constant such as
 a weight). `.named("layer0.wq")` names the parameter when its IR name is not a Python
 identifier. `tilefoundry.Tensor` (the pattern) is accepted in place of `Tensor`.
+`Buffer[shape, dtype]` is a TIR buffer parameter (`tilefoundry.BufferType`).
 """
 
 from __future__ import annotations
@@ -22,9 +23,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from tilefoundry.types import DimVar, TensorType
+from tilefoundry.types import BufferType, DimVar, TensorType
 
 __all__ = [
+    "Buffer",
     "ConstTensor",
     "ParamType",
     "Tensor",
@@ -47,7 +49,7 @@ i1, i8, i16, i32, i64 = "i1", "i8", "i16", "i32", "i64"
 class ParamType:
     """What an annotation says: the parameter's type, const-ness and (optional) IR name."""
 
-    type: TensorType
+    type: TensorType | BufferType
     is_const: bool = False
     name: str | None = None
 
@@ -58,13 +60,10 @@ class ParamType:
         return ParamType(self.type, self.is_const, name)
 
 
-def _param_type(item: Any, is_const: bool) -> ParamType:
+def _param_type(item: Any, is_const: bool, kind: str = "Tensor") -> ParamType:
     items = item if isinstance(item, tuple) else (item,)
     if len(items) != 2:
-        raise TypeError(
-            f"{'ConstTensor' if is_const else 'Tensor'}[...] takes a shape and a dtype, got "
-            f"{len(items)} item(s)"
-        )
+        raise TypeError(f"{kind}[...] takes a shape and a dtype, got {len(items)} item(s)")
     shape, dtype = items
     if isinstance(shape, int | DimVar):
         shape = (shape,)
@@ -72,6 +71,8 @@ def _param_type(item: Any, is_const: bool) -> ParamType:
         raise TypeError(
             f"a tensor shape is a tuple of ints and DimVars, got {type(shape).__name__}"
         )
+    if kind == "Buffer":
+        return ParamType(BufferType(tuple(shape), dtype))
     return ParamType(TensorType(tuple(shape), dtype), is_const)
 
 
@@ -86,4 +87,12 @@ class ConstTensor:
     """`ConstTensor[shape, dtype]`: a const tensor parameter (a weight)."""
 
     def __class_getitem__(cls, item: Any) -> ParamType:
-        return _param_type(item, True)
+        return _param_type(item, True, "ConstTensor")
+
+
+class Buffer:
+    """`Buffer[shape, dtype]`: a TIR buffer parameter (`!tf.buffer`, written in place by the
+    memory ops)."""
+
+    def __class_getitem__(cls, item: Any) -> ParamType:
+        return _param_type(item, False, "Buffer")

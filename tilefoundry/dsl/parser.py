@@ -31,8 +31,8 @@ import types
 from collections.abc import Callable
 from typing import Any, Protocol, cast
 
-from xdsl.dialects.builtin import SymbolRefAttr, UnknownLoc
-from xdsl.ir import Attribute, Block, Operation, OpResult, Region, SSAValue
+from xdsl.dialects.builtin import LocationAttr, SymbolRefAttr, UnknownLoc
+from xdsl.ir import Block, Operation, OpResult, Region, SSAValue
 
 from tilefoundry.dialects.tf import CallOp, ConstantOp, TupleOp
 from tilefoundry.dialects.tf_mesh import MeshOp
@@ -179,7 +179,7 @@ def _fresh(value: object) -> bool:
 
 
 @functools.lru_cache(maxsize=16384)
-def _location(items: tuple[IRMetadata, ...]) -> Attribute:
+def _location(items: tuple[IRMetadata, ...]) -> LocationAttr:
     """The location of a metadata tuple: the same for each instance of a class body (the
     spans are its source's), so built once (locations are immutable attributes)."""
     return metadata_to_location(check_metadata(items))
@@ -332,6 +332,16 @@ class FunctionParser:
         if result is not None:
             result = self.as_value(result, tree)
             self.check_returns(result, tree)
+            if not isinstance(result, Var):  # `return a + b`: anchored by a LetStmt first
+                label = next(
+                    (m.name for m in result.metadata if type(m) is BindingMetadata), "result"
+                )
+                try:
+                    let = LetStmt(label, result)
+                except Exception as err:  # noqa: BLE001
+                    raise self.error(tree, str(err)) from None
+                self.statements.append(let)
+                result = let.var
         try:
             return PrimFunction(
                 name=name, params=params, body=self.statements, result=result, metadata=metadata

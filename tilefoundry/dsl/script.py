@@ -44,7 +44,7 @@ from tilefoundry.ir.patterns import DimVarRangePat
 from tilefoundry.module import Module
 from tilefoundry.ops.linalg import MatMul
 from tilefoundry.ops.math import Binary, BinaryKind, Unary, UnaryKind
-from tilefoundry.types import DimVar, IRType, TensorType, UnitType, from_attr
+from tilefoundry.types import BufferType, DimVar, IRType, TensorType, UnitType, from_attr
 
 __all__ = ["print_script"]
 
@@ -70,7 +70,7 @@ from __future__ import annotations
 
 import tilefoundry as tf
 from tilefoundry import ops
-from tilefoundry.dsl import ConstTensor, Tensor
+from tilefoundry.dsl import Buffer, ConstTensor, Tensor
 from tilefoundry.tir import DispatchCall
 """
 
@@ -197,14 +197,15 @@ class _Script:
         return f"{cls.__module__}.{cls.__qualname__}({attrs})"
 
     def type(self, type: IRType, is_const: bool) -> str:
-        if not isinstance(type, TensorType):
-            raise ValueError(f"the DSL annotates tensor parameters; got {type}")
+        if not isinstance(type, TensorType | BufferType):
+            raise ValueError(f"the DSL annotates tensor and buffer parameters; got {type}")
         dims = ", ".join(
             f"tf.DimVar({d.name!r}, {d.lo}, {d.hi})" if isinstance(d, DimVar) else str(d)
             for d in type.shape
         )
         shape = f"({dims}{',' if type.rank == 1 else ''})"
-        return f"{'ConstTensor' if is_const else 'Tensor'}[{shape}, {type.dtype!r}]"
+        kind = "Buffer" if isinstance(type, BufferType) else "ConstTensor" if is_const else "Tensor"
+        return f"{kind}[{shape}, {type.dtype!r}]"
 
 
 class _Function:
@@ -219,7 +220,8 @@ class _Function:
 
     def reserved(self) -> set[str]:
         """Names a value may not take: the module's symbols and the script's imports."""
-        fixed = {"self", "tf", "ops", "Tensor", "ConstTensor", "DispatchCall", "tilefoundry"}
+        fixed = {"self", "tf", "ops", "Tensor", "ConstTensor", "Buffer", "DispatchCall", "np"}
+        fixed.add("tilefoundry")
         return fixed | self.symbols
 
     def fresh(self, wanted: str | None) -> str:
@@ -276,7 +278,7 @@ class _Function:
                 annotation += f".named({var_name!r})"
             params.append(f"{python}: {annotation}")
         returns = ""
-        if isinstance(result, TensorType):
+        if isinstance(result, TensorType | BufferType):
             returns = f" -> {self.script.type(result, False)}"
         elif isinstance(result, UnitType):
             returns = " -> None"

@@ -12,7 +12,7 @@ import tilefoundry as tf
 from tilefoundry import ops
 from tilefoundry.dialects.tf import CallOp, ConstantOp, TupleOp
 from tilefoundry.dialects.tir import EvaluateOp, LetOp
-from tilefoundry.dsl import ConstTensor, Tensor, f32, i32
+from tilefoundry.dsl import Buffer, ConstTensor, Tensor, f32, i32
 from tilefoundry.hir import Function
 from tilefoundry.ops import Binary, BinaryKind, Copy
 from tilefoundry.tir import DispatchCall, Evaluate, LetStmt, PrimFunction
@@ -212,13 +212,13 @@ def test_a_parameter_name_that_is_no_identifier() -> None:
 
 
 @tf.prim_func
-def square(x: Tensor[(4,), f32], out: Tensor[(4,), f32]):
+def square(x: Tensor[(4,), f32], out: Buffer[(4,), f32]):
     y = x * x
     ops.copy(out, y)
 
 
 def test_prim_func_statements_are_let_evaluate_and_return() -> None:
-    x, out = tf.Var("x", T4), tf.Var("out", T4)
+    x, out = tf.Var("x", T4), tf.Var("out", tf.BufferType((4,), "f32"))
     y = LetStmt("y", tf.Call(Binary(kind=BinaryKind.MUL), [x, x]))
     expected = PrimFunction(
         name="square", params=[x, out], body=[y, Evaluate(Copy(), [out, y.var])]
@@ -230,6 +230,27 @@ def test_prim_func_statements_are_let_evaluate_and_return() -> None:
     value = np.arange(4, dtype=np.float32)
     out_value = np.zeros(4, np.float32)
     square(value, out_value)
+    np.testing.assert_array_equal(out_value, value * value)  # the buffer, written in place
+
+
+@tf.prim_func
+def scratch(x: Tensor[(4,), f32]):
+    buf = ops.alloc((4,), "f32")
+    ops.copy(buf, ops.exp(x))
+    t = ops.load(buf)
+    return t + x
+
+
+def test_memory_ops_in_a_prim_func() -> None:
+    x = tf.Var("x", T4)
+    buf = LetStmt("buf", ops.alloc((4,), "f32"))
+    copy = Evaluate(Copy(), [buf.var, ops.exp(x)])
+    t = LetStmt("t", ops.load(buf.var))
+    result = LetStmt("v", ops.add(t.var, x))
+    expected = PrimFunction("scratch", [x], [buf, copy, t, result], result=result.var)
+    assert tf.structural_equal(scratch, tf.Module.implicit(expected))
+    value = np.arange(4, dtype=np.float32)
+    np.testing.assert_allclose(scratch(value), np.exp(value) + value, rtol=1e-6)
 
 
 class Dispatching(tf.Module, entry="pick"):

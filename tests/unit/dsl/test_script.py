@@ -13,14 +13,14 @@ import pytest
 
 import tilefoundry as tf
 from tilefoundry import ops
-from tilefoundry.dsl import ConstTensor, Tensor, f32
+from tilefoundry.dsl import Buffer, ConstTensor, Tensor, f32
 
 ROOT = Path(__file__).parents[3]
 N = tf.DimVar("n", 1, 33)
 
 REFUSALS = (
     "holds ops its value does not use",  # dead HIR ops: the DSL builds a body from its value
-    "the DSL annotates tensor parameters",
+    "the DSL annotates tensor and buffer parameters",
     "a copy that records its owner's context",
     "a name that is no Python identifier",  # a function's (a def's name)
     "a bf16 constant holding NaN payloads",
@@ -77,7 +77,7 @@ class Top(tf.Module, entry="run", target="h100", topologies=(tf.Topology("cta", 
         self.leaf = Leaf()
 
     @tf.prim_func
-    def run(self, x: Tensor[(N,), f32], w: ConstTensor[(N,), f32], out: Tensor[(N,), f32]):
+    def run(self, x: Tensor[(N,), f32], w: ConstTensor[(N,), f32], out: Buffer[(N,), f32]):
         y = self.leaf.f(x, w)
         ops.copy(out, y)
         return y
