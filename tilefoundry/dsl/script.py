@@ -10,7 +10,8 @@ bindings (`loc=` when a binding is not an identifier); a TIR statement prints it
 nested, as one `LetStmt` or `Evaluate`. Calls of registered ops print as the Python operators
 and aliases the DSL maps them to, else as `OpClass(attrs...)(args)`.
 
-What the DSL cannot say is refused with a `ValueError` naming it: a copy that records its
+A module's methods are Python functions, not IR: the script does not hold them (as the text
+does not). What the DSL cannot say is refused with a `ValueError` naming it: a copy that records its
 owner's context (`within #tf.context<...>`), a function whose name is no Python identifier, ops
 that are not TileFoundry's, an HIR op that
 the function's value does not use (the DSL builds an HIR body from its returned value), a

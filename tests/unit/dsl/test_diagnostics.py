@@ -289,3 +289,20 @@ def test_a_sealed_function_refuses_a_variant() -> None:
             return x
 
     refused(build, "def f_small(x):  # sealed", "is sealed")
+
+
+def test_an_uncaught_error_shows_the_source_line_and_a_caret() -> None:
+    def build() -> Any:
+        @tf.func
+        def f(x: Tensor[(4,), f32]):
+            return ops.exp(x, 2)  # extra
+
+    err = refused(build, "ops.exp(x, 2)", "exp() takes 1 argument(s), got 2")
+    shown = "".join(traceback.format_exception_only(err))  # what Python prints
+    assert "return ops.exp(x, 2)  # extra" in shown and "^^^^^^^^^^^^^" in shown
+
+
+def test_with_mesh_outside_the_dsl_says_where_it_belongs() -> None:
+    with pytest.raises(TypeError, match="is DSL syntax, inside a @tf.func body"):
+        with tf.Mesh(topology="cta"):
+            pass
