@@ -73,6 +73,16 @@ class FunctionSource:
     def name(self) -> str:
         return self.fn.__name__
 
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        raise TypeError(
+            f"'{self.name}' is a function of a class body: it becomes a function of the module "
+            "when the class (a subclass of tilefoundry.Module) is instantiated; run it as "
+            f"instance.{self.name}(...)"
+        )
+
+    def __repr__(self) -> str:
+        return f"<@{'func' if self.kind == 'hir' else 'prim_func'} {self.fn.__qualname__}>"
+
     def variant(self, **ranges: tuple[int, int]) -> Callable[[Any], VariantSource]:
         """Add a shape-specialization variant: `@f.variant(n=(1, 64))` over a def with the
         same parameters (annotations may be left out: the base's are used); each keyword is a

@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 import tilefoundry as tf
 from tilefoundry import ops
@@ -296,3 +297,26 @@ def test_tuples_and_indexing() -> None:
     assert any(
         isinstance(op, TupleOp) and tf.binding_name(op) == "t" for op in f.function_op.walk()
     )
+
+
+class Recursive(tf.Module, entry="f"):
+    @tf.func
+    def f(self, x: Tensor[(4,), f32]) -> Tensor[(4,), f32]:
+        return self.g(x)
+
+    @tf.func
+    def g(self, x: Tensor[(4,), f32]):
+        return ops.neg(self.f(x))  # f is being read: called through its symbol, typed by -> ...
+
+
+def test_a_recursive_call_goes_through_the_symbol_with_the_declared_type() -> None:
+    module = Recursive()
+    text = tf.print_module(module)
+    assert "tf.call @g(%x)" in text and "tf.call @f(%x)" in text
+    assert tf.structural_equal(tf.parse_module(text), module)
+
+
+def test_a_class_body_function_is_run_through_its_instance() -> None:
+    source = Recursive.__dict__["__tf_class__"].functions["f"]
+    with pytest.raises(TypeError, match="run it as instance.f"):
+        source(np.zeros(4, np.float32))
