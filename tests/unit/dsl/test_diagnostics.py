@@ -38,7 +38,8 @@ def refused(build: Callable[[], Any], marker: str, message: str) -> DSLError:
     assert marker in source
     assert caret.index("^") == column - 1
     frames = [f.filename for f in traceback.extract_tb(err.__traceback__)]
-    assert not any(f.endswith(("dsl/parser.py", "dsl/source.py")) for f in frames), frames
+    inside = ("dsl/parser.py", "dsl/expressions.py", "dsl/values.py", "dsl/source.py")
+    assert not any(f.endswith(inside) for f in frames), frames
     return err
 
 
