@@ -90,22 +90,26 @@ class FunctionSource:
         frames = decorating_frames(1)
 
         def add(fn: Any) -> VariantSource:
+            try:
+                return added(fn)
+            except DSLError as err:
+                raise err.with_traceback(None) from None
+
+        def added(fn: Any) -> VariantSource:
             source = _source(fn, "variant")
             if self.sealed:
                 raise source.error(
                     source.tree,
                     f"function '{self.name}' is sealed (its module is built); add variants "
                     "before the module is constructed",
-                ).with_traceback(None)
+                )
             patterns: list[DimVarRangePat] = []
             for name, bounds in ranges.items():
                 try:
                     lo, hi = bounds
                     patterns.append(DimVarRangePat(name, lo, hi))
                 except (TypeError, ValueError) as err:
-                    raise source.error(
-                        source.tree, f"variant range '{name}': {err}"
-                    ).with_traceback(None) from None
+                    raise source.error(source.tree, f"variant range '{name}': {err}") from None
             found = VariantSource(fn, tuple(patterns), source, PythonScope.of(fn, frames))
             self.variants.append(found)
             return found
@@ -228,6 +232,12 @@ def _decorator(kind: str, what: str) -> Callable[..., Any]:
         context = {"name": name, "target": target, "topologies": topologies, "metadata": metadata}
 
         def apply(fn: Any) -> Any:
+            try:
+                return read(fn)
+            except DSLError as err:  # one diagnostic, raised from here: no parser frames
+                raise err.with_traceback(None) from None
+
+        def read(fn: Any) -> Any:
             source = _source(fn, what)
             scope = PythonScope.of(fn, frames)
             found = FunctionSource(fn, kind, source, scope)
@@ -237,15 +247,12 @@ def _decorator(kind: str, what: str) -> Callable[..., Any]:
                         source.tree,
                         f"@{what}(...) in a class body declares nothing: declare target, "
                         "topologies and metadata on the class (class M(tf.Module, target=...))",
-                    ).with_traceback(None)
+                    )
                 if frames:  # the class body's namespace: the collection checks it
                     namespace = cast(dict[str, Any], frames[0])
                     namespace.setdefault(CLASS_SOURCES, []).append(found)
                 return found
-            try:
-                return _single_function_module(found, context)
-            except DSLError as err:
-                raise err.with_traceback(None) from None
+            return _single_function_module(found, context)
 
         return apply if fn is None else apply(fn)
 

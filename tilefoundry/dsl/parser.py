@@ -6,6 +6,7 @@ What a body may say (anything else is a `DSLError` at its position):
 | Python | IR |
 |---|---|
 | `h = expr` | `expr` bound to `h` (`BindingMetadata("h")`); in a `@prim_func`, a `LetStmt` |
+| `h += x` (any of the operators below) | `h = h + x`: a new value, bound to `h` |
 | `a, b = expr` | `tuple_get_item(expr, 0)` bound to `a`, `... 1` bound to `b` |
 | `f(args, loc="name")` | the call, bound to `name` (overrides the assignment's name) |
 | `ops.add(a, b)`, `ops.ReduceSum(axis=1)(x)`, `tf.Call(op, [x])` | a call of a registered op |
@@ -228,6 +229,11 @@ class FunctionParser(ExpressionParser):
                     f"typeinfer mismatch: the value is {value.type}, annotated {declared.type}",
                 )
             self.assign(node.target, node.value, value)
+        elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+            # `h += x` is `h = h + x`: a new value, bound to `h` again
+            load = ast.copy_location(ast.Name(node.target.id, ast.Load()), node.target)
+            value = ast.copy_location(ast.BinOp(load, node.op, node.value), node)
+            self.assign(node.target, value, self.expr(value))
         elif isinstance(node, ast.Return):
             if node.value is None:
                 raise Return(None)

@@ -16,7 +16,7 @@ import textwrap
 import types
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from tilefoundry.dsl.errors import DSLError
 from tilefoundry.ir.metadata import SourceSpanMetadata
@@ -72,7 +72,10 @@ def read_source(fn: Callable[..., Any], what: str) -> Source:
     text = textwrap.dedent("".join(lines))
     module = ast.parse(text, filename=file)
     tree = module.body[0]
-    assert isinstance(tree, ast.FunctionDef)
+    if not isinstance(tree, ast.FunctionDef):  # an async def, a lambda
+        node = tree if isinstance(tree, ast.AsyncFunctionDef) else module
+        where = Source(file, cast(ast.FunctionDef, node), start - 1, indent)
+        raise where.error(node, f"{what} reads a plain def; this is not one")
     return Source(file, tree, start - 1, indent)
 
 

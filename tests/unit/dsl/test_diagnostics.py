@@ -307,3 +307,12 @@ def test_with_mesh_outside_the_dsl_says_where_it_belongs() -> None:
     with pytest.raises(TypeError, match="is DSL syntax, inside a @tf.func body"):
         with tf.Mesh(topology="cta"):
             pass
+
+
+def test_an_async_def() -> None:
+    def build() -> Any:
+        @tf.func
+        async def f(x: Tensor[(4,), f32]):  # async
+            return x
+
+    refused(build, "async def f(", "reads a plain def")

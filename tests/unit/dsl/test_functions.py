@@ -320,3 +320,20 @@ def test_a_class_body_function_is_run_through_its_instance() -> None:
     source = Recursive.__dict__["__tf_class__"].functions["f"]
     with pytest.raises(TypeError, match="run it as instance.f"):
         source(np.zeros(4, np.float32))
+
+
+@tf.func
+def accumulate(x: Tensor[(4,), f32]):
+    h = x
+    h += x
+    h *= 2.0
+    return h
+
+
+def test_augmented_assignment_is_a_new_value() -> None:
+    x = tf.Var("x", T4)
+    body = ops.mul(ops.add(x, x), tf.Constant([2.0]))
+    assert tf.structural_equal(accumulate, tf.Module.implicit(Function("accumulate", [x], body)))
+    (f,) = accumulate.functions
+    bound = [op for op in f.function_op.walk() if isinstance(op, CallOp)]
+    assert [tf.binding_name(op) for op in bound] == ["h", "h"]
