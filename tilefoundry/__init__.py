@@ -70,11 +70,19 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "Target": ("tilefoundry.target", "Target"),
     "Topology": ("tilefoundry.target", "Topology"),
     "Mesh": ("tilefoundry.dialects.tf_mesh", "MeshOp"),
+    # the DSL
+    "func": ("tilefoundry.dsl.functions", "func"),
+    "prim_func": ("tilefoundry.dsl.functions", "prim_func"),
+    "ConstTensor": ("tilefoundry.dsl.annotations", "ConstTensor"),
+    "DSLError": ("tilefoundry.dsl.errors", "DSLError"),
+    "print_script": ("tilefoundry.dsl.script", "print_script"),
 }
 
 __all__ = [
     "AndPat",
+    "ConstTensor",
     "Cost",
+    "DSLError",
     "analyze",
     "run_passes",
     "BindingMetadata",
@@ -108,11 +116,14 @@ __all__ = [
     "VerifyError",
     "binding_name",
     "diagnostic_location",
+    "func",
     "function_selectors",
     "get_metadata",
     "op_schemas",
     "parse_module",
+    "prim_func",
     "print_module",
+    "print_script",
     "register_alias",
     "register_op",
     "remove_metadata",
@@ -146,6 +157,10 @@ if TYPE_CHECKING:
     from tilefoundry.dialects.tf import CallOp as Call
     from tilefoundry.dialects.tf import ConstantOp as Constant
     from tilefoundry.dialects.tf import TupleOp as Tuple
+    from tilefoundry.dsl.annotations import ConstTensor
+    from tilefoundry.dsl.errors import DSLError
+    from tilefoundry.dsl.functions import func, prim_func
+    from tilefoundry.dsl.script import print_script
     from tilefoundry.ir.expr import (
         Expr,
         Var,

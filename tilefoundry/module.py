@@ -30,6 +30,7 @@ such an entry would be unreachable, and construction refuses it.
 
 from __future__ import annotations
 
+import importlib
 import types
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, cast
@@ -100,8 +101,63 @@ def _as_topologies(
     return levels
 
 
+PENDING: Slot[dict[str, Any]] = Slot("pending_children")
+"""On an instance of a class-body module while its `__init__` runs: the children assigned so
+far, by attribute name (the module is built from them when `__init__` returns)."""
+
+
+def _class_body() -> Any:
+    """The DSL's class-body collection (`tilefoundry.dsl.classes`), imported on first use: a
+    subclass of Module is a class-body module (docs/dsl.md)."""
+    return importlib.import_module("tilefoundry.dsl.classes")
+
+
 class Module(OpView[ModuleOp]):
-    """The top-level compilation unit and the execution domain of the functions it owns."""
+    """The top-level compilation unit and the execution domain of the functions it owns.
+
+    A subclass is a class-body module (`class Decoder(tilefoundry.Module)`, docs/dsl.md): its
+    decorated functions, the children its `__init__` assigns and its plain methods make each
+    instance's module."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__()
+        _class_body().collect(cls, kwargs)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        """Names beginning with `_` follow normal attribute rules. A Module assigned under any
+        other name is a child: recorded while a class-body `__init__` runs, attached (as torch
+        does) to a built module; anything else is refused, never silently dropped."""
+        if name.startswith("_"):
+            object.__setattr__(self, name, value)
+            return
+        pending = PENDING.get(self)
+        if not isinstance(value, Module):
+            raise AttributeError(
+                f"cannot assign '{name}' to a module: its public attributes are its functions, "
+                f"child modules and methods (got {type(value).__name__}; assign a Module to "
+                "attach a child, or use a name beginning with '_' for Python state)"
+            )
+        if pending is not None:
+            if name in pending:
+                raise VerifyError(f"child module '{name}' is assigned twice")
+            pending[name] = value
+            return
+        self._attach_child(name, value)
+
+    def _attach_child(self, name: str, child: Module) -> None:
+        op = self._op
+        functions = [f.function_op for f in self.functions]
+        children = [(m.attached_name, m._op) for m in self.modules]
+        checked = _children(self.name, {name: child})
+        _check_names(self.name, functions, [*children, *checked], dict(self.methods))
+        undo: list[Callable[[], None]] = []
+        try:
+            _attach(op.body.block, name, checked[0][1], undo)
+            verify_ir(op)
+        except BaseException:
+            for step in reversed(undo):
+                step()
+            raise
 
     def __new__(
         cls,

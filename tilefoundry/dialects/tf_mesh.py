@@ -67,12 +67,17 @@ class MeshOp(ExprOp, IRDLOperation):
     def __init__(
         self,
         topology: str,
-        body: Callable[[], Expr | None] | Expr,
+        body: Callable[[], Expr | None] | Expr | None = None,
         *,
         metadata: Iterable[IRMetadata] = (),
     ) -> None:
         if not isinstance(topology, str) or not topology:
             raise TypeError(f"Mesh topology must be a level name, got {shown(topology)}")
+        if body is None:
+            raise TypeError(
+                f'Mesh("{topology}") needs a body: `with Mesh(...)` is DSL syntax, inside a '
+                f'@tf.func body (docs/dsl.md); in Python, pass one: Mesh("{topology}", lambda: ...)'
+            )
         if callable(body) and not isinstance(body, Expr):
             with building() as built:
                 result = body()

@@ -1,0 +1,342 @@
+"""The expressions of the DSL (see `tilefoundry.dsl.parser` for the table of what a body may
+say): each `e_<Node>` method evaluates one kind of Python expression node, to an IR value (an op
+it builds, a Var) or a plain Python value; every op it builds records its source span."""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import types
+from collections.abc import Callable
+from typing import Any
+
+from tilefoundry.dialects.tf import CallOp, ConstantOp, TupleOp
+from tilefoundry.dialects.tf_mesh import MeshOp
+from tilefoundry.dsl.annotations import ParamType, Tensor
+from tilefoundry.dsl.errors import DSLError
+from tilefoundry.dsl.source import MISSING, PythonScope, Source
+from tilefoundry.dsl.values import (
+    Cycle,
+    Pending,
+    SelfRef,
+    Symbols,
+    describe,
+    fresh,
+    is_value,
+    set_metadata,
+)
+from tilefoundry.ir.metadata import BindingMetadata
+from tilefoundry.ir.op_registry import Op
+from tilefoundry.ir.patterns import Tensor as TensorPattern
+from tilefoundry.ir.view import FunctionView
+from tilefoundry.module import Module
+from tilefoundry.types import TensorType
+
+__all__ = ["BINARY_OPERATORS", "ExpressionParser"]
+
+BINARY_OPERATORS: dict[type[ast.AST], str] = {
+    ast.Add: "add",
+    ast.Sub: "sub",
+    ast.Mult: "mul",
+    ast.Div: "div",
+    ast.Pow: "pow",
+    ast.MatMult: "matmul",
+    ast.Lt: "cmp_lt",
+    ast.LtE: "cmp_le",
+    ast.Gt: "cmp_gt",
+    ast.GtE: "cmp_ge",
+    ast.Eq: "cmp_eq",
+    ast.NotEq: "cmp_ne",
+}
+"""The Python operators on IR values, and the alias each one calls."""
+
+
+class ExpressionParser:
+    """Evaluates the expressions of one function body (the base of `FunctionParser`)."""
+
+    def __init__(self, source: Source, scope: PythonScope, symbols: Symbols) -> None:
+        self.source = source
+        self.scope = scope
+        self.symbols = symbols
+        self.module = symbols.module
+        self.locals: dict[str, Any] = {}
+        self.hidden: dict[str, int] = {}
+        self.in_annotation = False
+
+    def error(self, node: ast.AST, message: str) -> DSLError:
+        return self.source.error(node, message)
+
+    def annotation(self, node: ast.expr) -> ParamType:
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            try:
+                parsed = ast.parse(node.value, mode="eval").body
+            except SyntaxError:
+                raise self.error(node, f"cannot read annotation {node.value!r}") from None
+            for inner in ast.walk(parsed):  # positions: the string's
+                ast.copy_location(inner, node)
+            node = parsed
+        self.in_annotation = True
+        try:
+            found = self.python(node)
+        finally:
+            self.in_annotation = False
+        if not isinstance(found, ParamType):
+            raise self.error(
+                node, "a parameter is annotated Tensor[shape, dtype] or ConstTensor[shape, dtype]"
+            )
+        return found
+
+    def python(self, node: ast.expr) -> Any:
+        """An expression that must be a plain Python value (no IR value)."""
+        value = self.expr(node)
+        if is_value(value):
+            raise self.error(node, "expected a Python value here, got an IR value")
+        return value
+
+    def expr(self, node: ast.expr) -> Any:
+        method = getattr(self, f"e_{type(node).__name__}", None)
+        if method is None:
+            raise self.error(
+                node, f"unsupported Python syntax: {describe(node)} is not part of the DSL"
+            )
+        value = method(node)
+        if fresh(value):
+            set_metadata(value, (self.source.span(node),))
+        return value
+
+    def e_Constant(self, node: ast.Constant) -> Any:  # noqa: N802
+        return node.value
+
+    def e_Name(self, node: ast.Name) -> Any:  # noqa: N802
+        name = node.id
+        if name in self.locals:
+            return self.locals[name]
+        found = self.symbol(node, self.symbols, name)
+        if found is not MISSING:
+            return found
+        found = self.scope.lookup(name)
+        if found is not MISSING:
+            return found
+        if name in self.hidden:
+            raise self.error(
+                node,
+                f"'{name}' is assigned inside the with Mesh(...) block at line {self.hidden[name]}"
+                " and is not visible after it",
+            )
+        raise self.error(node, f"unknown name '{name}'")
+
+    def symbol(self, node: ast.AST, symbols: Symbols, name: str) -> Any:
+        try:
+            return symbols.get(name)
+        except Cycle as cycle:
+            raise self.error(node, str(cycle)) from None
+
+    def e_Attribute(self, node: ast.Attribute) -> Any:  # noqa: N802
+        value = self.expr(node.value)
+        return self.attribute(node, value, node.attr)
+
+    def attribute(self, node: ast.AST, value: Any, attr: str) -> Any:
+        if isinstance(value, SelfRef):
+            found = self.symbol(node, value.symbols, attr)
+            if found is MISSING:
+                raise self.error(
+                    node, f"module '{self.module}' has no function or child module '{attr}'"
+                )
+            return found
+        if isinstance(value, Module):
+            functions = value.function_named(attr)
+            if functions:
+                return functions[0]
+            children = [m for m in value.modules if m.attached_name == attr]
+            if children:
+                return children[0]
+            raise self.error(
+                node, f"module '{value.name}' has no function or child module '{attr}'"
+            )
+        if is_value(value):
+            raise self.error(node, f"an IR value has no attribute '{attr}' in the DSL")
+        try:
+            return getattr(value, attr)
+        except AttributeError:
+            if isinstance(value, types.ModuleType):
+                raise self.error(node, f"unknown op or name '{value.__name__}.{attr}'") from None
+            raise self.error(node, f"{type(value).__name__} has no attribute '{attr}'") from None
+
+    def e_Call(self, node: ast.Call) -> Any:  # noqa: N802
+        func = self.expr(node.func)
+        args: list[Any] = []
+        for arg in node.args:
+            if isinstance(arg, ast.Starred):
+                spread = self.expr(arg.value)
+                if is_value(spread) or not isinstance(spread, list | tuple):
+                    raise self.error(arg, "*args spreads a Python list or tuple")
+                args.extend(spread)
+            else:
+                args.append(self.expr(arg))
+        kwargs: dict[str, Any] = {}
+        loc: Any = None
+        for keyword in node.keywords:
+            if keyword.arg is None:
+                raise self.error(keyword, "**kwargs is not part of the DSL")
+            if keyword.arg == "loc":
+                loc = self.python(keyword.value)
+                if not isinstance(loc, str) or not loc:
+                    raise self.error(keyword, "loc= names the value: a non-empty str")
+            else:
+                kwargs[keyword.arg] = self.expr(keyword.value)
+        if func is builtins.getattr and len(args) == 2 and isinstance(args[1], str):
+            return self.attribute(node, args[0], args[1])
+        result = self.call(node, func, args, kwargs)
+        if loc is not None:
+            if not fresh(result):
+                raise self.error(node, "loc= names a new value; this call gives an existing one")
+            set_metadata(result, (BindingMetadata(loc), self.source.span(node)))
+        return result
+
+    def call(self, node: ast.AST, func: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
+        if func is MeshOp:
+            raise self.error(node, "Mesh(...) is written as a with statement: with Mesh(...):")
+        try:
+            if isinstance(func, Pending):
+                return func.call(args)
+            if isinstance(func, FunctionView) or isinstance(func, Op):
+                if kwargs:
+                    raise TypeError(f"a call of {func!r} takes no keyword arguments")
+                for index, arg in enumerate(args):
+                    if not is_value(arg):
+                        raise TypeError(
+                            f"argument #{index} must be an IR value, got {type(arg).__name__} "
+                            f"{arg!r}"
+                        )
+                return CallOp(func, args)
+            if isinstance(func, Module):
+                raise TypeError(
+                    f"module '{func.name}' is not callable in the DSL; call one of its functions"
+                )
+            if not callable(func):
+                raise TypeError(f"{type(func).__name__} {func!r} is not callable")
+            return func(*args, **kwargs)
+        except DSLError:
+            raise
+        except Exception as err:  # noqa: BLE001 - whatever the callee refuses is a diagnostic
+            raise self.error(node, str(err)) from None
+
+    def call_alias(self, node: ast.AST, name: str, args: list[Any], attrs: dict[str, Any]) -> Any:
+        from tilefoundry import ops
+
+        value = self.call(node, getattr(ops, name), args, attrs)
+        if fresh(value):
+            set_metadata(value, (self.source.span(node),))
+        return value
+
+    def constant_for(self, node: ast.AST, number: Any, other: Any) -> Any:
+        if isinstance(number, bool) or not isinstance(number, int | float):
+            return number
+        dtype = other.type.dtype if isinstance(other.type, TensorType) else None
+        try:
+            value = ConstantOp([number], dtype=dtype)
+        except Exception as err:  # noqa: BLE001
+            raise self.error(node, str(err)) from None
+        set_metadata(value, (self.source.span(node),))
+        return value
+
+    def operator(self, node: ast.AST, op: ast.AST, operands: list[tuple[ast.expr, Any]]) -> Any:
+        values = [v for _, v in operands]
+        name = BINARY_OPERATORS.get(type(op))
+        if not any(is_value(v) for v in values):
+            return None
+        if name is None:
+            raise self.error(node, f"unsupported operator {type(op).__name__} on IR values")
+        expr = next(v for v in values if is_value(v))
+        args = [self.constant_for(n, v, expr) if not is_value(v) else v for n, v in operands]
+        return self.call_alias(node, name, args, {})
+
+    def e_BinOp(self, node: ast.BinOp) -> Any:  # noqa: N802
+        left, right = self.expr(node.left), self.expr(node.right)
+        found = self.operator(node, node.op, [(node.left, left), (node.right, right)])
+        if found is not None:
+            return found
+        return self.python_eval(node, lambda: _PY_BINARY[type(node.op)](left, right))
+
+    def e_Compare(self, node: ast.Compare) -> Any:  # noqa: N802
+        if len(node.ops) != 1:
+            raise self.error(node, "chained comparison (a < b < c) is not part of the DSL")
+        left, right = self.expr(node.left), self.expr(node.comparators[0])
+        found = self.operator(node, node.ops[0], [(node.left, left), (node.comparators[0], right)])
+        if found is not None:
+            return found
+        return self.python_eval(node, lambda: _PY_COMPARE[type(node.ops[0])](left, right))
+
+    def e_UnaryOp(self, node: ast.UnaryOp) -> Any:  # noqa: N802
+        operand = self.expr(node.operand)
+        if is_value(operand):
+            if isinstance(node.op, ast.USub):
+                return self.call_alias(node, "neg", [operand], {})
+            if isinstance(node.op, ast.UAdd):
+                return operand
+            raise self.error(node, f"unsupported operator {type(node.op).__name__} on IR values")
+        return self.python_eval(node, lambda: _PY_UNARY[type(node.op)](operand))
+
+    def python_eval(self, node: ast.AST, compute: Callable[[], Any]) -> Any:
+        try:
+            return compute()
+        except KeyError:
+            raise self.error(node, f"unsupported Python syntax: {describe(node)}") from None
+        except Exception as err:  # noqa: BLE001
+            raise self.error(node, str(err)) from None
+
+    def e_Tuple(self, node: ast.Tuple) -> Any:  # noqa: N802
+        items = [self.expr(e) for e in node.elts]
+        if not any(is_value(i) for i in items):
+            return tuple(items)
+        for element, item in zip(node.elts, items, strict=True):
+            if not is_value(item):
+                raise self.error(element, "a tuple of IR values holds IR values only")
+        return TupleOp(items)
+
+    def e_List(self, node: ast.List) -> Any:  # noqa: N802
+        return [self.expr(e) for e in node.elts]
+
+    def e_Subscript(self, node: ast.Subscript) -> Any:  # noqa: N802
+        value = self.expr(node.value)
+        index = self.expr(node.slice)
+        if self.in_annotation and value is TensorPattern:
+            value = Tensor
+        if is_value(value):
+            if not isinstance(index, int) or isinstance(index, bool):
+                raise self.error(node.slice, "a tuple value is indexed by an int")
+            return self.call_alias(node, "tuple_get_item", [value], {"index": index})
+        return self.python_eval(node, lambda: value[index])
+
+    def e_JoinedStr(self, node: ast.JoinedStr) -> Any:  # noqa: N802
+        parts: list[str] = []
+        for part in node.values:
+            if isinstance(part, ast.FormattedValue):
+                parts.append(format(self.python(part.value)))
+            else:
+                parts.append(str(self.python(part)))
+        return "".join(parts)
+
+
+_PY_BINARY: dict[type[ast.AST], Callable[[Any, Any], Any]] = {
+    ast.Add: lambda a, b: a + b,
+    ast.Sub: lambda a, b: a - b,
+    ast.Mult: lambda a, b: a * b,
+    ast.Div: lambda a, b: a / b,
+    ast.FloorDiv: lambda a, b: a // b,
+    ast.Mod: lambda a, b: a % b,
+    ast.Pow: lambda a, b: a**b,
+}
+_PY_COMPARE: dict[type[ast.AST], Callable[[Any, Any], Any]] = {
+    ast.Lt: lambda a, b: a < b,
+    ast.LtE: lambda a, b: a <= b,
+    ast.Gt: lambda a, b: a > b,
+    ast.GtE: lambda a, b: a >= b,
+    ast.Eq: lambda a, b: a == b,
+    ast.NotEq: lambda a, b: a != b,
+}
+_PY_UNARY: dict[type[ast.AST], Callable[[Any], Any]] = {
+    ast.USub: lambda a: -a,
+    ast.UAdd: lambda a: +a,
+    ast.Not: lambda a: not a,
+}

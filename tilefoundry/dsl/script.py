@@ -1,0 +1,517 @@
+"""`print_script(module)`: a Module as DSL source that parses back to a structurally equal
+Module (TVMScript's round trip).
+
+Each module of the tree is a class (children first; modules that print the same share one
+class, as the layers of a model do), assigned in its parent's `__init__` under its attachment
+name; the script ends with `module = <Root>()`. A function's parameters keep
+their names (`.named(...)` when a name is not a Python identifier) and types; an HIR body
+prints one op per assignment, so the ops come back in the same order, named after their
+bindings (`loc=` when a binding is not an identifier); a TIR statement prints its expression
+nested, as one `LetStmt` or `Evaluate`. Calls of registered ops print as the Python operators
+and aliases the DSL maps them to, else as `OpClass(attrs...)(args)`.
+
+A module's methods are Python functions, not IR: the script does not hold them (as the text
+does not). What the DSL cannot say is refused with a `ValueError` naming it: a copy that records its
+owner's context (`within #tf.context<...>`), a function whose name is no Python identifier, ops
+that are not TileFoundry's, an HIR op that
+the function's value does not use (the DSL builds an HIR body from its returned value), a
+discardable attribute.
+"""
+
+from __future__ import annotations
+
+import enum
+import keyword
+import math
+from collections.abc import Iterable
+from typing import Any, cast
+
+import numpy as np
+from xdsl.dialects.builtin import StringAttr, SymbolRefAttr
+from xdsl.ir import Block, Operation, SSAValue
+
+from tilefoundry import ops
+from tilefoundry.dialects.hir import FuncOp
+from tilefoundry.dialects.hir import ReturnOp as HirReturn
+from tilefoundry.dialects.tf import CallOp, ConstantOp, ModuleOp, TupleOp
+from tilefoundry.dialects.tf_mesh import MeshOp, YieldOp
+from tilefoundry.dialects.tir import DispatchOp, EvaluateOp, LetOp, PrimFuncOp
+from tilefoundry.dialects.tir import ReturnOp as TirReturn
+from tilefoundry.dialects.tir import YieldOp as TirYield
+from tilefoundry.ir.expr import Var
+from tilefoundry.ir.metadata import BindingMetadata, location_to_metadata
+from tilefoundry.ir.op_registry import Op
+from tilefoundry.ir.patterns import DimVarRangePat
+from tilefoundry.module import Module
+from tilefoundry.ops.linalg import MatMul
+from tilefoundry.ops.math import Binary, BinaryKind, Unary, UnaryKind
+from tilefoundry.types import BufferType, DimVar, IRType, TensorType, UnitType, from_attr
+
+__all__ = ["print_script"]
+
+_OPERATORS = {
+    BinaryKind.ADD: "+",
+    BinaryKind.SUB: "-",
+    BinaryKind.MUL: "*",
+    BinaryKind.DIV: "/",
+    BinaryKind.POW: "**",
+    BinaryKind.CMP_LT: "<",
+    BinaryKind.CMP_LE: "<=",
+    BinaryKind.CMP_GT: ">",
+    BinaryKind.CMP_GE: ">=",
+    BinaryKind.CMP_EQ: "==",
+    BinaryKind.CMP_NE: "!=",
+}
+
+_CONSTANT_LIMIT = 1 << 16
+"""The largest constant (in elements) the script writes out as a Python list."""
+
+_HEADER = """\
+from __future__ import annotations
+
+import tilefoundry as tf
+from tilefoundry import ops
+from tilefoundry.dsl import Buffer, ConstTensor, Tensor
+from tilefoundry.tir import DispatchCall
+"""
+
+
+def print_script(module: Module) -> str:
+    """The module as DSL source (see the module docstring)."""
+    if not isinstance(module, Module):
+        raise TypeError(f"print_script takes a Module, got {type(module).__name__}")
+    printer = _Script()
+    root = printer.module_class(module.module_op, "")
+    imports = sorted(printer.imports)
+    lines = [_HEADER.rstrip("\n"), *imports, "", "", *printer.lines, f"module = {root}()", ""]
+    return "\n".join(lines)
+
+
+def _identifier(name: str) -> bool:
+    return name.isidentifier() and not keyword.iskeyword(name) and name != "self"
+
+
+class _Script:
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.imports: set[str] = set()
+        self.classes: set[str] = set()
+        self.bodies: dict[str, str] = {}
+
+    # -- modules --------------------------------------------------------------------------
+
+    def module_class(self, op: ModuleOp, path: str) -> str:
+        if op.owner_context is not None:
+            raise ValueError(
+                f"module '{op.own_name}' is a copy that records its owner's context; the DSL "
+                "has no spelling for it (print the module it was copied from)"
+            )
+        children = [o for o in op.body.block.ops if isinstance(o, ModuleOp)]
+        child_classes = [
+            (c.sym_name.data, self.module_class(c, f"{path}{c.sym_name.data}_")) for c in children
+        ]
+        wanted = f"{path}{op.own_name}"
+        declared = [f"name={op.own_name!r}"]
+        if not path and op.sym_name.data != op.own_name:
+            declared.append(f"symbol={op.sym_name.data!r}")
+        if op.entry is not None:
+            declared.append(f"entry={op.entry.root_reference.data!r}")
+        if op.declared_target is not None:
+            declared.append(f"target={op.declared_target.name!r}")
+        levels = op.declared_topologies
+        if levels is not None:
+            items = "".join(f"tf.Topology({t.name!r}, {t.extent!r}), " for t in levels)
+            declared.append(f"topologies=({items.rstrip(', ')}{',' if len(levels) == 1 else ''})")
+        metadata = Module.of(op).metadata
+        if metadata:
+            declared.append(f"metadata={metadata!r}")
+        out = [f"(tf.Module, {', '.join(declared)}):"]
+        if child_classes:
+            out.append("    def __init__(self) -> None:")
+            out += [
+                f"        self.{attr} = {cls}()"
+                if _identifier(attr)
+                else f"        setattr(self, {attr!r}, {cls}())"
+                for attr, cls in child_classes
+            ]
+            out.append("")
+        symbols = {
+            o.sym_name.data if isinstance(o, ModuleOp) else cast(Any, o).properties["sym_name"].data
+            for o in op.body.block.ops
+            if isinstance(o, ModuleOp | FuncOp | PrimFuncOp)
+        }
+        for function in op.body.block.ops:
+            if isinstance(function, FuncOp | PrimFuncOp):
+                out += _Function(self, function, symbols).lines()
+            elif not isinstance(function, ModuleOp):
+                raise ValueError(f"'{function.name}' is not part of the DSL")
+        if len(out) == 1:
+            out.append("    pass")
+        body = "\n".join(out)
+        known = self.bodies.get(body)
+        if known is not None:  # the same module again (a layer of many): one class
+            return known
+        name = self.class_name(op.own_name if op.own_name not in self.classes else wanted)
+        self.bodies[body] = name
+        self.lines += [f"class {name}{out[0]}", *out[1:], "", ""]
+        return name
+
+    def class_name(self, wanted: str) -> str:
+        base = "".join(c if c.isalnum() or c == "_" else "_" for c in wanted) or "M"
+        if base[0].isdigit():
+            base = f"M_{base}"
+        name, count = base, 1
+        while name in self.classes or keyword.iskeyword(name):
+            count += 1
+            name = f"{base}_{count}"
+        self.classes.add(name)
+        return name
+
+    # -- Python values --------------------------------------------------------------------
+
+    def value(self, value: object) -> str:
+        if isinstance(value, enum.Enum):
+            cls = type(value)
+            self.imports.add(f"import {cls.__module__}")
+            return f"{cls.__module__}.{cls.__qualname__}.{value.name}"
+        if isinstance(value, float):
+            if math.isnan(value):
+                return 'float("nan")'
+            if math.isinf(value):
+                return 'float("inf")' if value > 0 else 'float("-inf")'
+            return repr(value)
+        if isinstance(value, tuple):
+            inner = ", ".join(self.value(v) for v in value)
+            return f"({inner}{',' if len(value) == 1 else ''})"
+        if isinstance(value, list):
+            return f"[{', '.join(self.value(v) for v in value)}]"
+        if value is None or isinstance(value, bool | int | str):
+            return repr(value)
+        raise ValueError(f"the DSL cannot spell the value {value!r}")
+
+    def op(self, op: Op) -> str:
+        cls = type(op)
+        attrs = ", ".join(f"{k}={self.value(v)}" for k, v in op.attrs.items())
+        if getattr(ops, cls.__name__, None) is cls:
+            return f"ops.{cls.__name__}({attrs})"
+        self.imports.add(f"import {cls.__module__}")
+        return f"{cls.__module__}.{cls.__qualname__}({attrs})"
+
+    def type(self, type: IRType, is_const: bool) -> str:
+        if not isinstance(type, TensorType | BufferType):
+            raise ValueError(f"the DSL annotates tensor and buffer parameters; got {type}")
+        dims = ", ".join(
+            f"tf.DimVar({d.name!r}, {d.lo}, {d.hi})" if isinstance(d, DimVar) else str(d)
+            for d in type.shape
+        )
+        shape = f"({dims}{',' if type.rank == 1 else ''})"
+        kind = "Buffer" if isinstance(type, BufferType) else "ConstTensor" if is_const else "Tensor"
+        return f"{kind}[{shape}, {type.dtype!r}]"
+
+
+class _Function:
+    """One function (with its variants) as the lines of a class-body def."""
+
+    def __init__(self, script: _Script, op: FuncOp | PrimFuncOp, symbols: set[str]) -> None:
+        self.script = script
+        self.op = op
+        self.symbols = symbols
+        self.names: dict[SSAValue, str] = {}
+        self.used = self.reserved()
+
+    def reserved(self) -> set[str]:
+        """Names a value may not take: the module's symbols and the script's imports."""
+        fixed = {"self", "tf", "ops", "Tensor", "ConstTensor", "Buffer", "DispatchCall", "np"}
+        fixed.add("tilefoundry")
+        return fixed | self.symbols
+
+    def fresh(self, wanted: str | None) -> str:
+        if wanted is not None and not _identifier(wanted):
+            wanted = "".join(c if c.isalnum() or c == "_" else "_" for c in wanted)
+        base = wanted if wanted is not None and _identifier(wanted) else "v"
+        name, count = base, 0
+        while name in self.used or (base == "v" and count == 0):
+            count += 1
+            name = f"{base}{count}" if base == "v" else f"{base}_{count}"
+        self.used.add(name)
+        return name
+
+    def lines(self) -> list[str]:
+        op = self.op
+        name = cast(StringAttr, op.properties["sym_name"]).data
+        if not _identifier(name):
+            raise ValueError(f"function '{name}' has a name that is no Python identifier")
+        decorator = "@tf.func" if isinstance(op, FuncOp) else "@tf.prim_func"
+        out = [f"    {decorator}"]
+        out += self.signature(name, op.body.block, op, op.result_type())
+        if isinstance(op, FuncOp):
+            _check_hir_body(name, op.body.block)
+        out += self.body(op.body.block)
+        out.append("")
+        if isinstance(op, FuncOp):
+            for index, variant in enumerate(op.variant_ops()):
+                self.names = {}
+                self.used = self.reserved()
+                ranges = ", ".join(f"{p.dim_var}=({p.lo}, {p.hi})" for p in variant.patterns())
+                if not all(_identifier(p.dim_var) for p in variant.patterns()):
+                    raise ValueError(
+                        f"a variant of '{name}' ranges over a DimVar that is no identifier"
+                    )
+                out.append(f"    @{name}.variant({ranges})")
+                out += self.signature(f"_{name}_variant{index}", variant.body.block, op)
+                _check_hir_body(f"a variant of {name}", variant.body.block)
+                out += self.body(variant.body.block)
+                out.append("")
+        return out
+
+    def signature(
+        self, name: str, block: Block, op: FuncOp | PrimFuncOp, result: IRType | None = None
+    ) -> list[str]:
+        params: list[str] = ["self"]
+        for arg in block.args:
+            var = Var.view(arg)
+            var_name = op.var_name(arg)
+            is_const = op.var_is_const(arg)
+            python = self.fresh(var_name)
+            self.names[arg] = python
+            annotation = self.script.type(var.type, is_const)
+            if python != var_name:
+                annotation += f".named({var_name!r})"
+            params.append(f"{python}: {annotation}")
+        returns = ""
+        if isinstance(result, TensorType | BufferType):
+            returns = f" -> {self.script.type(result, False)}"
+        elif isinstance(result, UnitType):
+            returns = " -> None"
+        return [f"    def {name}({', '.join(params)}){returns}:"]
+
+    # -- bodies ------------------------------------------------------------------------------
+
+    def body(self, block: Block, indent: str = "        ") -> list[str]:
+        out: list[str] = []
+        for op in block.ops:
+            if isinstance(op, HirReturn | TirReturn):
+                values = list(op.operands)
+                if values:
+                    out.append(f"{indent}return {self.names[values[0]]}")
+                elif isinstance(op, TirReturn):
+                    out.append(f"{indent}return")
+            elif isinstance(op, LetOp):
+                out.append(f"{indent}{self.let(op)}")
+            elif isinstance(op, EvaluateOp):
+                out.append(f"{indent}{self.nested(_inner_value_op(op))}")
+            elif isinstance(op, MeshOp):
+                out += self.mesh(op, indent)
+            elif isinstance(op, YieldOp | TirYield):
+                continue
+            else:
+                out.append(f"{indent}{self.assignment(op)}")
+        if not out:
+            out.append(f"{indent}pass")
+        return out
+
+    def binding(self, op: Operation) -> str | None:
+        return next(
+            (m.name for m in location_to_metadata(op.location) if type(m) is BindingMetadata),
+            None,
+        )
+
+    def assignment(self, op: Operation) -> str:
+        text = self.expression(op)
+        binding = self.binding(op)
+        if not op.results:  # an effect body's call: the last statement
+            return text
+        name = self.fresh(binding)
+        self.names[op.results[0]] = name
+        if (
+            binding is not None
+            and binding != name
+            and text.endswith(")")
+            and isinstance(op, CallOp | ConstantOp | TupleOp)
+        ):
+            text = f"{text[:-1]}{', ' if not text.endswith('()') else ''}loc={binding!r})"
+        return f"{name} = {text}"
+
+    def mesh(self, op: MeshOp, indent: str) -> list[str]:
+        loc = self.binding(op)
+        level = op.topology.data
+        header = f"{indent}with tf.Mesh({level!r}{f', loc={loc!r}' if loc else ''}):"
+        inner = self.body(op.body.block, indent + "    ")
+        terminator = op.body.block.last_op
+        assert isinstance(terminator, YieldOp)
+        if op.res is None:  # an effect-only mesh: its block ends with the effect call
+            return [header, *inner]
+        name = self.fresh(None if loc is None or loc in self.used else f"{loc}_mesh")
+        if inner == [f"{indent}    pass"]:
+            inner = []
+        inner.append(f"{indent}    {name} = {self.names[terminator.values[0]]}")
+        self.names[op.res] = name
+        return [header, *inner]
+
+    def let(self, op: LetOp) -> str:
+        terminator = op.body.block.last_op
+        assert terminator is not None
+        (yielded,) = terminator.operands
+        if yielded in self.names and not list(op.body.block.ops)[:-1]:
+            text = self.names[yielded]  # an alias: `y = x`
+        else:
+            text = self.nested(_inner_value_op(op))
+        name = self.fresh(op.var_name(op.binding))
+        self.names[op.binding] = name
+        return f"{name} = {text}"
+
+    def nested(self, op: Operation | SSAValue) -> str:
+        """An expression printed as one nested Python expression (a TIR statement's)."""
+        if isinstance(op, SSAValue):
+            if op in self.names:
+                return self.names[op]
+            owner = op.owner
+            assert isinstance(owner, Operation)
+            if len(list(op.uses)) > 1:
+                raise ValueError(
+                    "a TIR statement whose expression uses one op twice is not part of the DSL"
+                )
+            return self.nested(owner)
+        return self.expression(op, nested=True)
+
+    def operand(self, value: SSAValue, nested: bool) -> str:
+        if nested:
+            return self.nested(value)
+        return self.names[value]
+
+    def expression(self, op: Operation, nested: bool = False) -> str:
+        if op.attributes:
+            raise ValueError(
+                f"'{op.name}' carries discardable attributes, which the DSL cannot say"
+            )
+        args = [self.operand(v, nested) for v in op.operands]
+        if isinstance(op, ConstantOp):
+            dtype = from_attr(op.result.type)
+            assert isinstance(dtype, TensorType)
+            if math.prod(d for d in dtype.shape if isinstance(d, int)) > _CONSTANT_LIMIT:
+                raise ValueError(
+                    f"a constant of {dtype} is larger than the script prints "
+                    f"({_CONSTANT_LIMIT} elements)"
+                )
+            value = op.value
+            if _nan_payloads(value) and dtype.dtype == "bf16":
+                raise ValueError("a bf16 constant holding NaN payloads is not part of the DSL")
+            if _nan_payloads(value):  # NaNs beyond the canonical one: write the bits
+                self.script.imports.add("import numpy as np")
+                bits = value.view(f"uint{value.dtype.itemsize * 8}")
+                array = f"np.array({bits.tolist()!r}, dtype={bits.dtype.name!r})"
+                return f"tf.Constant({array}.view({value.dtype.name!r}), dtype={dtype.dtype!r})"
+            return f"tf.Constant({self.script.value(value.tolist())}, dtype={dtype.dtype!r})"
+        if isinstance(op, TupleOp):
+            return f"tf.Tuple([{', '.join(args)}])"
+        if isinstance(op, DispatchOp):
+            callees = ", ".join(self.symbol(c) for c in op.callees.data)
+            cases = ", ".join(
+                "[" + ", ".join(_range(p) for p in case) + "]" for case in op.case_patterns
+            )
+            return f"DispatchCall([{callees}], [{cases}], [{', '.join(args)}])"
+        if isinstance(op, CallOp):
+            target = op.target
+            if isinstance(target, SymbolRefAttr) or not isinstance(target, Op):
+                callee = op.callee
+                assert isinstance(callee, SymbolRefAttr)
+                return f"{self.symbol(callee)}({', '.join(args)})"
+            return self.op_call(target, args)
+        raise ValueError(f"'{op.name}' is not part of the DSL")
+
+    def op_call(self, target: Op, args: list[str]) -> str:
+        if isinstance(target, Binary) and len(args) == 2:
+            kind = cast(BinaryKind, target.attrs["kind"])
+            if kind in _OPERATORS:
+                return f"({args[0]} {_OPERATORS[kind]} {args[1]})"
+            return f"ops.{kind.value}({args[0]}, {args[1]})"
+        if isinstance(target, Unary) and len(args) == 1:
+            unary = cast(UnaryKind, target.attrs["kind"])
+            if unary is UnaryKind.NEG:
+                return f"(-{args[0]})"
+            return f"ops.{unary.value}({args[0]})"
+        if isinstance(target, MatMul) and len(args) == 2:
+            return f"({args[0]} @ {args[1]})"
+        return f"{self.script.op(target)}({', '.join(args)})"
+
+    def symbol(self, ref: SymbolRefAttr) -> str:
+        parts = [ref.root_reference.data, *(r.data for r in ref.nested_references)]
+        text = "self"
+        for part in parts:
+            text = f"{text}.{part}" if _identifier(part) else f"getattr({text}, {part!r})"
+        return text
+
+
+def _nan_payloads(value: Any) -> bool:
+    """Whether a float array holds a NaN other than numpy's own (sign and payload kept)."""
+    if value.dtype.kind != "f" or not np.isnan(value).any():
+        return False
+    canonical = np.array(np.nan, dtype=value.dtype).view(f"uint{value.dtype.itemsize * 8}")
+    bits = value[np.isnan(value)].view(f"uint{value.dtype.itemsize * 8}")
+    return bool((bits != canonical).any())
+
+
+def _range(pattern: DimVarRangePat) -> str:
+    return f"tf.DimVarRangePat({pattern.dim_var!r}, {pattern.lo}, {pattern.hi})"
+
+
+def _check_hir_body(name: str, block: Block) -> None:
+    """The DSL builds an HIR body from the value it returns: every op must be one that value
+    uses (in the order the value uses them), and there must be a value."""
+    terminator = block.last_op
+    assert isinstance(terminator, HirReturn)
+    live: list[Operation] = []
+    seen: set[Operation] = set()
+    stack: list[tuple[SSAValue | Operation, bool]] = []
+    if terminator.operands:
+        stack.append((terminator.operands[0], False))
+    elif terminator.prev_op is not None:  # an effect body: its last op
+        stack.append((terminator.prev_op, False))
+    else:
+        raise ValueError(f"HIR function '{name}' has an empty body; a @func body has a value")
+    while stack:
+        value, done = stack.pop()
+        owner = value.owner if isinstance(value, SSAValue) else value
+        if not isinstance(owner, Operation) or owner.parent is not block:
+            continue
+        if done:
+            if owner not in seen:
+                seen.add(owner)
+                live.append(owner)
+            continue
+        if owner in seen:
+            continue
+        stack.append((value, True))
+        inner = [o for r in owner.regions for b in r.blocks for n in b.walk() for o in n.operands]
+        for operand in reversed([*owner.operands, *inner]):
+            stack.append((operand, False))
+    ops = [o for o in block.ops if o is not terminator]
+    if ops != live:
+        raise ValueError(
+            f"HIR function '{name}' holds ops its value does not use, or holds them in another "
+            "order than the value uses them; the DSL builds a body from its value"
+        )
+
+
+def _inner_value_op(statement: LetOp | EvaluateOp) -> Operation:
+    block = statement.body.block
+    terminator = block.last_op
+    assert terminator is not None
+    if isinstance(statement, LetOp):
+        (value,) = terminator.operands
+        owner = value.owner
+        if not isinstance(owner, Operation):
+            raise ValueError("a tir.let of a block argument is not part of the DSL")
+        _check_all_used(block, owner)
+        return owner
+    inner: list[Operation] = [o for o in block.ops if o is not terminator]
+    if not inner:
+        raise ValueError("an empty tir.evaluate is not part of the DSL")
+    _check_all_used(block, inner[-1])
+    return inner[-1]
+
+
+def _check_all_used(block: Block, root: Operation) -> None:
+    inside: Iterable[Operation] = (o for o in block.ops if o is not block.last_op)
+    if any(o is not root and not any(r.uses for r in o.results) for o in inside):
+        raise ValueError("a TIR statement holding an unused op is not part of the DSL")

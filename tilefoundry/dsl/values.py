@@ -1,0 +1,159 @@
+"""What the DSL parser works with besides syntax: the module's symbol table as it sees it,
+the `self` of a class-body function, a function being built (reached by a recursive call), and
+the metadata it stores on the ops it builds."""
+
+from __future__ import annotations
+
+import ast
+import functools
+from typing import Any, Protocol, cast
+
+from xdsl.dialects.builtin import LocationAttr, SymbolRefAttr, UnknownLoc
+from xdsl.ir import Operation, SSAValue
+
+from tilefoundry.dialects.tf import CallOp
+from tilefoundry.ir.expr import Expr, ExprOp, Var
+from tilefoundry.ir.metadata import (
+    BindingMetadata,
+    IRMetadata,
+    check_metadata,
+    location_to_metadata,
+    metadata_to_location,
+)
+from tilefoundry.types import UnitType, to_attr
+
+__all__ = [
+    "Cycle",
+    "Pending",
+    "Return",
+    "SelfRef",
+    "Symbols",
+    "describe",
+    "fresh",
+    "is_value",
+    "name_value",
+    "set_metadata",
+]
+
+
+class Symbols(Protocol):
+    """A module's symbol table as the parser sees it: its functions (each built on demand, so
+    that a function defined later in the class resolves too) and its child modules."""
+
+    module: str
+
+    def has(self, name: str) -> bool: ...
+
+    def get(self, name: str) -> Any:
+        """The function (a `Function` / `PrimFunction`) or child `Module` named `name`, or
+        `MISSING`; raises `Cycle` when the function is being built (recursion)."""
+
+
+class SelfRef:
+    """The value of a `self` parameter: the module under construction (`self.mlp`)."""
+
+    def __init__(self, symbols: Symbols) -> None:
+        self.symbols = symbols
+
+
+class Cycle(Exception):
+    """Raised by a symbol table when a function is needed while it is being built."""
+
+
+class Pending:
+    """A function of the module that is being built (a recursive call reaches it): called
+    through its symbol, with the result type its return annotation declares."""
+
+    def __init__(self, name: str, result: Any) -> None:
+        self.name = name
+        self.result = result
+
+    def call(self, args: list[Any]) -> CallOp:
+        values = [a.value if isinstance(a, Var) else cast(Operation, a).results[0] for a in args]
+        types = [] if isinstance(self.result, UnitType) else [to_attr(self.result)]
+        call = CallOp.create(
+            operands=values, result_types=types, properties={"callee": SymbolRefAttr(self.name)}
+        )
+        call._init_metadata(())
+        return call
+
+
+class Return(Exception):
+    """A `return` statement: unwinds the statements with its value."""
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+
+def describe(node: ast.AST) -> str:
+    names = {
+        "If": "an if statement",
+        "For": "a for loop",
+        "While": "a while loop",
+        "Lambda": "a lambda",
+        "IfExp": "a conditional expression",
+        "ListComp": "a list comprehension",
+        "GeneratorExp": "a generator expression",
+        "DictComp": "a dict comprehension",
+        "AugAssign": "an augmented assignment",
+        "Try": "a try statement",
+        "Raise": "a raise statement",
+        "Assert": "an assert statement",
+        "Import": "an import",
+        "ImportFrom": "an import",
+        "FunctionDef": "a nested def",
+        "ClassDef": "a nested class",
+        "Global": "a global statement",
+        "Nonlocal": "a nonlocal statement",
+        "Delete": "a del statement",
+        "BoolOp": "and / or",
+        "NamedExpr": "the walrus operator",
+        "Await": "await",
+        "Yield": "yield",
+        "Starred": "a starred expression",
+        "Dict": "a dict display",
+        "Set": "a set display",
+    }
+    kind = type(node).__name__
+    return names.get(kind, f"'{kind}'")
+
+
+def is_value(value: object) -> bool:
+    return isinstance(value, Expr)
+
+
+def fresh(value: object) -> bool:
+    """An op the parser has just built (detached, no metadata yet)."""
+    return (
+        isinstance(value, ExprOp)
+        and isinstance(value, Operation)
+        and value.parent is None
+        and isinstance(value.location, UnknownLoc)
+    )
+
+
+@functools.lru_cache(maxsize=16384)
+def _location(items: tuple[IRMetadata, ...]) -> LocationAttr:
+    """The location of a metadata tuple: the same for each instance of a class body (the
+    spans are its source's), so built once (locations are immutable attributes)."""
+    return metadata_to_location(check_metadata(items))
+
+
+def set_metadata(op: Operation, items: tuple[IRMetadata, ...]) -> None:
+    """Store metadata on an op the parser built (its location, and the binding as SSA name)."""
+    op.location = _location(items)
+    binding = next((m.name for m in items if type(m) is BindingMetadata), None)
+    if binding is not None and len(op.results) == 1:
+        op.results[0].name_hint = binding if SSAValue.is_valid_name(binding) else None
+
+
+def name_value(value: object, name: str) -> None:
+    """Bind a value the body just built to an assignment's name, unless it has a binding."""
+    if not (isinstance(value, ExprOp) and isinstance(value, Operation)):
+        return
+    if value.parent is not None:
+        return
+    items = location_to_metadata(value.location)
+    if any(type(m) is BindingMetadata for m in items):
+        return
+    set_metadata(value, (BindingMetadata(name), *items))
