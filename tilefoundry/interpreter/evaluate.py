@@ -29,6 +29,7 @@ from tilefoundry.dialects.op_attr import OpAttr, attr_to_op
 from tilefoundry.dialects.tf import CallOp, ConstantOp, MeshOp, TupleOp
 from tilefoundry.dialects.tf_module import lookup_symbol
 from tilefoundry.dialects.tir import DispatchOp, EvaluateOp, LetOp, PrimFuncOp
+from tilefoundry.interpreter.numerics import cast_array, held_as
 from tilefoundry.interpreter.reference import REFERENCE
 from tilefoundry.types import DimVar, IRType, TensorType, TupleType, from_attr
 
@@ -107,17 +108,16 @@ def check_argument(name: str, type: IRType, value: Any, sizes: dict[str, int]) -
         elif dim != size:
             raise ExecutionError(f"argument '{name}' dim {axis} is {size}, expected {dim}")
     expected = numpy_dtype(type.dtype)
-    if array.dtype != expected:
-        if not np.can_cast(array.dtype, expected, casting="same_kind"):
-            raise ExecutionError(
-                f"argument '{name}' has dtype {array.dtype}; {type} needs {type.dtype}"
-            )
-        array = array.astype(expected)
-    return array
+    if not np.can_cast(array.dtype, expected, casting="same_kind"):
+        raise ExecutionError(
+            f"argument '{name}' has dtype {array.dtype}; {type} needs {type.dtype}"
+        )
+    return held_as(array, type.dtype)  # bf16 rounded, NaNs quiet (else the array itself)
 
 
 def evaluate_op(op: CallOp, values: Sequence[Any]) -> Any:
-    """One op call on concrete values, with its reference implementation."""
+    """One op call on concrete values, with its reference implementation; a tensor result is
+    rounded to its type (`numerics.cast_array`). What the interpreter and the folder compute."""
     assert isinstance(op.callee, OpAttr)
     target = attr_to_op(op.callee)
     impl = REFERENCE.get(type(target))
@@ -126,7 +126,12 @@ def evaluate_op(op: CallOp, values: Sequence[Any]) -> Any:
             f"{target.op_name} has no reference implementation (register one with "
             "@reference in tilefoundry.interpreter.reference)"
         )
-    return impl(target, *values)
+    with np.errstate(all="ignore"):  # IEEE results (inf, nan, denormals) are defined values
+        result = impl(target, *values)
+        expected = from_attr(op.results[0].type) if op.results else None
+        if isinstance(expected, TensorType):
+            result = cast_array(result, expected.dtype)
+    return result
 
 
 def _arguments(
@@ -191,11 +196,7 @@ def _evaluate(op: Operation, env: dict[SSAValue, Any]) -> list[Any]:
         if isinstance(op.callee, SymbolRefAttr):
             callee = lookup_symbol(op, op.callee)
             return _listed(_call_function(callee, op.callee, values), op)
-        result = evaluate_op(op, values)
-        expected = from_attr(op.results[0].type) if op.results else None
-        if isinstance(expected, TensorType):
-            result = np.asarray(result).astype(numpy_dtype(expected.dtype), copy=False)
-        return _listed(result, op)
+        return _listed(evaluate_op(op, values), op)
     raise ExecutionError(f"'{op.name}' has no reference semantics")
 
 

@@ -2,10 +2,11 @@
 through their `Canonicalization` trait), and the constant folder they share with
 `tf-fold-constants`.
 
-- `tf.call` of a pure op on literal arguments becomes a `tf.constant` computed with the op's
-  numpy reference, unless the result is undefined or not exact (integer division by zero, a
-  negative integer power, integer overflow, a floating-point exception, a call on an empty
-  tensor) or larger than `max_elements`;
+- `tf.call` of a pure op on literal arguments becomes a `tf.constant` of the value the
+  interpreter computes (`evaluate_op`: bf16 / f16 rounded to their type), unless that value is
+  not one to bake in (`fold_exactness`: an inf or a NaN, integer overflow, an integer division by
+  zero, a negative integer power, a cast into an integer type that changes a value, a call on an
+  empty tensor) or is larger than `max_elements`;
 - two `tf.call`s of `tf.linalg.transpose` in a row are one, with the composed permutation;
 - a `tir.let` whose body only yields a value of the enclosing body is that value.
 
@@ -40,8 +41,9 @@ from tilefoundry.dialects.op_attr import OpAttr, attr_to_op
 from tilefoundry.dialects.tf import CallOp, ConstantOp, constant_value, defining_call
 from tilefoundry.dialects.tir import LetOp, YieldOp
 from tilefoundry.ir.expr import dominates, is_defined_within, source_metadata
+from tilefoundry.ir.op_registry import Op
 from tilefoundry.ops.linalg import Transpose
-from tilefoundry.ops.math import Cast
+from tilefoundry.transforms.fold_exactness import exact_result
 from tilefoundry.types import TensorType, from_attr
 
 __all__ = [
@@ -58,8 +60,8 @@ DEFAULT_MAX_ELEMENTS = 1 << 16
 
 
 def evaluate_exactly(call: CallOp, arrays: Sequence[Any]) -> Any | None:
-    """The call's result on these literal arrays, or None when it is not a defined, exact
-    value of the result's dtype (see the module docstring)."""
+    """The call's result on these literal arrays, exactly as the interpreter computes it, or
+    None when it is not a defined value the folder may bake in (`fold_exactness`)."""
     import numpy as np
 
     from tilefoundry.interpreter.evaluate import ExecutionError, evaluate_op
@@ -68,35 +70,16 @@ def evaluate_exactly(call: CallOp, arrays: Sequence[Any]) -> Any | None:
     assert isinstance(result_type, TensorType)
     if any(a.size == 0 for a in arrays):
         return None
-    dtype = numpy_dtype(result_type.dtype)
     try:
-        with np.errstate(all="raise"):
-            value = np.asarray(evaluate_op(call, arrays)).astype(dtype)
-            if dtype.kind in "iu" and not _exact_integers(call, arrays, value):
-                return None
+        value = np.asarray(evaluate_op(call, arrays))
     except (ExecutionError, ArithmeticError, ValueError, TypeError):
         return None
-    if value.shape != result_type.shape:
+    if value.shape != result_type.shape or value.dtype != numpy_dtype(result_type.dtype):
         return None
-    if dtype.kind == "f" and not np.all(np.isfinite(value)):
+    op = _op_of(call)
+    if not isinstance(op, Op) or not exact_result(op, arrays, value):
         return None
     return value
-
-
-def _exact_integers(call: CallOp, arrays: Sequence[Any], value: Any) -> bool:
-    """Whether an integer result is exact: a cast keeps every value (converting back gives
-    the input); any other op's result lies in the dtype's range, judged by the same call on
-    float64 values (exact up to 2**53, conservative beyond)."""
-    import numpy as np
-
-    from tilefoundry.interpreter.evaluate import evaluate_op
-
-    if isinstance(_op_of(call), Cast):
-        (source,) = arrays
-        return bool(np.array_equal(value.astype(source.dtype), source))
-    info = np.iinfo(value.dtype)
-    approx = np.asarray(evaluate_op(call, [a.astype(np.float64) for a in arrays]), np.float64)
-    return bool(approx.size == 0 or (approx.max() <= info.max and approx.min() >= info.min))
 
 
 @dataclass

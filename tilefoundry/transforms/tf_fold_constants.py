@@ -1,11 +1,12 @@
 """`tf-fold-constants`: the explicit, bounded constant folder.
 
 A value-form call of a pure registered op whose arguments are all literals (`tf.constant`s,
-or Vars bound to them) becomes a `tf.constant` computed with the op's numpy reference, unless
-the result or an argument has more than `max-elements` elements, or the result is undefined
-or not exact (integer division by zero, a negative integer power, integer overflow, a
-floating-point exception, a call on an empty tensor). The new constant keeps the call's binding
-and source span. Unused constants are left for `dce`. `canonicalize` folds the same way, up to
+or Vars bound to them) becomes a `tf.constant` of exactly the bits the interpreter computes
+(`evaluate_op`: bf16 / f16 rounded to their type), unless the result or an argument has more
+than `max-elements` elements, or the value is not one the IR promises (`fold_exactness`: an inf
+or a NaN, integer overflow judged exactly, an integer division by zero, a negative integer
+power, a cast into an integer type that changes a value, a call on an empty tensor). The new
+constant keeps the call's binding and source span. Unused constants are left for `dce`. `canonicalize` folds the same way, up to
 a fixed bound.
 
 ```mlir
