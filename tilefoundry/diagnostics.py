@@ -16,7 +16,7 @@ from xdsl.utils.exceptions import DiagnosticException, VerifyException
 if TYPE_CHECKING:
     from xdsl.ir import Operation
 
-__all__ = ["PassError", "VerifyError", "with_context"]
+__all__ = ["PassError", "PassOutputError", "VerifyError", "with_context"]
 
 
 class VerifyError(VerifyException):
@@ -32,6 +32,24 @@ class PassError(DiagnosticException):
         self.message = message
         self.op = op
         super().__init__(f"pass '{pass_name}' failed: {message}")
+
+
+class PassOutputError(VerifyError):
+    """A pass produced IR that fails the verifier: the pass's bug, not the input's. `op` is the
+    op that fails (often one the pass made), `message` the verifier's text, `notes` its notes."""
+
+    def __init__(
+        self,
+        pass_name: str,
+        op: Operation,
+        message: str,
+        notes: tuple[tuple[Operation, str], ...] = (),
+    ) -> None:
+        self.pass_name = pass_name
+        self.op = op
+        self.message = message
+        self.notes = notes
+        super().__init__(f"pass '{pass_name}' produced invalid IR: {message}")
 
 
 def with_context(message: str, binding: str | None, span: str | None) -> str:

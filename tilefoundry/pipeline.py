@@ -8,7 +8,8 @@ layer.block(x, *weights)          # the result is a Module like any other
 The pipeline runs on a copy: the input is never changed, so a failing pass (or a pipeline
 that does not parse) leaves it as it was. The IR is verified after every pass, as `tf-opt`
 does. Errors: `PipelineError` (a `ValueError`) for the text, `PassError` for a pass that
-refuses its input, `VerifyError` for a pass that broke a rule.
+refuses its input, `PassOutputError` (a `VerifyError`) for a pass whose output fails the
+verifier (the pass's bug: `pass 'tf-inline' produced invalid IR: ...`).
 """
 
 from __future__ import annotations
@@ -18,10 +19,9 @@ from xdsl.dialects.builtin import ModuleOp as BuiltinModuleOp
 from tilefoundry.arguments import shown
 from tilefoundry.context import make_context
 from tilefoundry.dialects.tf import ModuleOp
-from tilefoundry.ir.verifier import verify_ir
 from tilefoundry.module import Module
 from tilefoundry.transforms import PASSES
-from tilefoundry.transforms.pass_manager import parse_pipeline
+from tilefoundry.transforms.pass_manager import parse_pipeline, verify_pass_output
 
 __all__ = ["run_passes"]
 
@@ -35,7 +35,7 @@ def run_passes(module: Module, pipeline: str) -> Module:
     built = parse_pipeline(pipeline, PASSES)
     copy = module.cloned()
     holder = BuiltinModuleOp([copy.module_op])
-    built.run(make_context(), holder, lambda _pass, _anchor: verify_ir(holder))
+    built.run(make_context(), holder, lambda done, _anchor: verify_pass_output(done, holder))
     (root,) = [op for op in holder.body.block.ops if isinstance(op, ModuleOp)]
     holder.body.block.detach_op(root)
     return Module.of(root)

@@ -24,7 +24,7 @@ import dataclasses
 import os
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from io import StringIO
 from typing import TYPE_CHECKING, NoReturn
@@ -35,7 +35,7 @@ from xdsl.ir import Operation
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 
 from tilefoundry.context import load_plugin, register_dialects
-from tilefoundry.diagnostics import PassError
+from tilefoundry.diagnostics import PassError, PassOutputError
 from tilefoundry.ir.allocation import collection_paused
 from tilefoundry.ir.asm import TFParser, TFPrinter
 from tilefoundry.ir.irdl_form import IRDLFormError
@@ -206,6 +206,8 @@ class TfOptMain:
                 self._run_pipeline(self.tf_pipeline, module, implicit)
         except OpVerifyError as err:
             fail(op_place(err.op), str(err), err.notes)
+        except PassOutputError as err:  # the pass's bug: at the op, or the closest op read
+            fail(_known_place(err.op, op_place), str(err), err.notes)
         except PassError as err:
             where = op_place(err.op) if err.op is not None else None
             fail(where, f"pass '{err.pass_name}' failed: {err.message}")
@@ -229,8 +231,10 @@ class TfOptMain:
             if self.args.time_passes:
                 print(f"Pass {module_pass.name} took {elapsed} seconds", file=sys.stderr)
             if not self.args.disable_verify:
+                from tilefoundry.transforms.pass_manager import verify_pass_output
+
                 with self._timed("verify"):
-                    verify_ir(module)
+                    verify_pass_output(module_pass, module)
             if self.args.print_between_passes and done < total:
                 print(f"// IR after {module_pass.name}:\n{self._print(module, implicit)}")
             started = time.perf_counter()
@@ -292,6 +296,20 @@ class TfOptMain:
 
 def _refuse(message: str) -> NoReturn:
     raise ToolError(message)
+
+
+def _known_place(
+    op: Operation, op_place: Callable[[Operation], tuple[int, int] | None]
+) -> tuple[int, int] | None:
+    """Where the input has `op`, else its closest enclosing op that the input has (a pass's
+    new op was never read)."""
+    node: Operation | None = op
+    while node is not None:
+        place = op_place(node)
+        if place is not None:
+            return place
+        node = node.parent_op()
+    return None
 
 
 def _is_blank(chunk: str) -> bool:

@@ -10,9 +10,9 @@ from collections.abc import Callable
 
 from xdsl.passes import ModulePass
 
-from tilefoundry.transforms.pass_manager import PassError, describe_passes
+from tilefoundry.transforms.pass_manager import PassError, PassOutputError, describe_passes
 
-__all__ = ["PASSES", "PassError", "describe_passes"]
+__all__ = ["PASSES", "PassError", "PassOutputError", "describe_passes"]
 
 
 def _loader(module: str, cls: str) -> Callable[[], type[ModulePass]]:

@@ -29,12 +29,13 @@ from xdsl.context import Context
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 
-from tilefoundry.diagnostics import PassError
+from tilefoundry.diagnostics import PassError, PassOutputError
 
 __all__ = [
     "NESTING_ANCHORS",
     "Nest",
     "PassError",
+    "PassOutputError",
     "PassRun",
     "Pipeline",
     "PipelineError",
@@ -42,6 +43,7 @@ __all__ = [
     "describe_passes",
     "option_infos",
     "parse_pipeline",
+    "verify_pass_output",
 ]
 
 NESTING_ANCHORS = ("builtin.module", "tf.module", "hir.func", "hir.variant", "tir.prim_func")
@@ -394,6 +396,16 @@ def _run(
         ]
         for target in targets:
             _run(element.elements, ctx, target, after_pass)
+
+
+def verify_pass_output(module_pass: ModulePass, root: Operation) -> None:
+    """Verify `root` after `module_pass` ran; a failure is the pass's: `PassOutputError`."""
+    from tilefoundry.ir.verifier import OpVerifyError, verify_ir
+
+    try:
+        verify_ir(root)
+    except OpVerifyError as err:
+        raise PassOutputError(module_pass.name, err.op, str(err), err.notes) from None
 
 
 def parse_pipeline(text: str, available: Mapping[str, PassLoader]) -> Pipeline:

@@ -15,7 +15,9 @@ A call is left alone, never looped on, when its callee is recursive or can reach
 the callee has shape-specialization variants (the variant is chosen at run time), when caller
 and callee are of different levels (HIR and TIR), when the argument types specialize the
 parameter types (a size for a DimVar), when a TIR call's arguments are computed inside its own
-statement, or when the callee binds a mesh to a level the caller's module does not have.
+statement, when the callee binds a mesh to a level the caller's module does not have, or when
+a mesh of the callee would not nest outer to inner in the caller (a `mesh "cta"` in a callee
+whose call is inside a `mesh "warp"`): the verifier's rule for meshes holds in the result.
 
 ```mlir
 // before
@@ -38,7 +40,7 @@ hir.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import ClassVar
 
 from xdsl.context import Context
@@ -47,6 +49,7 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from tilefoundry.diagnostics import PassError
 from tilefoundry.dialects.hir import FuncOp
 from tilefoundry.dialects.tf import CallOp, MeshOp, ModuleOp
 from tilefoundry.dialects.tf_module import declared_in_chain, lookup_symbol
@@ -58,13 +61,34 @@ from tilefoundry.transforms.call_graph import callees, functions_of, reachable_f
 __all__ = ["TfInline", "inline_calls"]
 
 
-def inline_calls(root: ModuleOp) -> int:
-    """Inline what can be inlined in one module tree; the number of calls inlined."""
+DEFAULT_MAX_OPS = 100_000
+"""The most ops inlining may copy into the functions of a module tree (`tf-inline{max-ops=N}`):
+past it, refused."""
+
+
+def inline_calls(
+    root: ModuleOp, max_ops: int = DEFAULT_MAX_OPS, pass_name: str = "tf-inline"
+) -> int:
+    """Inline what can be inlined in one module tree; the number of calls inlined. A
+    `PassError`, before anything changes, when it could copy more than `max_ops` ops."""
+    _check_growth(root, max_ops, pass_name)
+    return _inline_tree(root)
+
+
+def _call_graph(
+    root: ModuleOp,
+) -> tuple[list[Operation], set[Operation], dict[Operation, set[Operation]]]:
+    """The functions callees first, the recursive ones, and what each one reaches."""
     functions = list(functions_of(root))
     reaches = {f: reachable_from(f) for f in functions}
     recursive = {f for f in functions if any(f in reaches[c] for c in callees(f))}
+    return _callees_first(functions), recursive, reaches
+
+
+def _inline_tree(root: ModuleOp) -> int:
+    order, recursive, reaches = _call_graph(root)
     inlined = 0
-    for function in _callees_first(functions):
+    for function in order:
         calls = [op for op in function.walk() if isinstance(op, CallOp)]
         for call in calls:
             callee = _callee(call)
@@ -74,6 +98,38 @@ def inline_calls(root: ModuleOp) -> int:
                 _inline(call, callee, function)
                 inlined += 1
     return inlined
+
+
+def _check_growth(root: ModuleOp, max_ops: int, pass_name: str) -> None:
+    """Refuse, before anything is inlined, a tree where inlining could copy more than `max_ops`
+    ops in all (a call graph that doubles per level doubles the copies per level). Each
+    function's size once inlined is bounded bottom-up (its own ops, and for each call that may
+    be inlined the callee's bounded size, less the call and the callee's terminator); the
+    copies are what the callees bring. The bound counts every call whose callee is in reach,
+    of the same level and types, and the count stops past `max_ops`, so it stays small and
+    takes time linear in the input."""
+    order, recursive, reaches = _call_graph(root)
+    size: dict[Operation, int] = {}
+    copies = 0
+    for function in order:
+        total = sum(1 for _ in function.walk()) - 1
+        for call in [op for op in function.walk() if isinstance(op, CallOp)]:
+            callee = _callee(call)
+            if callee is None or callee in recursive or callee not in size:
+                continue
+            if _can_inline(call, callee, function, reaches, upper_bound=True):
+                copies = min(copies + size[callee] - 1, max_ops + 1)
+                total = min(total + size[callee] - 2, max_ops + 1)
+        size[function] = total
+        if copies > max_ops:
+            assert isinstance(function, FunctionLike)
+            raise PassError(
+                pass_name,
+                f"inlining would copy more than {max_ops} ops (max-ops), past it in "
+                f"'@{function.function_name()}'; nothing was inlined; raise "
+                "tf-inline{max-ops=N} or inline less",
+                function,
+            )
 
 
 def _callee(call: CallOp) -> Operation | None:
@@ -109,7 +165,10 @@ def _can_inline(
     callee: Operation,
     caller: Operation,
     reaches: dict[Operation, set[Operation]],
+    upper_bound: bool = False,
 ) -> bool:
+    """Whether to inline `call`; with `upper_bound`, only what holds before any inlining (the
+    checks that look at the call's statement and the callee's meshes are skipped)."""
     if caller in reaches.get(callee, {callee}):
         return False
     if isinstance(callee, FuncOp):
@@ -120,6 +179,8 @@ def _can_inline(
     assert isinstance(callee, FuncOp | PrimFuncOp)
     if tuple(call.args_.types) != tuple(callee.function_type.inputs.data):
         return False
+    if upper_bound:
+        return True
     if isinstance(callee, PrimFuncOp):
         statement = call.parent_op()
         if not isinstance(statement, LetOp | EvaluateOp):
@@ -130,12 +191,34 @@ def _can_inline(
 
 
 def _mesh_levels_fit(callee: Operation, call: CallOp) -> bool:
+    """Whether every mesh of the callee names a level of the caller's module and, once in the
+    caller, nests outer to inner: inside the mesh that holds the call too."""
     module = _module_of(call)
     levels = declared_in_chain(module)
     if levels is None:
         return True
-    names = {level.name for level in levels}
-    return all(op.topology.data in names for op in callee.walk() if isinstance(op, MeshOp))
+    names = [level.name for level in levels]
+    around_call = _enclosing_mesh(call, module)
+    for op in callee.walk():
+        if not isinstance(op, MeshOp):
+            continue
+        if op.topology.data not in names:
+            return False
+        outer = _enclosing_mesh(op, callee) or around_call
+        if outer is not None and outer.topology.data in names:
+            if names.index(op.topology.data) <= names.index(outer.topology.data):
+                return False
+    return True
+
+
+def _enclosing_mesh(op: Operation, limit: Operation) -> MeshOp | None:
+    """The closest mesh that holds `op`, below `limit`."""
+    parent = op.parent_op()
+    while parent is not None and parent is not limit:
+        if isinstance(parent, MeshOp):
+            return parent
+        parent = parent.parent_op()
+    return None
 
 
 def _module_of(op: Operation) -> ModuleOp:
@@ -215,6 +298,20 @@ class TfInline(ModulePass):
     name = "tf-inline"
     anchors: ClassVar[tuple[str, ...] | None] = ("builtin.module", "tf.module")
 
+    max_ops: int = field(
+        default=DEFAULT_MAX_OPS,
+        metadata={
+            "help": "the most ops inlining may give a function, or a tree in all; past it, refused"
+        },
+    )
+
+    def __post_init__(self) -> None:
+        if self.max_ops < 1:
+            raise ValueError(f"max-ops must be at least 1, got {self.max_ops}")
+
     def apply(self, ctx: Context, op: Operation) -> None:
-        for root in roots_of(op):
-            inline_calls(root)
+        roots = roots_of(op)
+        for root in roots:  # every tree is checked before any is changed
+            _check_growth(root, self.max_ops, self.name)
+        for root in roots:
+            _inline_tree(root)

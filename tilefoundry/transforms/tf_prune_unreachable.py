@@ -5,6 +5,8 @@ Starting at the root's entry function, a function is kept when it is reached thr
 dispatch cases or the bodies of variants; every other function of the tree goes, a child
 module left with no function and no child goes, and a child whose entry function went keeps no
 entry. A root without an entry is left whole: each of its functions stays reachable by name.
+A child module pruned on its own (`tf.module(tf.module(tf-prune-unreachable))`) also keeps what
+the rest of the file calls in it: a function its parent calls is reachable.
 
 ```mlir
 // before
@@ -36,11 +38,14 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from xdsl.context import Context
+from xdsl.dialects.builtin import SymbolRefAttr
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.traits import SymbolTable
 
-from tilefoundry.dialects.tf import ModuleOp
+from tilefoundry.dialects.tf import CallOp, ModuleOp
+from tilefoundry.dialects.tf_module import lookup_symbol
+from tilefoundry.dialects.tir import DispatchOp
 from tilefoundry.ir.callable import FunctionLike
 from tilefoundry.transforms.call_graph import functions_of, reachable_from, roots_of
 
@@ -54,6 +59,8 @@ def prune_unreachable(root: ModuleOp) -> None:
     entry = SymbolTable.lookup_symbol(root, root.entry)
     assert isinstance(entry, FunctionLike) and isinstance(entry, Operation)
     keep = reachable_from(entry)
+    for used in _used_from_outside(root):
+        keep |= reachable_from(used)
     for function in list(functions_of(root)):
         if function not in keep:
             module = function.parent_op()
@@ -65,6 +72,33 @@ def prune_unreachable(root: ModuleOp) -> None:
                 module.entry = None
             module.body.block.erase_op(function, safe_erase=False)
     _drop_empty_children(root)
+
+
+def _used_from_outside(root: ModuleOp) -> list[Operation]:
+    """The functions of `root`'s tree that ops outside the tree call (when `root` is a child
+    module, pruned on its own: its parent's calls into it keep their callees)."""
+    top: Operation = root
+    while (parent := top.parent_op()) is not None:
+        top = parent
+    if top is root:
+        return []
+    used: dict[Operation, None] = {}
+    for op in top.walk():
+        if op is root or root.is_ancestor(op):
+            continue
+        for ref in _symbols_called(op):
+            callee = lookup_symbol(op, ref)
+            if isinstance(callee, FunctionLike) and root.is_ancestor(callee):
+                used.setdefault(callee)
+    return list(used)
+
+
+def _symbols_called(op: Operation) -> list[SymbolRefAttr]:
+    if isinstance(op, CallOp) and isinstance(op.callee, SymbolRefAttr):
+        return [op.callee]
+    if isinstance(op, DispatchOp):
+        return list(op.callees)
+    return []
 
 
 def _drop_empty_children(module: ModuleOp) -> None:

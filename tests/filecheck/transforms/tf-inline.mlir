@@ -107,3 +107,44 @@ tf.module @tir {
 // CHECK-NEXT:      %e = tf.call tf.math.unary<kind = exp>(%s)
 // CHECK-NEXT:      %q = tf.call @square(%e)
 // CHECK-NEXT:      tir.yield %q : tensor<4xf32>
+
+// -----
+
+// Meshes nest outer to inner in the result: a callee's `mesh "cta"` is not inlined into the
+// caller's `mesh "warp"` (the call is left alone), a callee's `mesh "warp"` is inlined into a
+// `mesh "cta"`.
+
+tf.module @meshes target #tf.target<"h100"> topologies [#tf.topology<"cta">, #tf.topology<"warp">] entry @main {
+  hir.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+    %y = tf.mesh "warp" {
+      %z = tf.call @over_cta(%x) : (tensor<4xf32>) -> tensor<4xf32>
+      tf.yield %z : tensor<4xf32>
+    } : tensor<4xf32>
+    %w = tf.mesh "cta" {
+      %v = tf.call @over_warp(%y) : (tensor<4xf32>) -> tensor<4xf32>
+      tf.yield %v : tensor<4xf32>
+    } : tensor<4xf32>
+    hir.return %w : tensor<4xf32>
+  }
+  hir.func @over_cta(%a: tensor<4xf32>) -> tensor<4xf32> {
+    %b = tf.mesh "cta" {
+      tf.yield %a : tensor<4xf32>
+    } : tensor<4xf32>
+    hir.return %b : tensor<4xf32>
+  }
+  hir.func @over_warp(%a: tensor<4xf32>) -> tensor<4xf32> {
+    %b = tf.mesh "warp" {
+      tf.yield %a : tensor<4xf32>
+    } : tensor<4xf32>
+    hir.return %b : tensor<4xf32>
+  }
+}
+
+// CHECK-LABEL: hir.func @main(
+// CHECK-NEXT:    %y = tf.mesh "warp" {
+// CHECK-NEXT:      %z = tf.call @over_cta(%x)
+// CHECK-NEXT:      tf.yield %z
+// CHECK:         %w = tf.mesh "cta" {
+// CHECK-NEXT:      %b = tf.mesh "warp" {
+// CHECK-NEXT:        tf.yield %y
+// CHECK:           tf.yield %b
