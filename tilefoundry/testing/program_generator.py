@@ -41,6 +41,7 @@ __all__ = [
     "KNOWN_BUGS",
     "KNOWN_BUG_OWNERS",
     "GeneratedProgram",
+    "Literals",
     "RunCase",
     "generate_program",
 ]
@@ -49,7 +50,7 @@ KNOWN_BUGS: dict[str, bool] = {
     # wp2-numerics: the interpreter computes bf16 in float32 without rounding, the folder
     # rounds its result to bf16 (`[1.0] + [0.00390625]` runs as 1.0039062, folds to 1.0). While
     # on: no op that produces bf16 takes only literal-derived operands (nothing to fold).
-    "bf16_fold": True,
+    "bf16_fold": False,  # fixed by wp2-numerics@2884508, merged here
     # wp1-memory: reads of a buffer are pure values, so cse merges a read before an in-place
     # write with one after it, and canonicalize folds a read of a written literal. While on:
     # a buffer written in place (a copy, a kernel call that writes it) is never read again.
@@ -57,11 +58,11 @@ KNOWN_BUGS: dict[str, bool] = {
     # wp4-bounded: tf-inline puts a callee's `tf.mesh "cta"` inside the caller's
     # `tf.mesh "warp"` (invalid IR). While on: a call inside a mesh never reaches a function
     # that has meshes.
-    "inline_mesh_nesting": True,
+    "inline_mesh_nesting": False,  # fixed by wp4-bounded@05b15af, merged here
     # wp4-bounded: `tf.module(tf.module(tf-prune-unreachable))` prunes a child by its own entry
     # and deletes a function its parent still calls. While on: no pipeline runs a module pass
     # on the children (`random_pipeline` in validation.py).
-    "nested_prune": True,
+    "nested_prune": False,  # fixed by wp4-bounded@05b15af, merged here
 }
 """Known bugs of the code under test, each kept out of the generated programs while True."""
 
@@ -225,7 +226,7 @@ def _from_bits(bits: int, dtype: str) -> Any:
     return np.array(bits << 16, np.uint32).view(np.float32)
 
 
-class _Literals:
+class Literals:
     """Random elements of a dtype, as their bits (floats) or integers, edges included."""
 
     def __init__(self, rng: random.Random) -> None:
@@ -589,7 +590,7 @@ class _Body:
         return values[-1] if values else self.pick_tensor()
 
 
-def _nested(lit: _Literals, dtype: str, shape: tuple[int, ...], elements: list[Any]) -> str:
+def _nested(lit: Literals, dtype: str, shape: tuple[int, ...], elements: list[Any]) -> str:
     """A dense literal's nested list text."""
     if not shape:
         return lit.text(dtype, elements[0])
@@ -631,7 +632,7 @@ class _Generator:
     def __init__(self, seed: int) -> None:
         self.seed = seed
         self.rng = random.Random(seed)
-        self.literals = _Literals(self.rng)
+        self.literals = Literals(self.rng)
         self.functions: list[Signature] = []
         self.runs: list[RunCase] = []
         self.counter = 0
@@ -659,12 +660,12 @@ class _Generator:
             return tuple(self.input(f) for f in type.fields)
         shape = tuple(DIM_LO if d is None else d for d in type.shape)
         count = int(np.prod(shape)) if shape else 1
-        return _Literals.array(type.dtype, shape, self.literals.elements(type.dtype, count))
+        return Literals.array(type.dtype, shape, self.literals.elements(type.dtype, count))
 
     def dynamic_input(self, type: Tensor, n: int) -> Any:
         shape = tuple(n if d is None else d for d in type.shape)
         count = int(np.prod(shape)) if shape else 1
-        return _Literals.array(type.dtype, shape, self.literals.elements(type.dtype, count))
+        return Literals.array(type.dtype, shape, self.literals.elements(type.dtype, count))
 
     # the tree
 
