@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import math
 import random
+import re
 import struct
 from dataclasses import dataclass, field
 from typing import Any
@@ -54,7 +55,7 @@ KNOWN_BUGS: dict[str, bool] = {
     # wp1-memory: reads of a buffer are pure values, so cse merges a read before an in-place
     # write with one after it, and canonicalize folds a read of a written literal. While on:
     # a buffer written in place (a copy, a kernel call that writes it) is never read again.
-    "read_after_write": True,
+    "read_after_write": False,  # fixed by wp1-memory@7f5a3c7, merged here
     # wp4-bounded: tf-inline puts a callee's `tf.mesh "cta"` inside the caller's
     # `tf.mesh "warp"` (invalid IR). While on: a call inside a mesh never reaches a function
     # that has meshes.
@@ -130,7 +131,19 @@ class Tuple:
         return "tuple<" + ", ".join(f.text() for f in self.fields) + ">"
 
 
-Type = Tensor | Tuple
+@dataclass(frozen=True)
+class Buffer:
+    """TIR memory of a static tensor type (`!tf.buffer<...>`): a kernel parameter or an
+    allocation, read with `tf.memory.load`, written in place."""
+
+    tensor: Tensor
+
+    def text(self) -> str:
+        dims = "".join(f"{d}x" for d in self.tensor.shape)
+        return f"!tf.buffer<{dims}{self.tensor.dtype}>"
+
+
+Type = Tensor | Tuple | Buffer
 
 
 @dataclass(frozen=True)
@@ -316,11 +329,7 @@ class _Body:
             body = _nested(lit, type.dtype, shape, elements)
         prefix = "tir.let " if self.level == "tir" else ""
         self.emit(f"%{name} = {prefix}tf.constant dense<{body}> : {type.text()}")
-        if self.level == "tir":  # a kernel's literal is a buffer a copy may write
-            buffer = -self.gen.counter
-            value = Value(name, type, literal=True, reads=frozenset({buffer}), buffer=buffer)
-        else:
-            value = Value(name, type, literal=True)
+        value = Value(name, type, literal=True)
         self.scope.append(value)
         return value
 
@@ -331,9 +340,9 @@ class _Body:
 
     def pick_tensor(self) -> Value:
         values = self.tensor_values()
-        buffers = [v for v in values if v.buffer is not None]
+        buffers = self.readable(lambda v: isinstance(v.type, Buffer))
         if buffers and self.rng.random() < 0.25:  # reads of buffers, written or not
-            return self.rng.choice(buffers)
+            return self.load(self.rng.choice(buffers))
         if not values or self.rng.random() < 0.15:
             static = [v for v in values if not v.type.dynamic]  # type: ignore[union-attr]
             dtype = self.gen.dtype()
@@ -345,6 +354,12 @@ class _Body:
         if self.rng.random() < 0.6:
             return values[-min(len(values), self.rng.randint(1, 3))]
         return self.rng.choice(values)
+
+    def load(self, buffer: Value) -> Value:
+        """`tf.memory.load` of a buffer: a snapshot tensor."""
+        assert isinstance(buffer.type, Buffer)
+        text = self.call_line("tf.memory.load", [buffer], buffer.type.tensor)
+        return self.value_op(text, buffer.type.tensor, [buffer])
 
     def _allow_bf16(self, result_dtype: str, operands: list[Value]) -> bool:
         if result_dtype != "bf16" or not KNOWN_BUGS["bf16_fold"]:
@@ -658,6 +673,8 @@ class _Generator:
     def input(self, type: Type) -> Any:
         if isinstance(type, Tuple):
             return tuple(self.input(f) for f in type.fields)
+        if isinstance(type, Buffer):  # a writeable array of the exact dtype
+            return self.input(type.tensor)
         shape = tuple(DIM_LO if d is None else d for d in type.shape)
         count = int(np.prod(shape)) if shape else 1
         return Literals.array(type.dtype, shape, self.literals.elements(type.dtype, count))
@@ -845,6 +862,7 @@ class _Generator:
             )
             body.scope.append(value)
             return value
+        assert isinstance(type, Tensor), "a buffer argument is chosen by tir_call"
         return body.constant(type)
 
     def mesh(self, body: _Body, module: _Module, level: str) -> None:
@@ -882,9 +900,16 @@ class _Generator:
         rng = self.rng
         name = name or self.name_for(module, "k")
         self.start_function()
-        params = [t for t in self.params(rng.randint(1, 4)) if isinstance(t, Tensor)]
+        params: list[Type] = [
+            Buffer(t) if rng.random() < 0.5 else t
+            for t in self.params(rng.randint(1, 4))
+            if isinstance(t, Tensor)
+        ]
         scope = [
-            Value(f"p{i}", t, param=i, reads=frozenset({i}), buffer=i) for i, t in enumerate(params)
+            Value(f"p{i}", t, param=i, reads=frozenset({i}), buffer=i)
+            if isinstance(t, Buffer)
+            else Value(f"p{i}", t, param=i)
+            for i, t in enumerate(params)
         ]
         body = _Body(self, scope, 2, "tir")
         signature = Signature(module.path, name, "tir", list(params), None)
@@ -892,8 +917,10 @@ class _Generator:
             roll = rng.random()
             if roll < 0.1:
                 self.read_write_read(body, module)
-            elif roll < 0.25:
-                self.copy_statement(body, params)
+            elif roll < 0.15:
+                self.alloc(body)
+            elif roll < 0.3:
+                self.copy_statement(body)
             elif roll < 0.35:
                 self.tir_call(body, module)
             elif roll < 0.5:
@@ -926,21 +953,34 @@ class _Generator:
     def _mark_written(self, body: _Body, param: int) -> None:
         self.written.add(param)
 
-    def copy_statement(self, body: _Body, params: list[Tensor]) -> None:
-        """`tir.evaluate` of a copy into a buffer (a parameter, or a kernel's literal), of a
-        value of its type (computed in the statement's own body, sometimes)."""
+    def alloc(self, body: _Body, type: Tensor | None = None) -> Value:
+        """`tir.let` of a `tf.memory.alloc`: a fresh buffer of zeros."""
+        type = type or Tensor(self.rng.choice(STATIC_SHAPES), self.dtype())
+        shape = ", ".join(str(d) for d in type.shape)
+        name = self.fresh()
+        buffer = Buffer(type)
+        body.emit(
+            f"%{name} = tir.let tf.call tf.memory.alloc<shape = [{shape}], dtype = {type.dtype}>() "
+            f": () -> {buffer.text()}"
+        )
+        value = Value(name, buffer, reads=frozenset({-self.counter}), buffer=-self.counter)
+        body.scope.append(value)
+        return value
+
+    def copy_statement(self, body: _Body) -> None:
+        """`tir.evaluate` of a copy into a buffer (a parameter, or an allocation), of a tensor
+        of its type (computed in the statement's own body, sometimes) or of another buffer."""
         rng = self.rng
-        targets = [v for v in body.scope if v.buffer is not None and isinstance(v.type, Tensor)]
+        targets = [v for v in body.scope if isinstance(v.type, Buffer)]
         if not targets:
-            body.op()
-            return
+            targets = [self.alloc(body)]
         dst = rng.choice(targets)
-        assert isinstance(dst.type, Tensor)
+        assert isinstance(dst.type, Buffer)
         if rng.random() < 0.4:
             inner = _Body(self, body.scope, body.indent + 1, "hir")
             for _ in range(rng.randint(1, 2)):
                 inner.op()
-            src = self.same_type(inner, dst.type, exclude=dst)
+            src = self.source(inner, dst)
             pad = "  " * body.indent
             body.lines.append(f"{pad}tir.evaluate {{")
             body.lines += inner.lines
@@ -948,52 +988,61 @@ class _Generator:
             body.lines.append(f"{pad}  tir.yield")
             body.lines.append(f"{pad}}}")
         else:
-            src = self.same_type(body, dst.type, exclude=dst)
+            src = self.source(body, dst)
             body.emit(f"tir.evaluate {body.call_line('tf.memory.copy', [dst, src], None)}")
         assert dst.buffer is not None
         self._mark_written(body, dst.buffer)
 
+    def source(self, body: _Body, dst: Value) -> Value:
+        """What a copy into `dst` reads: another buffer of its type, sometimes, else a tensor."""
+        others = body.readable(lambda v: v.type == dst.type and v is not dst)
+        if others and self.rng.random() < 0.2:
+            return self.rng.choice(others)
+        assert isinstance(dst.type, Buffer)
+        return self.same_type(body, dst.type.tensor)
+
     def read_write_read(self, body: _Body, module: _Module) -> None:
-        """A read of a buffer, a write of it (a copy, or a kernel call), the same read again:
-        the value read must change (while `read_after_write` is a known bug, the second read
-        is left out)."""
-        buffers = [v for v in body.readable() if v.buffer is not None]
+        """A load of a buffer (and an op on it), a write of the buffer (a copy, or a kernel
+        call), the same load and op again: the second must see the write (while
+        `read_after_write` is a known bug, it is left out)."""
+        buffers = body.readable(lambda v: isinstance(v.type, Buffer))
         if not buffers:
-            body.op()
-            return
+            buffers = [self.alloc(body)]
         buffer = self.rng.choice(buffers)
-        assert isinstance(buffer.type, Tensor)
-        read = self._read_of(body, buffer)
-        if read is None:
-            body.op()
-            return
-        text, result, operands = self.history[-1]
+        assert isinstance(buffer.type, Buffer)
+        loaded = body.load(buffer)
+        read = self._read_of(body, loaded)
+        entry = self.history[-1] if read is not None else None
         if buffer.param is not None and self.rng.random() < 0.3:
             self.tir_call(body, module)
         else:
-            src = self.same_type(body, buffer.type, exclude=buffer)
+            src = self.source(body, buffer)
             body.emit(f"tir.evaluate {body.call_line('tf.memory.copy', [buffer, src], None)}")
             assert buffer.buffer is not None
             self._mark_written(body, buffer.buffer)
-        names = {v.name for v in body.readable()}
-        if all(o.name in names for o in operands):
-            body.value_op(text, result, operands)
+        if buffer not in body.readable():
+            return
+        again = body.load(buffer)
+        if entry is not None:
+            text, result, _ = entry
+            text = re.sub(rf"%{loaded.name}(?![0-9A-Za-z_])", f"%{again.name}", text)
+            body.value_op(text, result, [again])
 
-    def _read_of(self, body: _Body, buffer: Value) -> Value | None:
-        assert isinstance(buffer.type, Tensor)
-        dtype = buffer.type.dtype
+    def _read_of(self, body: _Body, loaded: Value) -> Value | None:
+        assert isinstance(loaded.type, Tensor)
+        dtype = loaded.type.dtype
         if dtype == "i1":
-            text = body.call_line("tf.math.binary<kind = cmp_ne>", [buffer, buffer],
-                                  buffer.type)  # fmt: skip
+            text = body.call_line("tf.math.binary<kind = cmp_ne>", [loaded, loaded],
+                                  loaded.type)  # fmt: skip
         else:
             kind = self.rng.choice(UNARY_FLOAT if dtype in FLOAT_DTYPES else UNARY_INT)
-            text = body.call_line(f"tf.math.unary<kind = {kind}>", [buffer], buffer.type)
-        if not body._allow_bf16(dtype, [buffer]):
+            text = body.call_line(f"tf.math.unary<kind = {kind}>", [loaded], loaded.type)
+        if not body._allow_bf16(dtype, [loaded]):
             return None
-        return body.value_op(text, buffer.type, [buffer])
+        return body.value_op(text, loaded.type, [loaded])
 
-    def same_type(self, body: _Body, type: Tensor, exclude: Value) -> Value:
-        same = [v for v in body.readable() if v.type == type and v is not exclude]
+    def same_type(self, body: _Body, type: Tensor) -> Value:
+        same = [v for v in body.readable() if v.type == type]
         if same and self.rng.random() < 0.8:
             return self.rng.choice(same)
         # a value of the type from one of the body's values, else a constant
@@ -1035,24 +1084,25 @@ class _Generator:
             return
         callee = self.rng.choice(callees)
         buffers: dict[int, Value] = {}
-        for index in sorted(callee.writes):
-            free = [
-                v
-                for v in body.readable(lambda v: v.param is not None)
-                if v.type == callee.params[index] and v not in buffers.values()
-            ]
-            if not free:
+        for index, type in enumerate(callee.params):
+            if not isinstance(type, Buffer):
+                continue
+            free = [v for v in body.readable() if v.type == type and v not in buffers.values()]
+            if free:
+                buffers[index] = self.rng.choice(free)
+            elif in_statement:  # an allocation is a statement of its own
                 body.op()
                 return
-            buffers[index] = self.rng.choice(free)
-        written = {v.param for v in buffers.values()}
+            else:
+                buffers[index] = self.alloc(body, type.tensor)
+        written = {buffers[i].buffer for i in callee.writes}
         args: list[Value] = []
         for index, type in enumerate(callee.params):
             if index in buffers:
                 args.append(buffers[index])
                 continue
             arg = self.argument(body, type)
-            if arg.reads & written:  # no other view of a buffer the callee writes
+            if KNOWN_BUGS["read_after_write"] and arg.reads & written:
                 body.op()
                 return
             args.append(arg)
@@ -1063,10 +1113,10 @@ class _Generator:
             body.emit(f"tir.evaluate {body.call_line(ref, args, None)}")
         else:
             text = body.call_line(ref, args, callee.result)
-            body.value_op(text, callee.result, args, repeatable=not buffers)
-        for value in buffers.values():
-            assert value.param is not None
-            self._mark_written(body, value.param)
+            body.value_op(text, callee.result, args, repeatable=not callee.writes)
+        for buffer in written:
+            assert buffer is not None
+            self._mark_written(body, buffer)
 
     # dynamic shapes: variants and dispatch
 

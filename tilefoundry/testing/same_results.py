@@ -19,7 +19,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from tilefoundry.testing.program_generator import GeneratedProgram, RunCase, Literals
+from tilefoundry.testing.program_generator import GeneratedProgram, Literals, RunCase
 from tilefoundry.testing.validation import Validator, functions_by_path
 
 __all__ = ["main", "runs_of"]
