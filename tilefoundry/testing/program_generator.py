@@ -588,10 +588,11 @@ class _Body:
             return self._get_item(t)
         return t
 
-    def _get_item(self, t: Value) -> Value:
+    def _get_item(self, t: Value, index: int | None = None) -> Value:
         assert isinstance(t.type, Tuple)
         count = len(t.type.fields)
-        index = self.rng.randint(-count, count - 1)
+        if index is None:
+            index = self.rng.randint(-count, count - 1)
         result = t.type.fields[index]
         text = self.call_line(f"tf.tuple.get_item<index = {index}>", [t], result)
         return self.value_op(text, result, [t])
@@ -654,6 +655,10 @@ class _Generator:
         self.written: set[int] = set()
         self.history: list[tuple[str, Type, list[Value]]] = []
         self.main_dtype = "f32"
+        self.buffer_types = [
+            Tensor(self.rng.choice(STATIC_SHAPES), self.rng.choice(ALL_DTYPES)) for _ in range(2)
+        ]
+        """The types of the program's buffers: a few, so that kernels can pass them on."""
 
     def dtype(self) -> str:
         """The function's main dtype, most of the time (ops need operands of one dtype)."""
@@ -704,9 +709,13 @@ class _Generator:
             else:
                 self.prim_function(module)
         if rng.random() < 0.3:
-            self.variants_function(rng.choice(modules))
+            module = rng.choice(modules)
+            self.variants_function(module)
+            self.dynamic_caller(modules, module, "hir")
         if rng.random() < 0.3:
-            self.dispatch_group(rng.choice(modules))
+            module = rng.choice(modules)
+            self.dispatch_group(module)
+            self.dynamic_caller(modules, module, "tir")
         main = self.hir_function(root, name="main") if rng.random() < 0.6 else None
         if main is None:
             self.prim_function(root, name="main")
@@ -901,7 +910,7 @@ class _Generator:
         name = name or self.name_for(module, "k")
         self.start_function()
         params: list[Type] = [
-            Buffer(t) if rng.random() < 0.5 else t
+            Buffer(rng.choice(self.buffer_types)) if rng.random() < 0.5 else t
             for t in self.params(rng.randint(1, 4))
             if isinstance(t, Tensor)
         ]
@@ -913,6 +922,8 @@ class _Generator:
         ]
         body = _Body(self, scope, 2, "tir")
         signature = Signature(module.path, name, "tir", list(params), None)
+        if any(isinstance(t, Buffer) for t in params) and rng.random() < 0.5:
+            self.copy_statement(body)  # a kernel that writes its caller's memory
         for _ in range(rng.randint(1, 6)):
             roll = rng.random()
             if roll < 0.1:
@@ -955,7 +966,7 @@ class _Generator:
 
     def alloc(self, body: _Body, type: Tensor | None = None) -> Value:
         """`tir.let` of a `tf.memory.alloc`: a fresh buffer of zeros."""
-        type = type or Tensor(self.rng.choice(STATIC_SHAPES), self.dtype())
+        type = type or self.rng.choice(self.buffer_types)
         shape = ", ".join(str(d) for d in type.shape)
         name = self.fresh()
         buffer = Buffer(type)
@@ -1055,12 +1066,30 @@ class _Generator:
         """A `tir.let` whose body holds several expressions (kernel calls too) and yields the
         last."""
         inner = _Body(self, body.scope, body.indent + 1, "hir")
-        for _ in range(self.rng.randint(1, 3)):
-            if self.rng.random() < 0.25:
-                self.tir_call(inner, module, in_statement=True)
+        buffers = inner.readable(lambda v: isinstance(v.type, Buffer))
+        steps = self.rng.randint(1, 3)
+        if buffers and self.rng.random() < 0.6:  # a load, then maybe a call that writes it
+            buffer = self.rng.choice(buffers)
+            loaded = inner.load(buffer)
+            if self.rng.random() < 0.6:
+                self.tir_call(inner, module, in_statement=True, prefer=buffer, outer=body)
+                called = inner.scope[-1]
+                if called is not loaded and isinstance(called.type, Tensor):
+                    # yield the load, after the call: (load, result)[0]
+                    pair = Tuple((loaded.type, called.type))  # type: ignore[arg-type]
+                    text = f"tf.tuple %{loaded.name}, %{called.name} : {pair.text()}"
+                    t = inner.value_op(text, pair, [loaded, called], repeatable=False)
+                    inner._get_item(t, index=0)
+                    steps = 0
+        for _ in range(steps):
+            if self.rng.random() < 0.3:
+                self.tir_call(inner, module, in_statement=True, outer=body)
             else:
                 inner.op()
         made = [v for v in inner.scope if v not in body.scope]
+        outer = body.readable(lambda v: isinstance(v.type, Tensor | Tuple))
+        if outer and self.rng.random() < 0.15:  # an alias: tir.let { tir.yield %outer }
+            inner.lines, made = [], [self.rng.choice(outer)]
         if not made:
             return
         result = made[-1]
@@ -1072,13 +1101,23 @@ class _Generator:
         body.lines.append(f"{pad}}}")
         body.scope.append(Value(name, result.type, literal=result.literal, reads=result.reads))
 
-    def tir_call(self, body: _Body, module: _Module, in_statement: bool = False) -> None:
+    def tir_call(
+        self,
+        body: _Body,
+        module: _Module,
+        in_statement: bool = False,
+        prefer: Value | None = None,
+        outer: _Body | None = None,
+    ) -> None:
         """A call of a kernel: its written parameters get buffer parameters of the caller
         (each once, used nowhere else in the call), which are then written. In a statement's
         body (`in_statement`), a call with a result."""
         callees = self.callable_from(module, "tir", in_mesh=False)
         if in_statement:
             callees = [c for c in callees if c.result is not None]
+        if prefer is not None:  # a kernel that writes this buffer, if there is one
+            writers = [c for c in callees if any(c.params[i] == prefer.type for i in c.writes)]
+            callees = writers or callees
         if not callees:
             body.op()
             return
@@ -1088,6 +1127,8 @@ class _Generator:
             if not isinstance(type, Buffer):
                 continue
             free = [v for v in body.readable() if v.type == type and v not in buffers.values()]
+            if prefer in free and index in callee.writes:
+                free = [prefer]
             if free:
                 buffers[index] = self.rng.choice(free)
             elif in_statement:  # an allocation is a statement of its own
@@ -1101,7 +1142,13 @@ class _Generator:
             if index in buffers:
                 args.append(buffers[index])
                 continue
-            arg = self.argument(body, type)
+            if outer is not None and self.rng.random() < 0.7:
+                # made before the statement: the call can be inlined
+                arg = self.argument(outer, type)
+                if arg not in body.scope:
+                    body.scope.append(arg)
+            else:
+                arg = self.argument(body, type)
             if KNOWN_BUGS["read_after_write"] and arg.reads & written:
                 body.op()
                 return
@@ -1214,6 +1261,35 @@ class _Generator:
             "  }",
         ]
         self.functions.append(Signature(module.path, name, "tir", [type], type, dynamic=True))
+        self.dynamic_runs(".".join((*module.path, name)), type)
+
+    def dynamic_caller(self, modules: list[_Module], callee_module: _Module, level: str) -> None:
+        """A function of the same dynamic type, in the callee's module or an ancestor, that
+        calls the function just made (`tf-inline` moves a dispatch, or leaves variants)."""
+        callee = self.functions[-1]
+        assert isinstance(callee.result, Tensor)
+        type = callee.result
+        module = self.rng.choice(
+            [m for m in modules if callee_module.path[: len(m.path)] == m.path]
+        )
+        name = self.name_for(module, "dc")
+        self.start_function()
+        x = Value("x", type)
+        body = _Body(self, [x], 2, level)
+        before = self.dynamic_body(body, x, self.rng.randint(0, 1))
+        text = body.call_line(self.reference(module, callee), [before], type)
+        called = body.value_op(text, type, [before])
+        result = self.dynamic_body(body, called, self.rng.randint(0, 1))
+        keyword, end = (
+            ("hir.func", "hir.return") if level == "hir" else ("tir.prim_func", "tir.return")
+        )
+        module.lines += [
+            f"  {keyword} @{name}(%x: {type.text()}) -> {type.text()} {{",
+            *body.lines,
+            f"    {end} %{result.name} : {type.text()}",
+            "  }",
+        ]
+        self.functions.append(Signature(module.path, name, level, [type], type, dynamic=True))
         self.dynamic_runs(".".join((*module.path, name)), type)
 
 
