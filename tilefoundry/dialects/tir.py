@@ -487,7 +487,7 @@ class DispatchOp(ExprOp, IRDLOperation):
     def parse(cls, parser: Parser) -> DispatchOp:
         def parse_case() -> tuple[SymbolRefAttr, ArrayAttr[DimRangeAttr]]:
             root = parser.parse_symbol_name()
-            nested = []
+            nested: list[StringAttr] = []
             while parser.parse_optional_punctuation(":") is not None:  # `::` is two tokens
                 if parser.parse_optional_punctuation(":") is None:
                     return SymbolRefAttr(root, nested), parse_ranges(parser)
