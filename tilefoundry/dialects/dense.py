@@ -30,7 +30,8 @@ _LITTLE_ENDIAN = {
 
 
 def numpy_dtype(dtype: str) -> Any:
-    """The numpy dtype that holds a TileFoundry dtype (bf16 is computed in float32)."""
+    """The numpy dtype that holds a TileFoundry dtype (bf16: float32 holding bf16 values exactly,
+    see `tilefoundry.interpreter.numerics`)."""
     import numpy as np
 
     return np.dtype({"i1": "bool", "bf16": "float32"}.get(dtype) or _LITTLE_ENDIAN[dtype])
@@ -40,8 +41,14 @@ _SIGNED_FOR_UNSIGNED = {1: "i16", 2: "i32", 4: "i64", 8: "i64"}
 """An unsigned numpy array becomes the signed dtype that holds its whole range (a uint64 one,
 i64: its values must fit), so its values are kept, never read back as negative numbers."""
 
-_BF16_MAX = 3.3895313892515355e38
-"""The largest finite bfloat16."""
+_ROUNDS_TO_INFINITY = {
+    "bf16": 2**128 - 2**119,
+    "f16": 65520,
+    "f32": 2**128 - 2**103,
+    "f64": 2**1024 - 2**970,
+}
+"""From this magnitude up, a float rounds to an infinity in the dtype (the largest finite value
+plus half its ulp: a tie rounds to even, away from the largest finite, whose last bit is 1)."""
 
 
 def _default_dtype(value: object, array: Any) -> str:
@@ -110,15 +117,17 @@ def _check_fits(array: Any, dtype: str) -> None:
             if not lo <= int(extreme) <= hi:
                 _refuse_value(extreme, dtype)
         return
-    limit = _BF16_MAX if dtype == "bf16" else float(np.finfo(numpy_dtype(dtype)).max)
+    limit = _ROUNDS_TO_INFINITY[dtype]
     if exact:
         for item in flat:
-            if abs(item) > limit:
+            if abs(item) >= limit:
                 _refuse_value(item, dtype)
         return
     with np.errstate(all="ignore"):
         values = flat.astype(np.float64)
-    bad = np.isfinite(values) & (np.abs(values) > limit)
+    # every finite float64 is below the f64 limit, which float64 cannot hold
+    bound = math.inf if dtype == "f64" else float(limit)
+    bad = np.isfinite(values) & (np.abs(values) >= bound)
     if bad.any():
         _refuse_value(flat[bad][0], dtype)
 

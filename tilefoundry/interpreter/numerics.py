@@ -35,12 +35,17 @@ def round_bf16(x: Any) -> Any:
     """float32 values rounded to the nearest bfloat16 (ties to even), as a float32 array."""
     import numpy as np
 
-    bits = np.array(x, dtype=np.float32).view(np.uint32)
-    lsb = (bits >> np.uint32(16)) & np.uint32(1)
-    rounded = (bits + np.uint32(0x7FFF) + lsb) & np.uint32(0xFFFF0000)
-    nan = (bits & np.uint32(0x7FFFFFFF)) > np.uint32(0x7F800000)
-    quiet = (bits & np.uint32(0xFFFF0000)) | np.uint32(0x00400000)
-    return np.where(nan, quiet, rounded).astype(np.uint32).view(np.float32)
+    bits = np.array(x, dtype=np.float32, order="C", copy=None).view(np.uint32)  # a 0-d one too
+    rounded = np.asarray(bits >> np.uint32(16))  # an array even for a 0-d one
+    rounded &= np.uint32(1)  # the last bit kept: a tie rounds to make it 0
+    rounded += np.uint32(0x7FFF)
+    rounded += bits
+    rounded &= np.uint32(0xFFFF0000)
+    nan = np.isnan(bits.view(np.float32))
+    if nan.any():  # kept a NaN (its payload's high bits), quiet
+        quiet = (bits & np.uint32(0xFFFF0000)) | np.uint32(0x00400000)
+        rounded = np.asarray(np.where(nan, quiet, rounded)).astype(np.uint32)
+    return rounded.view(np.float32)
 
 
 def _f64_to_f32_odd(x: Any) -> Any:
@@ -84,17 +89,19 @@ def cast_array(x: Any, dtype: str) -> Any:
     x = np.asarray(x)
     target = numpy_dtype(dtype)
     if dtype == "i1":
-        return np.asarray(x != 0)
+        return x if x.dtype == target else np.asarray(x != 0)
     if dtype[0] == "i":
         if x.dtype.kind == "f":
             return _float_to_int(x, dtype)
-        return x.astype(target)  # an integer wraps; a bool is 0 or 1
+        return x.astype(target, copy=False)  # an integer wraps; a bool is 0 or 1
     if dtype == "bf16":
         if x.dtype == np.float32:
             return round_bf16(x)
         return round_bf16(_f64_to_f32_odd(x.astype(np.float64)))
-    with np.errstate(all="ignore"):  # past the largest finite value is an infinity
-        return _quieted(x.astype(target))
+    if x.dtype != target:
+        with np.errstate(all="ignore"):  # past the largest finite value is an infinity
+            x = x.astype(target)
+    return _quieted(x)
 
 
 def _quieted(x: Any) -> Any:

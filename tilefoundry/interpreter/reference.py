@@ -3,12 +3,7 @@
 `@reference(OpClass)` registers an implementation `impl(op, *arrays) -> array | tuple | None`
 (None for an effect-form op, which acts on its arguments in place: a buffer is a writeable
 numpy array; a tensor's array is read-only). A library of custom ops registers its own the
-same way.
-
-The numbers follow `tilefoundry.interpreter.numerics` (docs/ir.md, "Numeric semantics"): an op
-on f16 or bf16 computes in float32 (`widened`), and `evaluate_op` rounds every result once to
-its dtype (`cast_array`); integers wrap, and the cases numpy leaves undefined or raises on are
-defined here (an integer division by zero is 0, a negative integer power truncates toward zero).
+same way. bf16 is computed in float32.
 """
 
 from __future__ import annotations
@@ -40,6 +35,12 @@ def reference(op_class: type[Op]) -> Callable[[Impl], Impl]:
         return impl
 
     return register
+
+
+# The numbers follow `tilefoundry.interpreter.numerics` (docs/ir.md, "Numeric semantics"): an op
+# on f16 or bf16 computes in float32 (`widened`), and `evaluate_op` rounds every result once to
+# its dtype (`cast_array`); integers wrap, and the cases numpy leaves undefined or raises on are
+# defined here (an integer division by zero is 0, a negative integer power truncates toward zero).
 
 
 def _divide(a: Any, b: Any) -> Any:

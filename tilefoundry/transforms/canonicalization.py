@@ -70,16 +70,16 @@ def evaluate_exactly(call: CallOp, arrays: Sequence[Any]) -> Any | None:
     assert isinstance(result_type, TensorType)
     if any(a.size == 0 for a in arrays):
         return None
+    op = _op_of(call)
+    if not isinstance(op, Op):
+        return None
     try:
         value = np.asarray(evaluate_op(call, arrays))
+        if value.shape != result_type.shape or value.dtype != numpy_dtype(result_type.dtype):
+            return None
+        return value if exact_result(op, arrays, value) else None
     except (ExecutionError, ArithmeticError, ValueError, TypeError):
         return None
-    if value.shape != result_type.shape or value.dtype != numpy_dtype(result_type.dtype):
-        return None
-    op = _op_of(call)
-    if not isinstance(op, Op) or not exact_result(op, arrays, value):
-        return None
-    return value
 
 
 @dataclass

@@ -8,8 +8,10 @@
   check is integer arithmetic, not float64). An integer division by zero, a negative integer
   power and a cast into an integer type that changes a value (a fraction, NaN, out of range,
   i1 of anything but 0 / 1) are not folded.
-- An op with an integer result and no rule here is not folded (register one with
-  `@exact_integers(OpClass)`: `check(op, arrays, value) -> bool`).
+- An op with an integer result and no rule here (`@exact_integers(OpClass)`:
+  `check(op, arrays, value) -> bool`) is judged by its own reference run on unbounded Python
+  integers (object arrays): folded when that run succeeds and gives the same values, in range
+  (an op that only moves values, or adds exactly); not folded when it fails.
 
 ```python
 exact_result(Binary(kind=BinaryKind.ADD), [np.int64([2**62])] * 2, np.int64([-2**63]))  # False
@@ -52,8 +54,22 @@ def exact_result(op: Op, arrays: Sequence[Any], value: Any) -> bool:
         return bool(np.all(np.isfinite(value)))
     if kind == "b" and not isinstance(op, Cast):
         return True
-    check = EXACT_INTEGERS.get(type(op))
-    return check is not None and check(op, arrays, value)
+    check: Check = EXACT_INTEGERS.get(type(op), _by_unbounded_reference)
+    return bool(check(op, arrays, value))
+
+
+def _by_unbounded_reference(op: Op, arrays: Sequence[Any], value: Any) -> bool:
+    """The op's reference on object arrays of Python integers gives the same values, in range."""
+    from tilefoundry.interpreter.reference import REFERENCE
+
+    impl = REFERENCE.get(type(op))
+    if impl is None:
+        return False
+    try:
+        exact = impl(op, *[_unbounded(a) for a in arrays])
+        return _same_exact(exact, value)
+    except Exception:  # a kernel that needs numpy dtypes: judged not exact, never an error
+        return False
 
 
 def _dtype_name(value: Any) -> str:
@@ -65,13 +81,19 @@ def _same_exact(exact: Any, value: Any) -> bool:
     import numpy as np
 
     exact = np.asarray(exact, dtype=object)
-    if exact.shape != value.shape:
+    if exact.shape != value.shape or not all(_is_int(v) for v in exact.reshape(-1)):
         return False
     lo, hi = int_range(_dtype_name(value))
     flat = exact.reshape(-1)
     if flat.size and not (lo <= min(flat) and max(flat) <= hi):
         return False
     return bool(np.array_equal(exact.astype(np.int64), value.astype(np.int64)))
+
+
+def _is_int(v: object) -> bool:
+    import numpy as np
+
+    return isinstance(v, int | np.integer | np.bool_)
 
 
 def _unbounded(array: Any) -> Any:

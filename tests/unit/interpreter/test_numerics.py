@@ -19,11 +19,12 @@ import numpy as np
 import pytest
 
 import tilefoundry as tf
-from tilefoundry import Constant, Module, ops
+from tilefoundry import Constant, Module, Op, ParamDef, Tensor, ops, register_op
 from tilefoundry.dialects.dense import array_to_dense, dense_to_array, numpy_dtype
 from tilefoundry.dialects.tf import CallOp
 from tilefoundry.hir import Function
 from tilefoundry.interpreter.numerics import cast_array, held_as, round_bf16
+from tilefoundry.interpreter.reference import reference
 from tilefoundry.ops.math import BinaryKind, UnaryKind
 from tilefoundry.transforms.canonicalization import evaluate_exactly
 from tilefoundry.types import DTYPES, TensorType, from_attr
@@ -396,3 +397,135 @@ def test_a_float_sum_is_the_same_for_every_layout(axis: int) -> None:
     assert same_bits(module.f(np.asfortranarray(x)), module.f(x))
     folded = run_before_and_after(ops.reduce_sum(Constant(x), axis=axis))
     assert same_bits(folded, module.f(x))
+
+
+def float64_samples() -> Any:
+    """float64 values in every bf16 / f16 range: random, and ties (a value and a half ulp)."""
+    rng = np.random.default_rng(16)
+    random = rng.standard_normal(400) * np.exp2(rng.integers(-140, 120, 400))
+    bf16 = round_bf16(random.astype(np.float32)).astype(np.float64)
+    ties = bf16 * (1 + 2.0**-8)
+    return np.concatenate([random, ties, ties * (1 + 2.0**-40), ties * (1 - 2.0**-40)])
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_literals_round_as_casts_do(dtype: str) -> None:
+    """A literal written for a dtype (from Python, or as text) holds what a cast to it gives."""
+    values = float64_samples()
+    limit = 65504.0 if dtype == "f16" else 3.3895313892515355e38
+    values = values[np.abs(values) <= limit]
+    expected = cast_array(values, dtype)
+    assert same_bits(stored(values, dtype), expected)
+    text = ", ".join(repr(float(v)) for v in values)
+    source = (
+        f"tf.module @m {{\n  hir.func @f() -> tensor<{len(values)}x{dtype}> {{\n"
+        f"    %0 = tf.constant dense<[{text}]> : tensor<{len(values)}x{dtype}>\n"
+        f"    hir.return %0 : tensor<{len(values)}x{dtype}>\n  }}\n}}\n"
+    )
+    assert same_bits(tf.parse_module(source).f(), expected)
+
+
+@register_op(dialect="test", category="numerics", name="double")
+class Double(Op):
+    """A library op the folder has no exactness rule for: `x + x`."""
+
+    input = ParamDef(kind="input", pattern=Tensor)
+
+    def infer_type(self, *arg_types: Any) -> Any:
+        return arg_types[0]
+
+
+@register_op(dialect="test", category="numerics", name="clamp_low")
+class ClampLow(Op):
+    """A kernel that needs a numpy dtype (it cannot run on Python integers)."""
+
+    input = ParamDef(kind="input", pattern=Tensor)
+
+    def infer_type(self, *arg_types: Any) -> Any:
+        return arg_types[0]
+
+
+@reference(Double)
+def _double(op: Double, x: Any) -> Any:
+    return x + x
+
+
+@reference(ClampLow)
+def _clamp_low(op: ClampLow, x: Any) -> Any:
+    return np.maximum(x, np.iinfo(x.dtype).min + 1)
+
+
+def test_an_op_without_a_rule_folds_integers_only_when_exact() -> None:
+    """Judged by its own reference on Python integers: no overflow baked in, no error."""
+    small, big = np.int32([1, -3]), np.int32([2**30, 1])
+    assert same_bits(evaluate_exactly(tf.Call(Double(), [Constant(small)]), [small]), small * 2)
+    assert evaluate_exactly(tf.Call(Double(), [Constant(big)]), [big]) is None
+    assert run_before_and_after(tf.Call(Double(), [Constant(big)]))[0] == -(2**31)
+    assert evaluate_exactly(tf.Call(ClampLow(), [Constant(small)]), [small]) is None
+    floats = np.float32([1.5])
+    assert evaluate_exactly(tf.Call(Double(), [Constant(floats)]), [floats])[0] == 3.0
+
+
+def test_the_python_surface_runs_ieee_and_integer_edge_cases_without_warnings() -> None:
+    """Overflow, 0/0, integer division by zero, NaN to an integer: defined values, and no numpy
+    warning (pytest turns a warning into an error)."""
+    h = tf.Var("h", TensorType((2,), "f16"))
+    square = ops.div(ops.mul(h, h), h)
+    module = Module(name="m", functions=[Function(name="f", params=[h], body=square)])
+    result = module.f(np.array([6e4, 0], np.float16))
+    assert np.isposinf(result[0]) and np.isnan(result[1])
+    i = tf.Var("i", TensorType((2,), "i32"))
+    module = Module(name="m", functions=[Function(name="f", params=[i], body=ops.div(i, i))])
+    np.testing.assert_array_equal(module.f(np.int32([3, 0])), [1, 0])
+    g = tf.Var("g", TensorType((2,), "f32"))
+    to_int = ops.cast(ops.exp(g), "i8")
+    module = Module(name="m", functions=[Function(name="f", params=[g], body=to_int)])
+    np.testing.assert_array_equal(module.f(np.float32([np.nan, 100.0])), [0, 127])
+
+
+@pytest.mark.parametrize(
+    ("dtype", "largest", "infinite"),
+    [
+        ("bf16", 3.3961e38, 2.0**128 - 2.0**119),
+        ("f16", 65519.0, 65520.0),
+        ("f32", 2.0**128 - 2.0**104 + 2.0**102, 2.0**128 - 2.0**103),
+    ],
+)
+def test_a_literal_is_refused_only_when_it_would_round_to_infinity(
+    dtype: str, largest: float, infinite: float
+) -> None:
+    """Below the largest finite value plus half its ulp, a literal rounds to the largest finite
+    value (in Python as in text); from there up, it would be an infinity, and is refused."""
+    top = stored(np.array([largest]), dtype)
+    assert np.isfinite(top[0]) and same_bits(top, cast_array(np.float64([largest]), dtype))
+    with pytest.raises(ValueError, match="does not fit"):
+        array_to_dense(np.array([infinite]), dtype)
+    for value, finite in ((largest, True), (infinite, False)):
+        source = (
+            f"tf.module @m {{\n  hir.func @f() -> tensor<{dtype}> {{\n"
+            f"    %0 = tf.constant dense<{value!r}> : tensor<{dtype}>\n"
+            f"    hir.return %0 : tensor<{dtype}>\n  }}\n}}\n"
+        )
+        if finite:
+            assert same_bits(tf.parse_module(source).f(), top.reshape(()))
+        else:
+            with pytest.raises(tf.TextError, match="out of range"):
+                tf.parse_module(source)
+
+
+@pytest.mark.parametrize("dtype", ALL)
+def test_a_scalar_result_keeps_its_rank(dtype: str) -> None:
+    """A reduction to a rank-0 tensor: a 0-d array, folded to the interpreter's bits."""
+    values = edge_values(dtype)
+    finite = values[np.isfinite(values)] if dtype[0] == "f" else values
+    for build in (ops.reduce_sum, ops.reduce_max):
+        literal = stored(finite[:3], dtype)
+        call = build(Constant(literal, dtype=dtype), axis=0)
+        value = run_before_and_after(call)
+        assert value.shape == ()
+        folded = evaluate_exactly(call, [literal])
+        assert folded is None or same_bits(folded, value)
+    x = tf.Var("x", TensorType((2,), dtype))
+    body = ops.reduce_max(x, axis=0)
+    module = Module(name="m", functions=[Function(name="f", params=[x], body=body)])
+    assert module.f(stored(values[:2], dtype)).shape == ()
