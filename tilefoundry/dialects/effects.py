@@ -9,7 +9,8 @@ a `tir.dispatch` through its `MemoryEffect` trait (`get_effects`), exactly (docs
 - A call of a function of the module tree: the effects of the callee's body on its parameters,
   on the call's operands (a prim function that writes its parameter `%out` writes the buffer
   passed for it); effects on buffers the callee allocates itself are invisible to the caller.
-  The callee's body is summarised through the call graph, each function once per question.
+  The callee's body is summarised through the call graph, each function once per question
+  (callees first, by an explicit walk: a deep chain of calls is no deep Python recursion).
 - Anything else: None, which xDSL reads as every effect (an op without declared effects that is
   not pure, a callee that cannot be resolved, a call that recurses).
 
@@ -25,7 +26,7 @@ from collections.abc import Iterator, Sequence
 from collections.abc import Set as AbstractSet
 from contextlib import contextmanager
 
-from xdsl.dialects.builtin import SymbolRefAttr
+from xdsl.dialects.builtin import ArrayAttr, SymbolRefAttr
 from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.traits import EffectInstance, IsTerminator, MemoryEffect, MemoryEffectKind, get_effects
 
@@ -34,7 +35,7 @@ from tilefoundry.ir.callable import FunctionLike
 from tilefoundry.ir.op_registry import Op
 from tilefoundry.types import BufferAttr
 
-__all__ = ["function_call_effects", "op_call_effects"]
+__all__ = ["function_call_effects", "kept_summaries", "op_call_effects"]
 
 _KINDS = {"read": MemoryEffectKind.READ, "write": MemoryEffectKind.WRITE}
 
@@ -49,8 +50,7 @@ None while it is being summarised, so a call back into it is unknown)."""
 def op_call_effects(target: Op, call: Operation) -> AbstractSet[EffectInstance] | None:
     """The effects of a call of a registered op (see the module docstring)."""
     params = type(target).input_params()
-    declared = target.allocates or any(p.effect is not None for p in params)
-    if not declared:
+    if not target.declares_effects():
         return set() if target.pure and call.results else None
     effects: set[EffectInstance] = set()
     for param, value in zip(params, call.operands, strict=False):
@@ -89,6 +89,17 @@ def function_call_effects(
 
 
 @contextmanager
+def kept_summaries() -> Iterator[None]:
+    """Keep the functions' summaries from one question to the next, for the duration of one
+    pass (the pass manager runs each pass so): without it a pass asks about every call anew,
+    and a chain of N calls costs N² summaries. Within a pass a summary may only grow stale by
+    losing effects (the passes erase dead reads and fold pure calls; none adds a write or a
+    read), which keeps the answer safe; the next pass starts afresh."""
+    with _question():
+        yield
+
+
+@contextmanager
 def _question() -> Iterator[None]:
     """One memo of summaries for a question and the questions it asks in turn."""
     global _summaries
@@ -103,10 +114,43 @@ def _question() -> Iterator[None]:
 
 
 def _summary(function: Operation) -> Summary | None:
+    """The function's summary, its callees' found first, in post-order of an explicit walk of
+    the call graph (a chain of calls thousands deep is no deeper a recursion in Python)."""
     assert _summaries is not None
     if function in _summaries:
         return _summaries[function]
     _summaries[function] = None  # a call back into it while it is summarised: unknown
+    stack = [(function, _callees(function))]
+    while stack:
+        node, pending = stack[-1]
+        callee = next(pending, None)
+        if callee is None:
+            stack.pop()
+            _summaries[node] = _body_summary(node)
+        elif callee not in _summaries:
+            _summaries[callee] = None
+            stack.append((callee, _callees(callee)))
+    return _summaries[function]
+
+
+def _callees(function: Operation) -> Iterator[Operation]:
+    """The functions that `function`'s calls and dispatches name (those that resolve)."""
+    for op in function.walk():
+        refs = []
+        callee = op.properties.get("callee")
+        if isinstance(callee, SymbolRefAttr):
+            refs.append(callee)
+        callees = op.properties.get("callees")
+        if isinstance(callees, ArrayAttr):
+            refs.extend(r for r in callees if isinstance(r, SymbolRefAttr))
+        for ref in refs:
+            found = lookup_symbol(op, ref)
+            if isinstance(found, FunctionLike) and found is not None:
+                yield found
+
+
+def _body_summary(function: Operation) -> Summary | None:
+    """The effects of a function's body on its parameters (its callees already summarised)."""
     found: set[tuple[MemoryEffectKind, int | None]] = set()
     entry = function.regions[0].blocks.first if function.regions else None
     for region in function.regions:
@@ -123,9 +167,7 @@ def _summary(function: Operation) -> Summary | None:
                         continue  # the callee's own buffer (an alloc): not the caller's memory
                     else:
                         found.add((effect.kind, None))
-    summary = frozenset(found)
-    _summaries[function] = summary
-    return summary
+    return frozenset(found)
 
 
 def _effects_of(op: Operation) -> AbstractSet[EffectInstance] | None:

@@ -497,9 +497,10 @@ class CallOp(ExprOp, IRDLOperation):
         if not isinstance(self.callee, OpAttr) or not self.results:
             return False
         try:
-            return bool(getattr(attr_to_op(self.callee), "pure", True))
+            target = attr_to_op(self.callee)
         except VerifyError:
             return False
+        return bool(getattr(target, "pure", True)) and not target.declares_effects()
 
     def verify_(self) -> None:
         self.verify_metadata()

@@ -281,11 +281,18 @@ def run_prim_function(function: PrimFuncOp, args: Sequence[Any]) -> Any:
 
 
 def run_any(op: Operation, args: Sequence[Any]) -> Any:
-    """Run a `hir.func` or a `tir.prim_func` on numpy arrays."""
+    """Run a `hir.func` or a `tir.prim_func` on numpy arrays; the result is the caller's own
+    (writeable arrays: inside a run, tensors are read-only)."""
     if isinstance(op, PrimFuncOp):
-        return run_prim_function(op, args)
+        return _released(run_prim_function(op, args))
     assert isinstance(op, FuncOp)
-    return run_function(op, args)
+    return _released(run_function(op, args))
+
+
+def _released(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return tuple(_released(v) for v in value)
+    return np.array(value) if isinstance(value, np.ndarray) else value
 
 
 def function_runner(function: Any) -> Callable[..., Any]:

@@ -260,6 +260,11 @@ class Op:
         return list(cached)
 
     @classmethod
+    def declares_effects(cls) -> bool:
+        """Whether a call touches memory: an input with an `effect`, or an allocated result."""
+        return cls.allocates or any(p.effect is not None for p in cls.params())
+
+    @classmethod
     def input_params(cls) -> list[ParamDef]:
         return [p for p in cls.params() if p.kind == "input"]
 

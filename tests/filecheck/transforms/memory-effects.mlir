@@ -202,3 +202,71 @@ tf.module @fold {
 // CANON-NEXT:    %l2 = tir.let tf.call tf.memory.load(%b)
 // CANON-NEXT:    %n = tir.let tf.constant dense<[-1.000000e+00, -2.000000e+00]>
 // CANON-NEXT:    %s = tir.let tf.call tf.math.binary<kind = sub>(%l1, %l2)
+
+// -----
+
+// A call of an HIR function whose body is pure is pure: cse merges two, dce drops an unused one.
+// A call that recurses has unknown effects (all): both stay.
+
+tf.module @calls {
+  hir.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+    %a = tf.call @g(%x) : (tensor<4xf32>) -> tensor<4xf32>
+    %b = tf.call @g(%x) : (tensor<4xf32>) -> tensor<4xf32>
+    %unused = tf.call @g(%a) : (tensor<4xf32>) -> tensor<4xf32>
+    %r1 = tf.call @r(%x) : (tensor<4xf32>) -> tensor<4xf32>
+    %r2 = tf.call @r(%x) : (tensor<4xf32>) -> tensor<4xf32>
+    %s = tf.call tf.math.binary<kind = add>(%a, %b) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+    %t = tf.call tf.math.binary<kind = add>(%r1, %r2) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+    %u = tf.call tf.math.binary<kind = add>(%s, %t) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+    hir.return %u : tensor<4xf32>
+  }
+  hir.func @g(%x: tensor<4xf32>) -> tensor<4xf32> {
+    %e = tf.call tf.math.unary<kind = exp>(%x) : (tensor<4xf32>) -> tensor<4xf32>
+    hir.return %e : tensor<4xf32>
+  }
+  hir.func @r(%x: tensor<4xf32>) -> tensor<4xf32> {
+    %y = tf.call @r(%x) : (tensor<4xf32>) -> tensor<4xf32>
+    hir.return %y : tensor<4xf32>
+  }
+}
+
+// CSE-LABEL: tf.module @calls
+// CSE:         hir.func @f(
+// CSE-NEXT:    %a = tf.call @g(%x)
+// CSE-NEXT:    %r1 = tf.call @r(%x)
+// CSE-NEXT:    %r2 = tf.call @r(%x)
+// CSE-NEXT:    %s = tf.call tf.math.binary<kind = add>(%a, %a)
+
+// DCE-LABEL: tf.module @calls
+// DCE:         hir.func @f(
+// DCE-NEXT:    %a = tf.call @g(%x)
+// DCE-NEXT:    %b = tf.call @g(%x)
+// DCE-NEXT:    %r1 = tf.call @r(%x)
+// DCE-NEXT:    %r2 = tf.call @r(%x)
+
+// -----
+
+// A buffer of a static shape is passed for a buffer parameter whose DimVar holds its size; the
+// call has the callee's write on it.
+
+tf.module @dims {
+  tir.prim_func @k(%x: !tf.buffer<4xf32>, %y: tensor<4xf32>) -> tensor<4xf32> {
+    %l1 = tir.let tf.call tf.memory.load(%x) : (!tf.buffer<4xf32>) -> tensor<4xf32>
+    tir.evaluate tf.call @zero(%x) : (!tf.buffer<4xf32>) -> ()
+    %l2 = tir.let tf.call tf.memory.load(%x) : (!tf.buffer<4xf32>) -> tensor<4xf32>
+    %s = tir.let tf.call tf.math.binary<kind = sub>(%l1, %l2) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+    tir.return %s : tensor<4xf32>
+  }
+  tir.prim_func @zero(%b: !tf.buffer<?xf32, #tf.dims<n: 1 to 9>>) -> () {
+    %l = tir.let tf.call tf.memory.load(%b) : (!tf.buffer<?xf32, #tf.dims<n: 1 to 9>>) -> tensor<?xf32, #tf.dims<n: 1 to 9>>
+    %z = tir.let tf.call tf.math.binary<kind = sub>(%l, %l) : (tensor<?xf32, #tf.dims<n: 1 to 9>>, tensor<?xf32, #tf.dims<n: 1 to 9>>) -> tensor<?xf32, #tf.dims<n: 1 to 9>>
+    tir.evaluate tf.call tf.memory.copy(%b, %z) : (!tf.buffer<?xf32, #tf.dims<n: 1 to 9>>, tensor<?xf32, #tf.dims<n: 1 to 9>>) -> ()
+    tir.return
+  }
+}
+
+// CSE-LABEL: tf.module @dims
+// CSE:         tir.prim_func @k(
+// CSE-NEXT:    %l1 = tir.let tf.call tf.memory.load(%x)
+// CSE-NEXT:    tir.evaluate tf.call @zero(%x)
+// CSE-NEXT:    %l2 = tir.let tf.call tf.memory.load(%x)
