@@ -48,11 +48,13 @@ dialects: $(STAMP)
 	$(BIN)/python -m tilefoundry.tools.irdl_export
 	$(BIN)/python -m tilefoundry.tools.dialect_docs
 
-## Speed: the whole tool against xdsl-opt and mlir-opt, in-process scaling, the Python surface.
+## Speed: the whole tool against xdsl-opt and mlir-opt, in-process scaling, the Python surface,
+## bounded work on adversarial inputs.
 bench: $(STAMP)
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python benchmarks/run.py
 	cd benchmarks && ../$(BIN)/python inprocess.py
 	$(BIN)/python benchmarks/surface.py
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python benchmarks/bounded.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache

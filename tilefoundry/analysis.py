@@ -6,7 +6,9 @@ costs = analyze(decoder, dims={"seq": 512})
 costs["layer0.block"].flops, costs["layer0.block"].time_s, costs["layer0.block"].bound
 ```
 
-Each measurement is also recorded on its function, in place (`tf.cost`), as `tf-analyze` does:
+The sizes are checked as `tf-run --dim` checks them (a name that no function's signature has, a
+size outside an envelope: `ValueError`). Each measurement is also recorded on its function, in
+place (`tf.cost`), as `tf-analyze` does:
 N cloned layers are N functions and report N measurements. See
 `tilefoundry.transforms.tf_analyze` for what is counted and how the bound is computed.
 """
@@ -16,9 +18,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from tilefoundry.arguments import mapping_of, refuse_type, shown
+from tilefoundry.diagnostics import PassError
 from tilefoundry.module import Module
 from tilefoundry.selection import function_selectors
-from tilefoundry.transforms.tf_analyze import Cost, analyze_tree
+from tilefoundry.transforms.tf_analyze import Cost, analyze_tree, check_dims
 
 __all__ = ["Cost", "analyze"]
 
@@ -33,5 +36,9 @@ def analyze(module: Module, dims: Mapping[str, int] | None = None) -> dict[str, 
             raise TypeError(
                 f"dims maps DimVar names to int sizes, got {shown(name)}: {shown(size)}"
             )
+    try:  # a wrong argument is a ValueError, as for any other call
+        check_dims([module.module_op], sizes, "analyze")
+    except PassError as err:
+        raise ValueError(f"analyze {err.message}") from None
     costs = analyze_tree(module.module_op, sizes, "analyze")
     return {path: costs[function.function_op] for path, function in function_selectors(module)}

@@ -79,8 +79,11 @@ def parse_module(text: str, name: str = "<string>") -> Module:
 
 def print_op(op: Operation, *, generic: bool = False, debuginfo: bool = False) -> str:
     stream = io.StringIO()
-    TFPrinter(stream=stream, print_generic_format=generic, print_debuginfo=debuginfo).print_op(op)
-    return stream.getvalue() + "\n"
+    printer = TFPrinter(stream=stream, print_generic_format=generic, print_debuginfo=debuginfo)
+    printer.print_op(op)
+    printer.print_string("\n")
+    printer.print_location_aliases()
+    return stream.getvalue()
 
 
 def print_module(module: Module, *, generic: bool = False, debuginfo: bool = False) -> str:

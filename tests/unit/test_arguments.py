@@ -86,6 +86,11 @@ def neg_fn(name: str = "f") -> Function:
     return Function(name=name, params=[x], body=ops.neg(x))
 
 
+def neg_n_fn() -> Function:
+    x = Var("x", XN)
+    return Function(name="f", params=[x], body=ops.neg(x))
+
+
 def identity(name: str) -> PrimFunction:
     x = Var("x", XN)
     return PrimFunction(name=name, params=[x], body=[], result=x)
@@ -309,7 +314,7 @@ CASES: tuple[Case, ...] = (
         "analyze",
         tf.analyze,
         lambda: {
-            "module": Module(name="r", functions=[neg_fn()], target="h100", topologies=()),
+            "module": Module(name="r", functions=[neg_n_fn()], target="h100", topologies=()),
             "dims": {"n": 4},
         },
     ),

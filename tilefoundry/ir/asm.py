@@ -59,7 +59,14 @@ from tilefoundry.ir.expr import ExprOp, VarOwner
 from tilefoundry.ir.irdl_form import read_irdl_form
 from tilefoundry.ir.lexer import BYTE_ORDER_MARK, TFLexer
 from tilefoundry.ir.literals import LiteralParser, print_dense, print_float
-from tilefoundry.ir.loc_aliases import UndefinedAlias, forward_alias, resolve_forward_aliases
+from tilefoundry.ir.loc_aliases import (
+    AliasCycle,
+    AliasesTooDeep,
+    LocationAliases,
+    UndefinedAlias,
+    forward_alias,
+    resolve_forward_aliases,
+)
 from tilefoundry.ir.metadata import (
     BindingMetadata,
     SpanEndAttr,
@@ -186,6 +193,20 @@ class TFParser(LiteralParser, Parser):
             self.raise_error(
                 f"undefined symbol alias '{err.alias}'", self.forward_aliases[err.alias]
             )
+        except AliasCycle as err:
+            used = next(a for a in err.chain if a in self.forward_aliases)
+            self.raise_error(
+                f"location alias '{err.alias}' refers to itself ({' -> '.join(err.chain)})",
+                self.forward_aliases[used],
+            )
+        except AliasesTooDeep as err:
+            self.raise_error(nesting_message(), self.forward_aliases[err.alias])
+        levels: dict[Operation, int] = {module: 0}  # the implicit top module is not a level
+        for op in module.walk():  # the aliases in place: as deep as what they stand for
+            parent = op.parent_op()
+            level = levels[op] = 0 if parent is None else levels[parent] + 1
+            if level + self._depths.deepest(operation_attributes(op)) > MAX_NESTING:
+                self.raise_error(nesting_message(), self.op_offsets.get(op, 0))
         for op in rebound:
             if isinstance(op, ExprOp | VarOwner) and len(op.results) == 1:
                 self._bind_ssa_name(op, self.op_offsets.get(op, 0))
@@ -647,12 +668,33 @@ class TFPrinter(Printer):
         default_factory=dict[tuple[int, ...], tuple[str, tuple[Attribute, ...]]], init=False
     )
 
+    _locations: LocationAliases = field(default_factory=LocationAliases, init=False)
+    _defining: Attribute | None = field(default=None, init=False)
+
     def print_attribute(self, attribute: Attribute) -> None:
+        if self.print_debuginfo and isinstance(attribute, LocationAttr):
+            alias = self._locations.alias(attribute, self._defining)
+            if alias is not None:
+                self.print_string(alias if self.printing_location else f"loc({alias})")
+                return
         if isinstance(attribute, FusedLoc) and print_span_end_location(self, attribute):
             return
         if isinstance(attribute, DenseIntOrFPElementsAttr) and print_dense(self, attribute):
             return
         super().print_attribute(attribute)
+
+    def print_location_aliases(self) -> None:
+        """Define the location aliases printed so far (`#loc3 = loc(...)`, one a line), as
+        mlir-opt does after the operations: a location that shares parts prints each once
+        (`ir/loc_aliases.py`)."""
+        for name, location in self._locations.definitions():
+            self.print_string(f"{name} = ")
+            self._defining = location
+            try:
+                self.print_attribute(location)
+            finally:
+                self._defining = None
+            self.print_string("\n")
 
     def print_float(self, value: float, type: Any) -> None:
         print_float(self, value, type)

@@ -301,6 +301,11 @@ def location_to_metadata(location: Attribute) -> tuple[IRMetadata, ...]:
         raise VerifyError(f"invalid location {location}: {err}") from None
 
 
+_MAX_LOCATION_METADATA = 4096
+"""The most metadata one location may hold: a fused location that uses one part twice, at
+every level of a chain of aliases, would hold 2^N."""
+
+
 def _location_metadata(location: Attribute) -> tuple[IRMetadata, ...]:
     if isinstance(location, UnknownLoc | NoneAttr):
         return ()
@@ -315,7 +320,13 @@ def _location_metadata(location: Attribute) -> tuple[IRMetadata, ...]:
     if isinstance(location, FusedLoc):
         meta = location.metadata
         locations = cast(ArrayAttr[Attribute], location.locations)
-        inner = tuple(m for loc in locations for m in _location_metadata(loc))
+        parts = [_location_metadata(loc) for loc in locations]
+        if sum(len(p) for p in parts) > _MAX_LOCATION_METADATA:
+            raise VerifyError(
+                f"a location holds more than {_MAX_LOCATION_METADATA} metadata values "
+                "(a fused location that repeats its parts)"
+            )
+        inner = tuple(m for part in parts for m in part)
         if isinstance(meta, SpanEndAttr) and len(inner) == 1:
             (start,) = inner
             if type(start) is SourceSpanMetadata:

@@ -8,6 +8,8 @@ As MLIR's `SourceMgrDiagnosticVerifierHandler` reads them, one per line:
     // expected-error @below {{text}}     ... on the next line below without an annotation
     // expected-error @unknown {{text}}   ... a diagnostic with no place in the input
     // expected-error-re {{a {{[0-9]+}} b}}  text outside `{{ }}` literal, inside a regex
+                                          (`tools/safe_regex.py`: a bounded subset of POSIX
+                                          ERE, matched in linear time)
 
 `expected-warning`, `expected-note` and `expected-remark` likewise; a note attached to an error
 is checked as a diagnostic of its own. An expectation may be met by several diagnostics; every
@@ -22,6 +24,7 @@ import re
 from dataclasses import dataclass
 
 from tilefoundry.tools.report import Diagnostic
+from tilefoundry.tools.safe_regex import Regex, compile_regex, escape
 
 __all__ = ["Expectation", "check_expectations", "read_expectations"]
 
@@ -45,36 +48,34 @@ class Expectation:
     line: int | None
     text: str
     at: tuple[int, int]
-    pattern: re.Pattern[str] | None = None
+    pattern: Regex | None = None
     met: bool = False
 
     def matches(self, message: str) -> bool:
         if self.pattern is not None:
-            return self.pattern.search(message) is not None
+            return self.pattern.search(message)
         return self.text in message
 
 
-def _regex(text: str) -> re.Pattern[str]:
-    """The regex of an `expected-*-re` text; ValueError saying what is wrong."""
+def _regex(text: str) -> Regex:
+    """The regex of an `expected-*-re` text (`tools/safe_regex.py`: bounded, and matched in
+    linear time); ValueError saying what is wrong."""
     parts: list[str] = []
     rest = text
     while rest:
         start = rest.find("{{")
         if start < 0:
-            parts.append(re.escape(rest))
+            parts.append(escape(rest))
             break
-        parts.append(re.escape(rest[:start]))
+        parts.append(escape(rest[:start]))
         rest = rest[start + 2 :]
         end = rest.find("}}")
         if end < 0:
             raise ValueError("found start of regex with no end '}}'")
-        try:
-            re.compile(rest[:end])
-        except re.error as err:
-            raise ValueError(f"invalid regex: {err}") from None
-        parts.append(f"({rest[:end]})")
+        compile_regex(rest[:end])  # each piece on its own: the message names the piece
+        parts.append(f"(?:{rest[:end]})")
         rest = rest[end + 2 :]
-    return re.compile("".join(parts))
+    return compile_regex("".join(parts))
 
 
 def _malformed(line: str) -> str | None:

@@ -88,7 +88,11 @@ class TfOptMain:
         try:
             return parse_pipeline(self.args.passes, PASSES)
         except PipelineError as err:
-            raise ToolError(f"invalid pass pipeline '{self.args.passes}': {err}") from None
+            text = self.args.passes
+            shown = (
+                f"'{text}'" if len(text) <= 200 else f"'{text[:200]}...' ({len(text)} characters)"
+            )
+            raise ToolError(f"invalid pass pipeline {shown}: {err}") from None
 
     # -- running ---------------------------------------------------------------------------------
 
@@ -261,6 +265,7 @@ class TfOptMain:
             for op in ops:
                 printer.print_op(op)
                 printer.print_string("\n")
+            printer.print_location_aliases()
         except IRDLFormError as err:
             raise ToolError(str(err)) from None
         return stream.getvalue()

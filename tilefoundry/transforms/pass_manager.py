@@ -12,7 +12,8 @@ root, `tf.module(hir.func(a))` on each `hir.func` directly in those — MLIR's o
 nesting, on ops that are isolated from above. A pass says which ops it runs on (`anchors`; None
 for any op); a pass without the attribute runs on `builtin.module` only. Option names are
 kebab-case and typed by the pass's dataclass fields (`int`, `float`, `bool`, `str`, tuples of
-them, optional). Every mistake is a `PipelineError`: one line, with the column.
+them, optional). Every mistake is a `PipelineError`: one line, with the column; a pipeline
+nests at most 64 levels (`MAX_PIPELINE_NESTING`).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from xdsl.passes import ModulePass
 from tilefoundry.diagnostics import PassError, PassOutputError
 
 __all__ = [
+    "MAX_PIPELINE_NESTING",
     "NESTING_ANCHORS",
     "Nest",
     "PassError",
@@ -142,15 +144,25 @@ class _Reader:
         return self.text[start : self.pos]
 
 
-def _parse_elements(reader: _Reader, closing: str) -> tuple[PassText | NestText, ...]:
+MAX_PIPELINE_NESTING = 64
+"""How deep `op-name(...)` may nest in a pipeline (the IR itself nests at most 64 levels)."""
+
+
+def _parse_elements(
+    reader: _Reader, closing: str, depth: int = 0
+) -> tuple[PassText | NestText, ...]:
     elements: list[PassText | NestText] = []
     while True:
         reader.skip_space()
         column = reader.column()
         name = reader.name("a pass name or an op name")
         if reader.peek() == "(":
+            if depth >= MAX_PIPELINE_NESTING:
+                raise PipelineError(
+                    f"the pipeline nests deeper than {MAX_PIPELINE_NESTING} levels", column
+                )
             reader.pos += 1
-            inner = () if reader.peek() == ")" else _parse_elements(reader, ")")
+            inner = () if reader.peek() == ")" else _parse_elements(reader, ")", depth + 1)
             if reader.peek() != ")":
                 reader.fail(f"expected ')' to close '{name}('")
             reader.pos += 1

@@ -15,10 +15,14 @@ For each function of the tree:
 - **bound**: `"compute"` or `"memory"`, the larger of the two terms.
 
 A DimVar takes the size `dims` gives its name, else the largest of its envelope (`hi - 1`):
-the bound holds for every size. The sizes also choose the variant a function runs and the case
+the bound holds for every size. `dims` is checked as `tf-run --dim` checks its sizes: each name
+once, ASCII digits, a name that some function's signature has (`dims=sqe=512`, a typo, is
+refused), a size inside every envelope of that name. The sizes also choose the variant a function runs and the case
 a dispatch calls, as they would at run time. Each result is recorded on its function, in place,
 as a `tf.cost` dictionary attribute, so N cloned layers report N measurements. A target that
-names no device (a bare backend kind) and recursion are refused in one line.
+names no device (a bare backend kind), recursion and a count past the i64 of `tf.cost` are
+refused in one line; every function is measured before any cost is recorded, so a refusal
+changes nothing.
 
 ```mlir
 // tf-analyze on an H100 root
@@ -59,7 +63,16 @@ from tilefoundry.transforms.call_graph import functions_of, roots_of
 from tilefoundry.transforms.pass_manager import PassError
 from tilefoundry.types import DimVar, IRType, TensorType, TupleType, from_attr
 
-__all__ = ["COST_ATTR", "Cost", "TfAnalyze", "analyze_tree", "parse_dims"]
+__all__ = [
+    "COST_ATTR",
+    "Cost",
+    "TfAnalyze",
+    "analyze_tree",
+    "check_dims",
+    "measure_tree",
+    "parse_dims",
+    "record_costs",
+]
 
 COST_ATTR = "tf.cost"
 """The discardable attribute a function's measurement is recorded in."""
@@ -113,15 +126,56 @@ class Cost:
         return Cost(flops.value.data, bytes_.value.data, time_s.value.data, bound.data)
 
 
+_I64_MAX = 2**63 - 1
+
+
 def parse_dims(entries: tuple[str, ...]) -> dict[str, int]:
-    """`("seq=512", "batch=4")` as sizes by DimVar name (ValueError names a bad entry)."""
+    """`("seq=512", "batch=4")` as sizes by DimVar name, as `tf-run --dim` reads them: each
+    name once, the size in ASCII digits, below 2**63 (ValueError names a bad entry)."""
     sizes: dict[str, int] = {}
     for entry in entries:
         name, _, size = entry.partition("=")
-        if not name or not size.strip().isdigit():
+        name, size = name.strip(), size.strip()
+        if not name or not size.isascii() or not size.isdigit():
             raise ValueError(f"dims entries are name=size, got '{entry}'")
-        sizes[name.strip()] = int(size)
+        if name in sizes:
+            raise ValueError(f"dims gives '{name}' twice")
+        if len(size) > 19 or int(size) > _I64_MAX:
+            raise ValueError(f"dims size of '{name}' is past int64, got {size[:30]}")
+        sizes[name] = int(size)
     return sizes
+
+
+def check_dims(roots: list[ModuleOp], dims: Mapping[str, int], pass_name: str) -> None:
+    """Each size names a DimVar of a function of the trees and lies inside every envelope of
+    that name (PassError otherwise, as `tf-run --dim` refuses)."""
+    found: dict[str, list[tuple[Operation, DimVar]]] = {}
+    for root in roots:
+        for function in functions_of(root):
+            assert isinstance(function, FunctionLike)
+            for type in (*function.param_types(), function.result_type()):
+                for dim in _dim_vars(type):
+                    found.setdefault(dim.name, []).append((function, dim))
+    for name, size in dims.items():
+        if name not in found:
+            known = ", ".join(sorted(found)) or "none"
+            where = (
+                f"module '{roots[0].own_name}'" if len(roots) == 1 else "the modules of the input"
+            )
+            raise PassError(
+                pass_name,
+                f"dims names '{name}', which is no DimVar of a function of {where} "
+                f"(DimVars: {known})",
+                roots[0] if len(roots) == 1 else None,
+            )
+        for function, dim in found[name]:
+            if not dim.contains(size):
+                raise PassError(
+                    pass_name,
+                    f"dims {name}={size} is outside the envelope of DimVar '{name}' of function "
+                    f"'@{_name(function)}' ([{dim.lo}, {dim.hi}))",
+                    function,
+                )
 
 
 @dataclass
@@ -271,15 +325,44 @@ def _peak(device: DeviceSpec, op: Op, result: IRType, args: list[IRType]) -> flo
     return vector
 
 
+def measure_tree(
+    root: ModuleOp, dims: Mapping[str, int] | None = None, pass_name: str = "tf-analyze"
+) -> dict[Operation, Cost]:
+    """Measure every function of the tree, recording nothing (PassError when a function cannot
+    be measured, or a count does not fit the i64 of `tf.cost`). The dims are checked by
+    `check_dims`."""
+    analyzer = _Analyzer(dims or {}, pass_name)
+    costs: dict[Operation, Cost] = {}
+    for function in functions_of(root):
+        cost = analyzer.cost(function)
+        for what, count in (("flops", cost.flops), ("bytes", cost.bytes)):
+            if count > _I64_MAX:
+                raise PassError(
+                    pass_name,
+                    f"function '@{_name(function)}': {count} {what} do not fit the i64 of "
+                    f"{COST_ATTR} (at most {_I64_MAX})",
+                    function,
+                )
+        costs[function] = cost
+    return costs
+
+
+def record_costs(costs: Mapping[Operation, Cost]) -> None:
+    """Record each cost on its function (`tf.cost`)."""
+    attrs = {function: cost.to_attr() for function, cost in costs.items()}
+    for function, attr in attrs.items():
+        function.attributes[COST_ATTR] = attr
+
+
 def analyze_tree(
     root: ModuleOp, dims: Mapping[str, int] | None = None, pass_name: str = "tf-analyze"
 ) -> dict[Operation, Cost]:
     """Measure every function of the tree and record each cost on its function (`tf.cost`).
-    Nothing is recorded when a function cannot be measured (PassError)."""
-    analyzer = _Analyzer(dims or {}, pass_name)
-    costs = {function: analyzer.cost(function) for function in functions_of(root)}
-    for function, cost in costs.items():
-        function.attributes[COST_ATTR] = cost.to_attr()
+    Nothing is recorded when the dims are wrong or a function cannot be measured (PassError):
+    everything is computed before anything is written."""
+    check_dims([root], dims or {}, pass_name)
+    costs = measure_tree(root, dims, pass_name)
+    record_costs(costs)
     return costs
 
 
@@ -300,5 +383,8 @@ class TfAnalyze(ModulePass):
 
     def apply(self, ctx: Context, op: Operation) -> None:
         sizes = parse_dims(self.dims)
-        for root in roots_of(op):
-            analyze_tree(root, sizes, self.name)
+        roots = roots_of(op)
+        check_dims(roots, sizes, self.name)
+        measured = [measure_tree(root, sizes, self.name) for root in roots]
+        for costs in measured:  # every tree measured before any is written
+            record_costs(costs)

@@ -31,7 +31,11 @@ from xdsl.pattern_rewriter import PatternRewriteWalker
 
 from tilefoundry.transforms.canonicalization import DEFAULT_MAX_ELEMENTS, FoldConstantCall
 
-__all__ = ["TfFoldConstants"]
+__all__ = ["MAX_FOLD_ELEMENTS", "TfFoldConstants"]
+
+MAX_FOLD_ELEMENTS = 1 << 20
+"""The largest `max-elements` (1048576): a folded result and its arguments are computed and
+held in memory, element by element, so the bound is what one fold may allocate."""
 
 
 @dataclass(frozen=True)
@@ -49,6 +53,11 @@ class TfFoldConstants(ModulePass):
     def __post_init__(self) -> None:
         if self.max_elements < 0:
             raise ValueError(f"max-elements must be >= 0, got {self.max_elements}")
+        if self.max_elements > MAX_FOLD_ELEMENTS:
+            raise ValueError(
+                f"max-elements must be at most {MAX_FOLD_ELEMENTS} (a fold computes its result "
+                f"in memory), got {self.max_elements}"
+            )
 
     def apply(self, ctx: Context, op: Operation) -> None:
         walker = PatternRewriteWalker(FoldConstantCall(self.max_elements))

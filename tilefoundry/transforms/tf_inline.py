@@ -11,6 +11,11 @@ In TIR the callee's statements go before the statement that holds the call, whic
 the returned value (a `tir.let` left binding only that value is forwarded; a `tir.evaluate` left
 running nothing goes).
 
+Inlining is bounded: before anything changes, the ops it could copy into the tree are counted
+(an upper bound, bottom-up, stopping at the bound), and past `max-ops` (default 100000, at most
+1000000) the pass refuses in one line at the function where the count passes it, so a call graph
+that doubles per level is refused in a fraction of a second instead of filling the memory.
+
 A call is left alone, never looped on, when its callee is recursive or can reach its caller, when
 the callee has shape-specialization variants (the variant is chosen at run time), when caller
 and callee are of different levels (HIR and TIR), when the argument types specialize the
@@ -68,6 +73,9 @@ __all__ = ["TfInline", "inline_calls"]
 DEFAULT_MAX_OPS = 100_000
 """The most ops inlining may copy into the functions of a module tree (`tf-inline{max-ops=N}`):
 past it, refused."""
+
+LARGEST_MAX_OPS = 1_000_000
+"""The largest `max-ops`: a copied op takes memory (about a kilobyte in xDSL)."""
 
 
 def inline_calls(
@@ -338,8 +346,11 @@ class TfInline(ModulePass):
     )
 
     def __post_init__(self) -> None:
-        if self.max_ops < 1:
-            raise ValueError(f"max-ops must be at least 1, got {self.max_ops}")
+        if not 1 <= self.max_ops <= LARGEST_MAX_OPS:
+            raise ValueError(
+                f"max-ops must be at least 1 and at most {LARGEST_MAX_OPS} (each copied op is "
+                f"held in memory), got {self.max_ops}"
+            )
 
     def apply(self, ctx: Context, op: Operation) -> None:
         roots = roots_of(op)

@@ -80,6 +80,8 @@ tf.module @m {
 // ANCHOR: tf-opt: error: invalid pass pipeline 'hir.func(tf-inline)': pass 'tf-inline' runs on builtin.module or tf.module, not on 'hir.func' (at column 10)
 // RUN: not tf-opt %s -p 'cse,builtin.module(dce)' 2>&1 | filecheck %s --check-prefix=ROOT
 // ROOT: tf-opt: error: invalid pass pipeline 'cse,builtin.module(dce)': 'builtin.module(...)' names the root: it encloses the whole pipeline (at column 5)
+// RUN: not tf-opt %s -p 'tf.module(tf.module(tf.module(tf.module(tf.module(tf.module(tf.module(tf.module(tf.module(tf.module(tf.module(tf.module(tf.module(tf.module(tf.module(tf.module(tf.module(tf.module(tf.module(tf.module(tf.module(tf.module(tf.module(tf.module(tf.module(tf.module(tf.module(tf.module(tf.module(tf.module(tf.module(tf.module(tf.module(tf.module(tf.module(tf.module(tf.module(tf.module(tf.module(tf.module(tf.module(tf.module(tf.module(tf.module(tf.module(tf.module(tf.module(tf.module(tf.module(tf.module(tf.module(tf.module(tf.module(tf.module(tf.module(tf.module(tf.module(tf.module(tf.module(tf.module(tf.module(tf.module(tf.module(tf.module(tf.module(cse)))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))' 2>&1 | filecheck %s --check-prefix=DEEP
+// DEEP: tf-opt: error: invalid pass pipeline 'tf.module(tf.module(tf.module(tf.module(tf.module(tf.module(tf.module(tf.module(tf.module(tf.module(tf.module(tf.module(tf.module(tf.module(tf.module(tf.module(tf.module(tf.module(tf.module(tf.module(...' (718 characters): the pipeline nests deeper than 64 levels (at column 641)
 
 // --list-passes: every pass, what it does, where it runs, its options.
 // RUN: tf-opt --list-passes | filecheck %s --check-prefix=LIST

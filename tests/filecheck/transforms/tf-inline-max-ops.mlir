@@ -24,4 +24,4 @@ tf.module @small entry @main {
 // CHECK-NEXT:    tf.call tf.math.unary<kind = neg>(
 // CHECK-NEXT:    hir.return
 
-// ZERO: tf-opt: error: invalid pass pipeline 'tf-inline{max-ops=0}': pass 'tf-inline': max-ops must be at least 1, got 0 (at column 1)
+// ZERO: tf-opt: error: invalid pass pipeline 'tf-inline{max-ops=0}': pass 'tf-inline': max-ops must be at least 1 and at most 1000000 (each copied op is held in memory), got 0 (at column 1)

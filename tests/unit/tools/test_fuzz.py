@@ -16,7 +16,7 @@ from __future__ import annotations
 import contextlib
 import io
 import random
-import time
+import signal
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -27,7 +27,9 @@ from tilefoundry.tools.tf_opt import main
 
 FILECHECK = Path(__file__).parents[2] / "filecheck"
 SOURCES = sorted(FILECHECK.glob("dialects/*/*.mlir")) + sorted(FILECHECK.glob("ir/*.mlir"))
-SECONDS_PER_RUN = 2.0
+HANG_GUARD = 600
+"""Seconds after which a run is a hang (SIGALRM). Not a speed claim: a run takes well under one
+second; how long each takes is measured in benchmarks/fuzz_runs.py."""
 
 TOKENS = [
     *'%@<>(){}:,"[]',
@@ -82,11 +84,28 @@ TOKENS = [
 
 def run(path: Path, *flags: str) -> tuple[int, str, str]:
     out, err = io.StringIO(), io.StringIO()
-    started = time.perf_counter()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+    with _hang_guard(path), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         code = main([str(path), *flags])
-    assert time.perf_counter() - started < SECONDS_PER_RUN, f"slow on {path}"
     return code, out.getvalue(), err.getvalue()
+
+
+class Hang(BaseException):
+    """A run that has not ended after HANG_GUARD seconds (a BaseException: tf-opt's own
+    handlers, which report an Exception as an internal error, let it through)."""
+
+
+@contextlib.contextmanager
+def _hang_guard(path: Path) -> Iterator[None]:
+    def hang(signum: int, frame: object) -> None:
+        raise Hang(f"tf-opt still running after {HANG_GUARD} s on {path}")
+
+    previous = signal.signal(signal.SIGALRM, hang)
+    signal.alarm(HANG_GUARD)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 def check(path: Path, text: str) -> bool:
@@ -274,3 +293,147 @@ def test_huge_inputs(tmp_path: Path) -> None:
 
 def test_strings(tmp_path: Path) -> None:
     assert sum(check(tmp_path / "s.mlir", text) for text in strings(30, seed=2)) > 0
+
+
+# ---------------------------------------------------------------------------------------------
+# Bounded work: location aliases, regexes of --verify-diagnostics, deep pipelines
+
+
+def check_with(path: Path, text: str, *flags: str) -> tuple[int, str, str]:
+    """Run tf-opt with `flags` on `text`: a result or diagnostics, never an internal error;
+    a failure's first line is a diagnostic."""
+    path.write_text(text, encoding="utf-8")
+    code, out, err = run(path, *flags)
+    shown = f"{text[:2000]!r}\n{err[:2000]}"
+    assert code in (0, 1), f"exit {code}:\n{shown}"
+    assert "internal error" not in err and "Traceback" not in err, shown
+    if code == 1:
+        assert err.startswith((f"{path}:", "tf-opt: error:")), shown
+        assert ": error: " in err.splitlines()[0], shown
+    return code, out, err
+
+
+def alias_graphs(count: int, seed: int) -> Iterator[str]:
+    """Location aliases that refer to each other at random, before or after their definition:
+    chains that share their parts (2^N written out), cycles, aliases of aliases."""
+    rng = random.Random(seed)
+    for _ in range(count):
+        size = rng.choice([2, 5, 20, 40, 60])
+        names = [f"#loc{i}" for i in range(size)]
+        lines = []
+        for i, name in enumerate(names):
+            # mostly earlier aliases (chains); sometimes any (cycles)
+            pool = names[:i] if i and rng.random() < 0.9 else names
+            shape = rng.random()
+            if i == 0:
+                body = f'"a.py":{rng.randint(1, 9)}:1'
+            elif shape < 0.6:
+                body = f"callsite({rng.choice(pool)} at {rng.choice(pool)})"
+            elif shape < 0.8:
+                body = f"fused[{rng.choice(pool)}, {rng.choice(pool)}]"
+            elif shape < 0.9:
+                body = f'"n{i}"({rng.choice(pool)})'
+            else:
+                body = rng.choice(pool)
+            lines.append(f"{name} = loc({body})")
+        if rng.random() < 0.5:  # defined after their use, as mlir-opt prints them
+            where = rng.choice(names)
+            yield (
+                f"tf.module @m {{\n  hir.func @f(%x: {T4}) -> {T4} {{\n"
+                f"    hir.return %x : {T4} loc({where})\n  }}\n}}\n" + "\n".join(lines) + "\n"
+            )
+        else:
+            where = names[-1]
+            yield (
+                "\n".join(lines) + f"\ntf.module @m {{\n  hir.func @f(%x: {T4}) -> {T4} {{\n"
+                f"    hir.return %x : {T4} loc({where})\n  }}\n}}\n"
+            )
+
+
+def test_location_aliases(tmp_path: Path) -> None:
+    """Seeded alias graphs: each read in linear time or refused in one line; an accepted one
+    prints (shared parts once, through aliases) a fixed point that reads back."""
+    path = tmp_path / "loc.mlir"
+    accepted = 0
+    for text in alias_graphs(40, seed=11):
+        code, out, _ = check_with(path, text, "--print-debuginfo")
+        if code == 0:
+            accepted += 1
+            assert len(out) < 20 * len(text) + 2000  # each shared part printed once
+            assert check_with(path, out, "--print-debuginfo")[1] == out
+    assert 0 < accepted < 40
+
+
+PATTERN_PIECES = [
+    "a",
+    "(a|aa)+",
+    "(a*)*",
+    "(",
+    ")",
+    "|",
+    "*",
+    "+",
+    "?",
+    "{2}",
+    "{99999999999}",
+    "{1000}",
+    "{3,1}",
+    "[a-z]",
+    "[^",
+    "]",
+    "\\d",
+    "\\1",
+    "\\b",
+    "(?=",
+    "(?:",
+    ".",
+    "^",
+    "$",
+    "x{2,}",
+]
+
+
+def patterns(count: int, seed: int) -> Iterator[str]:
+    rng = random.Random(seed)
+    for _ in range(count):
+        pieces = [rng.choice(PATTERN_PIECES) for _ in range(rng.randint(1, 8))]
+        if rng.random() < 0.1:
+            pieces = ["("] * rng.choice([50, 101, 600]) + ["a"] + [")"] * rng.choice([50, 101, 600])
+        yield "".join(pieces)
+
+
+def test_verify_diagnostics_regexes(tmp_path: Path) -> None:
+    """Seeded patterns in an expected-error-re against a message with 48 `a`s: each one met,
+    unmet or refused, in one line each, never a hang, a RecursionError or an OverflowError."""
+    path = tmp_path / "re.mlir"
+    outcomes = set()
+    for pattern in patterns(60, seed=12):
+        text = (
+            f"tf.module @m {{\n  hir.func @f(%x: {T4}) -> {T4} {{\n"
+            f"    // expected-error-re @+1 {{{{'@{{{{{pattern}}}}}' does not}}}}\n"
+            f"    %y = tf.call @{'a' * 48}(%x) : ({T4}) -> {T4}\n"
+            f"    hir.return %y : {T4}\n  }}\n}}\n"
+        )
+        code, _, err = check_with(path, text, "--verify-diagnostics")
+        outcomes.add("met" if code == 0 else "refused" if "invalid regex" in err else "unmet")
+    assert outcomes == {"met", "refused", "unmet"}
+
+
+def test_deep_pipelines(tmp_path: Path) -> None:
+    """Seeded pipelines nested 1 to 3,000 deep on the ops a pipeline nests on: a result, or
+    one short line (the nesting limit), never a RecursionError."""
+    rng = random.Random(13)
+    path = tmp_path / "p.mlir"
+    path.write_text(
+        f"tf.module @m {{\n  hir.func @f(%x: {T4}) -> {T4} {{\n    hir.return %x : {T4}\n  }}\n}}\n"
+    )
+    anchors = ["tf.module", "hir.func", "tir.prim_func", "builtin.module", "tf.mesh"]
+    for depth in [1, 2, 10, 63, 64, 65, 1000, 3000]:
+        nests = [rng.choice(anchors) for _ in range(depth)]
+        text = "".join(f"{n}(" for n in nests) + rng.choice(["cse", "tf-inline", ""]) + ")" * depth
+        code, _, err = run(path, "-p", text)
+        assert code in (0, 1), f"exit {code}: {err[:300]}"
+        if code:
+            assert err.count("\n") == 1 and err.startswith("tf-opt: error: ") and len(err) < 600
+        if depth > 64:
+            assert code == 1 and ("nests deeper than 64" in err or "cannot nest" in err), err[:300]

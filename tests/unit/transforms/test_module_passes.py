@@ -198,6 +198,35 @@ def test_analyze_refuses_what_it_cannot_measure() -> None:
         tf.analyze(matmul_module(1, 1, 1), dims={"seq": "4"})  # type: ignore[dict-item]
 
 
+def test_a_failing_analysis_records_nothing() -> None:
+    """The second function's flops do not fit the i64 of tf.cost: the first, measured before
+    it, is left without a tf.cost, as the module was."""
+    x = Var("x", TensorType((4,), "f32"))
+    first = Function(name="first", params=[x], body=ops.exp(x))
+    big = 400_000_000
+    a = Var("a", TensorType((big, big), "f32"))
+    b = Var("b", TensorType((big, big), "f32"))
+    second = Function(name="second", params=[a, b], body=ops.matmul(a, b))
+    module = Module(name="m", functions=[first, second], target="h100", topologies=())
+    with pytest.raises(PassError, match="flops do not fit the i64 of tf.cost") as caught:
+        tf.analyze(module)
+    assert str(caught.value).startswith("pass 'analyze' failed: function '@second': ")
+    for _, function in tf.function_selectors(module):
+        assert "tf.cost" not in function.function_op.attributes
+
+
+def test_analyze_checks_dims_as_tf_run_does() -> None:
+    decoder = build_decoder(num_layers=1, d_model=16, d_ff=32, max_seq=64)
+    with pytest.raises(ValueError, match="analyze dims names .sqe., which is no DimVar"):
+        tf.analyze(decoder, dims={"sqe": 512})
+    with pytest.raises(ValueError, match="dims seq=-1 is outside the envelope of DimVar .seq."):
+        tf.analyze(decoder, dims={"seq": -1})
+    with pytest.raises(ValueError, match="is outside the envelope"):
+        tf.analyze(decoder, dims={"seq": 10**26})
+    for _, function in tf.function_selectors(decoder):
+        assert "tf.cost" not in function.function_op.attributes
+
+
 def test_a_cost_attribute_round_trips_and_is_checked() -> None:
     cost = tf.Cost(1, 2, 3.0, "memory")
     assert tf.Cost.from_attr(cost.to_attr()) == cost

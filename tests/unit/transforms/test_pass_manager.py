@@ -75,6 +75,11 @@ def test_options_are_typed_and_kebab_case() -> None:
         ("cse(dce)", "cannot nest passes on 'cse': it is not an op name", 1),
         ("hir.func(tf-analyze)", "pass 'tf-analyze' runs on builtin.module or tf.module", 10),
         ("tf.module(tf-select)", "pass 'tf-select' runs on builtin.module, not on 'tf.module'", 11),
+        ("tf.module(" * 3000 + "cse" + ")" * 3000, "nests deeper than 64 levels", 641),
+        ("tf.module(" * 65 + ")" * 65, "nests deeper than 64 levels", 641),
+        ("tf-fold-constants{max-elements=10000000000}", "max-elements must be at most 1048576", 1),
+        ("tf-inline{max-ops=0}", "max-ops must be at least 1 and at most 1000000", 1),
+        ("tf-inline{max-ops=1000001}", "(each copied op is held in memory), got 1000001", 1),
     ],
 )
 def test_malformed_pipelines_are_one_line(text: str, message: str, column: int) -> None:
@@ -128,8 +133,19 @@ def test_fuzzed_pipelines_end_in_a_result_or_one_line() -> None:
         assert code in (0, 1), f"exit {code} for {text!r}: {err}"
         if code:
             lines = err.strip().splitlines()
-            assert len(lines) == 1, f"{text!r}: {err}"
+            # one line, or one diagnostic: its line, the source line and a caret
+            assert len(lines) == (3 if lines[0].startswith(str(INPUT)) else 1), f"{text!r}: {err}"
             assert "error:" in lines[0] and "Traceback" not in err
+
+
+def test_a_deep_pipeline_is_one_short_line() -> None:
+    code, _, err = run([str(INPUT), "-p", "tf.module(" * 3000 + "cse" + ")" * 3000])
+    assert code == 1
+    assert err.startswith("tf-opt: error: invalid pass pipeline 'tf.module(tf.module(")
+    assert err.endswith(
+        "...' (33003 characters): the pipeline nests deeper than 64 levels (at column 641)\n"
+    )
+    assert len(err) < 400
 
 
 def test_list_passes_lists_every_pass() -> None:
