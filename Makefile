@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: test demo unit lit bench lint dialects clean
+.PHONY: test demo unit lit validate bench lint dialects clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -22,6 +22,14 @@ unit: $(STAMP)
 
 lit: $(STAMP)
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/lit -v --order=smart tests/filecheck
+
+## Translation validation, long: SEEDS generated programs (from START) through every pass and
+## random pipelines, compared bit for bit with the interpreter (make test runs 160).
+SEEDS ?= 5000
+START ?= 0
+validate: $(STAMP)
+	TF_VALIDATE_SEEDS=$(SEEDS) TF_VALIDATE_START=$(START) $(BIN)/python -m pytest \
+		tests/unit/transforms/test_translation_validation.py -k test_passes_keep
 
 ## The main job: a tf-opt pipeline over the example decoder, then running it on numpy inputs.
 demo: $(STAMP)

@@ -417,7 +417,9 @@ class DispatchSymbolUse(SymbolUserOpInterface):
             zip(dispatch.callees, dispatch.case_ranges, strict=True)
         ):
             callee = lookup_symbol(op, callee_ref)
-            shown = f"@{callee_ref.root_reference.data}"
+            shown = "::".join(
+                f"@{r.data}" for r in (callee_ref.root_reference, *callee_ref.nested_references)
+            )
             if not isinstance(callee, FunctionLike):
                 raise VerifyError(f"case #{index}: '{shown}' does not reference a function")
             params = callee.param_types()
@@ -484,7 +486,13 @@ class DispatchOp(ExprOp, IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> DispatchOp:
         def parse_case() -> tuple[SymbolRefAttr, ArrayAttr[DimRangeAttr]]:
-            callee = SymbolRefAttr(parser.parse_symbol_name())
+            root = parser.parse_symbol_name()
+            nested: list[StringAttr] = []
+            while parser.parse_optional_punctuation(":") is not None:  # `::` is two tokens
+                if parser.parse_optional_punctuation(":") is None:
+                    return SymbolRefAttr(root, nested), parse_ranges(parser)
+                nested.append(parser.parse_symbol_name())
+            callee = SymbolRefAttr(root, nested)
             parser.parse_punctuation(":")
             return callee, parse_ranges(parser)
 
@@ -511,6 +519,9 @@ class DispatchOp(ExprOp, IRDLOperation):
             if index:
                 printer.print_string(", ")
             printer.print_symbol_name(callee.root_reference.data)
+            for nested in callee.nested_references:  # a case in a child module: @c0::@k
+                printer.print_string("::")
+                printer.print_symbol_name(nested.data)
             printer.print_string(": ")
             print_ranges(printer, ranges)
         printer.print_string("](")

@@ -20,7 +20,9 @@ A call is left alone, never looped on, when its callee is recursive or can reach
 the callee has shape-specialization variants (the variant is chosen at run time), when caller
 and callee are of different levels (HIR and TIR), when the argument types specialize the
 parameter types (a size for a DimVar), when a TIR call's arguments are computed inside its own
-statement, when the callee binds a mesh to a level the caller's module does not have, or when
+statement, when the callee touches memory that an op before the call in its statement writes
+(or writes memory such an op touches: the callee's statements would run before it), when the
+callee binds a mesh to a level the caller's module does not have, or when
 a mesh of the callee would not nest outer to inner in the caller (a `mesh "cta"` in a callee
 whose call is inside a `mesh "warp"`): the verifier's rule for meshes holds in the result.
 
@@ -45,6 +47,7 @@ hir.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
 from __future__ import annotations
 
 from collections.abc import Iterable
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import ClassVar
 
@@ -53,6 +56,7 @@ from xdsl.dialects.builtin import ArrayAttr, CallSiteLoc, SymbolRefAttr, Unknown
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.traits import EffectInstance, IsTerminator, MemoryEffectKind, get_effects
 
 from tilefoundry.diagnostics import PassError
 from tilefoundry.dialects.hir import FuncOp
@@ -195,7 +199,35 @@ def _can_inline(
             return False
         if not all(dominates(arg, statement) for arg in call.args_):
             return False
+        if not _effects_stay_ordered(call, statement):
+            return False
     return _mesh_levels_fit(callee, call)
+
+
+def _touches(effects: AbstractSet[EffectInstance] | None) -> tuple[bool, bool]:
+    """Whether effects read and write memory (unknown effects: both)."""
+    if effects is None:
+        return True, True
+    reads = any(e.kind == MemoryEffectKind.READ for e in effects)
+    return reads, any(e.kind != MemoryEffectKind.READ for e in effects)
+
+
+def _effects_stay_ordered(call: CallOp, statement: Operation) -> bool:
+    """Whether the callee's statements, which go before the call's statement, may move before
+    the ops of that statement that precede the call: not when one of them writes memory the
+    other touches (a `tf.memory.load` of a buffer the callee writes would then see the write)."""
+    reads, writes = _touches(get_effects(call))
+    if not (reads or writes):
+        return True
+    for op in statement.walk():
+        if op is call:
+            return True
+        if op is statement or op.has_trait(IsTerminator):
+            continue
+        earlier_reads, earlier_writes = _touches(get_effects(op))
+        if writes and (earlier_reads or earlier_writes) or reads and earlier_writes:
+            return False
+    return True
 
 
 def _mesh_levels_fit(callee: Operation, call: CallOp) -> bool:
