@@ -14,7 +14,8 @@ A module's methods are Python functions, not IR: the script does not hold them (
 does not). What the DSL cannot say is refused with a `ValueError` naming it: a copy that records its
 owner's context (`within #tf.context<...>`), a function whose name is no Python identifier, ops
 that are not TileFoundry's, an HIR op that
-the function's value does not use (the DSL builds an HIR body from its returned value), a
+the function's value does not use (the DSL builds an HIR body from its returned value), a TIR
+statement whose ops are not in the order Python evaluates its one nested expression, a
 discardable attribute.
 """
 
@@ -23,7 +24,6 @@ from __future__ import annotations
 import enum
 import keyword
 import math
-from collections.abc import Iterable
 from typing import Any, cast
 
 import numpy as np
@@ -460,15 +460,26 @@ def _check_hir_body(name: str, block: Block) -> None:
     uses (in the order the value uses them), and there must be a value."""
     terminator = block.last_op
     assert isinstance(terminator, HirReturn)
-    live: list[Operation] = []
-    seen: set[Operation] = set()
-    stack: list[tuple[SSAValue | Operation, bool]] = []
     if terminator.operands:
-        stack.append((terminator.operands[0], False))
+        root: SSAValue | Operation = terminator.operands[0]
     elif terminator.prev_op is not None:  # an effect body: its last op
-        stack.append((terminator.prev_op, False))
+        root = terminator.prev_op
     else:
         raise ValueError(f"HIR function '{name}' has an empty body; a @func body has a value")
+    ops = [o for o in block.ops if o is not terminator]
+    if ops != _evaluation_order(block, root):
+        raise ValueError(
+            f"HIR function '{name}' holds ops its value does not use, or holds them in another "
+            "order than the value uses them; the DSL builds a body from its value"
+        )
+
+
+def _evaluation_order(block: Block, root: SSAValue | Operation) -> list[Operation]:
+    """The ops of `block` that `root` uses, in the order Python evaluates the one nested
+    expression the script prints for it (operands left to right, each before its user)."""
+    live: list[Operation] = []
+    seen: set[Operation] = set()
+    stack: list[tuple[SSAValue | Operation, bool]] = [(root, False)]
     while stack:
         value, done = stack.pop()
         owner = value.owner if isinstance(value, SSAValue) else value
@@ -485,12 +496,7 @@ def _check_hir_body(name: str, block: Block) -> None:
         inner = [o for r in owner.regions for b in r.blocks for n in b.walk() for o in n.operands]
         for operand in reversed([*owner.operands, *inner]):
             stack.append((operand, False))
-    ops = [o for o in block.ops if o is not terminator]
-    if ops != live:
-        raise ValueError(
-            f"HIR function '{name}' holds ops its value does not use, or holds them in another "
-            "order than the value uses them; the DSL builds a body from its value"
-        )
+    return live
 
 
 def _inner_value_op(statement: LetOp | EvaluateOp) -> Operation:
@@ -512,6 +518,13 @@ def _inner_value_op(statement: LetOp | EvaluateOp) -> Operation:
 
 
 def _check_all_used(block: Block, root: Operation) -> None:
-    inside: Iterable[Operation] = (o for o in block.ops if o is not block.last_op)
+    """A TIR statement prints as one nested expression: its ops must all be ones `root` uses,
+    in the order Python evaluates that expression (reads and writes of buffers happen in it)."""
+    inside = [o for o in block.ops if o is not block.last_op]
     if any(o is not root and not any(r.uses for r in o.results) for o in inside):
         raise ValueError("a TIR statement holding an unused op is not part of the DSL")
+    if inside != _evaluation_order(block, root):
+        raise ValueError(
+            "a TIR statement holding its ops in another order than Python evaluates its "
+            "expression is not part of the DSL"
+        )

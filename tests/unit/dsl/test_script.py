@@ -27,6 +27,7 @@ REFUSALS = (
     "larger than the script prints",
     "has an empty body",
     "a TIR statement holding an unused op",
+    "in another order than Python evaluates",  # a statement body in another order
 )
 """What print_script refuses among the lit inputs, and why (docstring of tilefoundry.dsl.script)."""
 
