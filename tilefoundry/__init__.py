@@ -20,6 +20,8 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "LoadedModule": ("tilefoundry.runtime", "LoadedModule"),
     "run_passes": ("tilefoundry.pipeline", "run_passes"),
     "analyze": ("tilefoundry.analysis", "analyze"),
+    "from_torch": ("tilefoundry.frontends.torch", "from_torch"),
+    "from_exported_program": ("tilefoundry.frontends.torch", "from_exported_program"),
     "Cost": ("tilefoundry.analysis", "Cost"),
     "parse_module": ("tilefoundry.text", "parse_module"),
     "print_module": ("tilefoundry.text", "print_module"),
@@ -75,6 +77,8 @@ __all__ = [
     "AndPat",
     "Cost",
     "analyze",
+    "from_exported_program",
+    "from_torch",
     "run_passes",
     "BindingMetadata",
     "Call",
@@ -144,6 +148,7 @@ if TYPE_CHECKING:
     from tilefoundry.dialects.tf import CallOp as Call
     from tilefoundry.dialects.tf import ConstantOp as Constant
     from tilefoundry.dialects.tf import TupleOp as Tuple
+    from tilefoundry.frontends.torch import from_exported_program, from_torch
     from tilefoundry.ir.expr import (
         Expr,
         Var,

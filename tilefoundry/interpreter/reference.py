@@ -112,3 +112,7 @@ def _split(op: Split, x: Any) -> tuple[Any, ...]:
 @reference(Copy)
 def _copy(op: Copy, dst: Any, src: Any) -> None:
     np.copyto(dst, src)
+
+
+# The tensor and nn ops register theirs in their own file (imported last: it uses `reference`).
+import tilefoundry.interpreter.reference_tensor  # noqa: E402, F401
