@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: test demo unit lit bench lint dialects clean
+.PHONY: test demo demo-torch unit lit bench lint dialects clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -26,6 +26,11 @@ lit: $(STAMP)
 ## The main job: a tf-opt pipeline over the example decoder, then running it on numpy inputs.
 demo: $(STAMP)
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python examples/demo.py
+
+## The torch frontend: a Hugging Face Llama imported as a module tree, analyzed, a layer
+## selected and compiled, the model run against PyTorch's logits.
+demo-torch: $(STAMP)
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python examples/demo_torch.py
 
 ## ruff (lint + format) and mypy --strict; installs the [dev] extras.
 lint: $(STAMP)

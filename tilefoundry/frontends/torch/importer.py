@@ -25,6 +25,7 @@ from tilefoundry.module import Module
 from tilefoundry.ops.structure import TupleGetItem
 from tilefoundry.runtime import LoadedModule
 from tilefoundry.target import Topology
+from tilefoundry.types import DimVar
 
 __all__ = ["from_exported_program", "from_torch"]
 
@@ -53,8 +54,14 @@ def from_torch(
             dynamic_shapes=dynamic_shapes,
         )
     names = _dim_names(ep, dynamic_shapes)
+    classes = {path: type(sub).__name__ for path, sub in model.named_modules() if path}
     return from_exported_program(
-        ep, name=type(model).__name__, dim_names=names, target=target, topologies=topologies
+        ep,
+        name=type(model).__name__,
+        dim_names=names,
+        class_names=classes,
+        target=target,
+        topologies=topologies,
     )
 
 
@@ -63,12 +70,14 @@ def from_exported_program(
     *,
     name: str | None = None,
     dim_names: Mapping[str, str] | None = None,
+    class_names: Mapping[str, str] | None = None,
     target: str = "h100",
     topologies: Sequence[Topology] = (),
 ) -> LoadedModule:
     """The LoadedModule of an `ExportedProgram`: its module tree (`torch.export.unflatten`), its
     weights bound. A dynamic dim becomes a DimVar with its range (named by `dim_names`, torch's
-    symbol -> name, else by the symbol)."""
+    symbol -> name, else by the symbol); each child module's own name is its class's (from
+    `class_names`, submodule path -> class name, else the nodes' `nn_module_stack`)."""
     import torch
 
     with warnings.catch_warnings():
@@ -77,7 +86,7 @@ def from_exported_program(
         ep = ep.run_decompositions({})  # the inference IR: no autograd wrappers left
         root = torch.export.unflatten(ep)
     dims = DimTable(ep.range_constraints, dim_names or {})
-    classes = _class_names(ep)
+    classes = {**_class_names(ep), **(class_names or {})}
     importer = _Importer(root, dims, classes)
     module = importer.build_root(name or "Model", target, tuple(topologies))
     tensors = {
@@ -299,11 +308,14 @@ class _FunctionBuilder:
         args: list[Expr] = []
         for arg in node.args:
             value = self._value(arg)
-            if not isinstance(value, Expr):
+            if isinstance(value, Expr):
+                args.append(value)
+            elif not _is_size_or_flag(value):
                 raise TorchImportError(
-                    f"submodule '{target}' takes a non-tensor argument {value!r} in {self.where(node)}"
+                    f"submodule '{target}' takes a {type(value).__name__} argument "
+                    f"{value!r} in {self.where(node)}"
                 )
-            args.append(value)
+            # a size or a flag: the child's graph holds what it is (its recorded value)
         sub = self.torch_module.get_submodule(target)
         for key in callee.weights:
             owner_path, _, leaf = key.rpartition(".")
@@ -357,6 +369,12 @@ class _FunctionBuilder:
         if isinstance(arg, list | tuple):
             return type(arg)(self._value(a) for a in arg)
         return arg
+
+
+def _is_size_or_flag(value: Any) -> bool:
+    import torch
+
+    return value is None or isinstance(value, int | float | bool | DimVar | torch.SymInt)
 
 
 def _binding(name: str) -> list[BindingMetadata]:
