@@ -82,3 +82,18 @@ def test_importing_tilefoundry_does_not_import_torch() -> None:
     code = "import sys, tilefoundry, tilefoundry.ops; tilefoundry.from_torch; print('torch' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+class _Norm2d(torch.nn.Module):  # type: ignore[misc]
+    def forward(self, x: Any) -> Any:
+        return torch.nn.functional.layer_norm(x, (4, 8))
+
+
+def test_a_refused_use_of_a_supported_op_names_the_op_and_why() -> None:
+    with pytest.raises(TorchImportError) as caught:
+        tf.from_torch(_Norm2d(), (torch.randn(2, 4, 8),))
+    line = _Norm2d.forward.__code__.co_firstlineno + 1
+    assert str(caught.value) == (
+        "op 'aten.layer_norm.default': layer_norm over more than the last dim "
+        f"in submodule '<root>' (test_torch_frontend.py:{line})"
+    )

@@ -343,7 +343,7 @@ class _FunctionBuilder:
         try:
             return handler(self.emitter, node, args, kwargs)
         except TorchImportError as err:
-            raise TorchImportError(f"{err} in {self.where(node)}") from None
+            raise TorchImportError(f"op '{name}': {err} in {self.where(node)}") from None
         except (TypeError, ValueError) as err:
             first = str(err).splitlines()[0] if str(err) else type(err).__name__
             raise TorchImportError(f"op '{name}': {first} in {self.where(node)}") from None
