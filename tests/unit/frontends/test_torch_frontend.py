@@ -97,3 +97,20 @@ def test_a_refused_use_of_a_supported_op_names_the_op_and_why() -> None:
         "op 'aten.layer_norm.default': layer_norm over more than the last dim "
         f"in submodule '<root>' (test_torch_frontend.py:{line})"
     )
+
+
+def test_a_llama_with_a_dynamic_length_is_refused_where_it_builds_from_the_size() -> None:
+    from torch_models import _hf, ids
+
+    model, kwargs, _ = _hf("llama")
+    seq = torch.export.Dim("seq", min=2, max=512)
+    shapes = {"input_ids": {1: seq}, "use_cache": None}
+    with pytest.raises(TorchImportError) as caught:
+        tf.from_torch(model, (ids(),), kwargs, dynamic_shapes=shapes)
+    message = str(caught.value)
+    assert "\n" not in message
+    assert message.startswith(
+        "op 'aten.arange.default': a tensor of dynamic shape "
+        "tensor<?xi64, #tf.dims<seq: 2 to 513>> built from sizes in submodule 'model' "
+        "(modeling_llama.py:"
+    )
