@@ -78,13 +78,42 @@ def from_exported_program(
     weights bound. A dynamic dim becomes a DimVar with its range (named by `dim_names`, torch's
     symbol -> name, else by the symbol); each child module's own name is its class's (from
     `class_names`, submodule path -> class name, else the nodes' `nn_module_stack`)."""
+    lowered, root = lower(ep)
+    return import_lowered(
+        lowered,
+        root,
+        name=name,
+        dim_names=dim_names,
+        class_names=class_names,
+        target=target,
+        topologies=topologies,
+    )
+
+
+def lower(ep: Any) -> tuple[Any, Any]:
+    """What the import asks of torch: the program's inference IR (`run_decompositions({})`:
+    no ATen op decomposed, no autograd wrapper left) and its module hierarchy (`unflatten`)."""
     import torch
 
     with warnings.catch_warnings():
         # torch 2.13 warns about its own pytree internals while copying the program
         warnings.filterwarnings("ignore", message=".*LeafSpec.*", category=FutureWarning)
-        ep = ep.run_decompositions({})  # the inference IR: no autograd wrappers left
-        root = torch.export.unflatten(ep)
+        lowered = ep.run_decompositions({})
+        root = torch.export.unflatten(lowered)
+    return lowered, root
+
+
+def import_lowered(
+    ep: Any,
+    root: Any,
+    *,
+    name: str | None = None,
+    dim_names: Mapping[str, str] | None = None,
+    class_names: Mapping[str, str] | None = None,
+    target: str = "h100",
+    topologies: Sequence[Topology] = (),
+) -> LoadedModule:
+    """The IR build of `from_exported_program`, on what `lower` gives."""
     dims = DimTable(ep.range_constraints, dim_names or {})
     classes = {**_class_names(ep), **(class_names or {})}
     importer = _Importer(root, dims, classes)
