@@ -31,3 +31,14 @@ def test_the_torch_demo_succeeds() -> None:
     assert "q_proj" in text and "Linear" in text
     assert "LlamaDecoderLayer (1):" in text
     assert "same next tokens: True" in text
+
+
+def test_the_frontends_doc_example_runs() -> None:
+    import re
+
+    text = (ROOT / "docs" / "frontends.md").read_text()
+    snippet = re.findall(r"```python\n(.*?)```", text, re.S)[0]
+    scope: dict[str, object] = {}
+    exec(compile(snippet, "docs/frontends.md", "exec"), scope)
+    assert scope["layer"].entry == "forward"  # type: ignore[attr-defined]
+    assert scope["logits"].shape == (1, 8, 256)  # type: ignore[attr-defined]
