@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from tilefoundry.diagnostics import VerifyError
 from tilefoundry.dialects.tf import CallOp, ConstantOp, TupleOp
 from tilefoundry.frontends.torch.aten import HANDLERS, Emitter
 from tilefoundry.frontends.torch.errors import TorchImportError, source_line
@@ -287,11 +288,7 @@ class _FunctionBuilder:
 
     def _attribute(self, node: Any) -> Any:
         target: str = node.target
-        value = (
-            self.torch_module.get_submodule("")
-            if target == ""
-            else _get_attr(self.torch_module, target)
-        )
+        value = _get_attr(self.torch_module, target)
         import torch
 
         if not isinstance(value, torch.Tensor):
@@ -373,7 +370,7 @@ class _FunctionBuilder:
             return handler(self.emitter, node, args, kwargs)
         except TorchImportError as err:
             raise TorchImportError(f"op '{name}': {err} in {self.where(node)}") from None
-        except (TypeError, ValueError) as err:
+        except (TypeError, ValueError, VerifyError) as err:
             first = str(err).splitlines()[0] if str(err) else type(err).__name__
             raise TorchImportError(f"op '{name}': {first} in {self.where(node)}") from None
 
@@ -381,7 +378,7 @@ class _FunctionBuilder:
         (result,) = node.args
         value = self._value(result)
         if isinstance(value, list | tuple):
-            if len(value) == 1 and isinstance(value[0], Expr):
+            if len(value) == 1 and isinstance(value[0], Expr) and not self.path:
                 return value[0]
             if not all(isinstance(v, Expr) for v in value):
                 raise TorchImportError(f"a non-tensor output in {self.where(node)}")
