@@ -22,6 +22,8 @@ import tilefoundry as tf  # noqa: E402
 
 TOKENS = 8
 VOCAB = 256
+MORE_FAMILIES = ("mistral", "gemma", "phi", "gpt_neox", "opt", "t5_encoder")
+"""Further Hugging Face families, checked more lightly (output and attention selection)."""
 
 
 @dataclass
@@ -71,6 +73,40 @@ def _hf(name: str) -> tuple[Any, dict[str, Any], str]:
             eos_token_id=0,
         )
         return hf.GPT2LMHeadModel(config), {"use_cache": False}, "transformer.h.1.attn"
+    small = dict(
+        hidden_size=64,
+        intermediate_size=128,
+        num_hidden_layers=2,
+        num_attention_heads=4,
+        vocab_size=VOCAB,
+    )
+    if name == "mistral":
+        config = hf.MistralConfig(num_key_value_heads=2, **small)
+        return hf.MistralForCausalLM(config), {"use_cache": False}, "model.layers.1.self_attn"
+    if name == "gemma":
+        config = hf.GemmaConfig(num_key_value_heads=2, head_dim=16, **small)
+        return hf.GemmaForCausalLM(config), {"use_cache": False}, "model.layers.1.self_attn"
+    if name == "phi":
+        config = hf.PhiConfig(**small)
+        return hf.PhiForCausalLM(config), {"use_cache": False}, "model.layers.1.self_attn"
+    if name == "gpt_neox":
+        config = hf.GPTNeoXConfig(**small)
+        return hf.GPTNeoXForCausalLM(config), {"use_cache": False}, "gpt_neox.layers.1.attention"
+    if name == "opt":
+        config = hf.OPTConfig(
+            hidden_size=64,
+            ffn_dim=128,
+            num_hidden_layers=2,
+            num_attention_heads=4,
+            vocab_size=VOCAB,
+            word_embed_proj_dim=64,
+        )
+        return hf.OPTForCausalLM(config), {"use_cache": False}, "model.decoder.layers.1.self_attn"
+    if name == "t5_encoder":
+        config = hf.T5Config(
+            d_model=64, d_ff=128, num_layers=2, num_heads=4, d_kv=16, vocab_size=VOCAB
+        )
+        return hf.T5EncoderModel(config), {}, "encoder.block.1.layer.0.SelfAttention"
     assert name == "bert"
     config = hf.BertConfig(
         hidden_size=64,
@@ -86,7 +122,7 @@ def _hf(name: str) -> tuple[Any, dict[str, Any], str]:
 def import_model(name: str) -> Imported:
     """Import one of the test models and run it in PyTorch on the same inputs."""
     torch.manual_seed(0)
-    if name in ("llama", "qwen2", "gpt2", "bert"):
+    if name in ("llama", "qwen2", "gpt2", "bert", *MORE_FAMILIES):
         model, kwargs, attention = _hf(name)
         inputs: tuple[Any, ...] = (ids(),)
     elif name == "encoder_layer":

@@ -189,6 +189,8 @@ def _compare(kind: BinaryKind) -> Handler:
 for _name, _kind in _ARITH.items():
     for _overload in ("Tensor", "Scalar", "default", "Tensor_Scalar", "Tensor_Tensor"):
         HANDLERS[f"aten.{_name}.{_overload}"] = _arith(_kind)
+HANDLERS["aten.max.other"] = _arith(BinaryKind.MAX)
+HANDLERS["aten.min.other"] = _arith(BinaryKind.MIN)
 for _name, _kind in _COMPARE.items():
     for _overload in ("Tensor", "Scalar"):
         HANDLERS[f"aten.{_name}.{_overload}"] = _compare(_kind)

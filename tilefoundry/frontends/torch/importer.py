@@ -128,7 +128,8 @@ def import_lowered(
         value = tensors.get(key)
         if value is None:
             value = importer.attr_values[key]
-        weights[param_name(key)] = value.detach().cpu().numpy()
+        array = value.detach().cpu().numpy()
+        weights[param_name(key)] = array.reshape(1) if array.ndim == 0 else array  # as typed
     return LoadedModule(module, weights)
 
 
