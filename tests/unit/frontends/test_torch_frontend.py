@@ -43,6 +43,22 @@ def test_a_dynamic_dim_is_a_dimvar_with_its_envelope() -> None:
     assert cost["up.forward"].flops == 2 * 10 * 16 * 32 + 10 * 32
 
 
+def test_an_encoder_layer_imports_with_a_dynamic_length() -> None:
+    torch.manual_seed(0)
+    model = torch.nn.TransformerEncoderLayer(64, 4, 128, dropout=0.0, batch_first=True).eval()
+    seq = torch.export.Dim("seq", min=2, max=256)
+    loaded = tf.from_torch(model, (torch.randn(1, 8, 64),), dynamic_shapes=({1: seq},))
+    (x,) = [p for p in loaded.module.entry_function().params if not p.is_const]
+    assert x.type == tf.TensorType((1, tf.DimVar("seq", 2, 257), 64), "f32")
+    for length in (2, 5, 19):
+        data = torch.randn(1, length, 64)
+        with torch.no_grad():
+            want = model(data).numpy()
+        np.testing.assert_allclose(loaded(data.numpy()), want, rtol=1e-4, atol=1e-4)
+    costs = tf.analyze(loaded.module, dims={"seq": 16})
+    assert costs["linear1.forward"].flops == 2 * 16 * 64 * 128 + 16 * 128
+
+
 class _Inner(torch.nn.Module):  # type: ignore[misc]
     def forward(self, x: Any) -> Any:
         return torch.flip(x, [0])  # no registered op maps aten.flip
