@@ -59,14 +59,30 @@ def _slice(op: Slice, x: Any) -> Any:
     return np.ascontiguousarray(x[tuple(index)])
 
 
+def _check_bounds(op: str, index: Any, size: int, axis: int) -> None:
+    """An index outside `[-size, size)` is refused (as torch refuses it), naming it."""
+    bad = index[(index < -size) | (index >= size)]
+    if bad.size:
+        from tilefoundry.interpreter.evaluate import ExecutionError
+
+        raise ExecutionError(
+            f"{op}: index {int(bad.flat[0])} is out of range for dim {axis} of size {size}"
+        )
+
+
 @reference(Index)
 def _index(op: Index, x: Any, indices: tuple[Any, ...]) -> Any:
-    return np.ascontiguousarray(x[tuple(np.asarray(i, dtype=np.int64) for i in indices)])
+    arrays = tuple(np.asarray(i, dtype=np.int64) for i in indices)
+    for axis, index in enumerate(arrays):
+        _check_bounds(op.op_name, index, x.shape[axis], axis)
+    return np.ascontiguousarray(x[arrays])
 
 
 @reference(Gather)
 def _gather(op: Gather, x: Any, index: Any) -> Any:
-    return np.take_along_axis(x, index.astype(np.int64), axis=op.axis)
+    axis = op.axis % x.ndim
+    _check_bounds(op.op_name, index, x.shape[axis], axis)
+    return np.take_along_axis(x, index.astype(np.int64), axis=axis)
 
 
 @reference(Where)
@@ -76,8 +92,8 @@ def _where(op: Where, cond: Any, lhs: Any, rhs: Any) -> Any:
 
 @reference(Iota)
 def _iota(op: Iota) -> Any:
-    stop = op.start + op.step * op.size
-    return np.arange(op.start, stop, op.step, dtype=numpy_dtype(op.dtype))[: op.size]
+    values = op.start + op.step * np.arange(op.size, dtype=np.int64)
+    return values.astype(numpy_dtype(op.dtype))
 
 
 @reference(Full)

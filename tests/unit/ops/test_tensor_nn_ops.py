@@ -123,6 +123,22 @@ def test_index_and_gather() -> None:
         )
 
 
+def test_an_index_out_of_range_is_refused_naming_it() -> None:
+    from tilefoundry.interpreter.evaluate import ExecutionError
+
+    w = RNG.standard_normal((16, 4)).astype(np.float32)
+    ids = np.array([[3, 16]], dtype=np.int64)
+    with pytest.raises(
+        ExecutionError, match="tf.tensor.index: index 16 is out of range for dim 0 of size 16"
+    ):
+        run(lambda a, i: Call(Index(), [a, Tuple([i])]), w, ids)
+    idx = np.array([[0], [-5]], dtype=np.int64)
+    with pytest.raises(
+        ExecutionError, match="tf.tensor.gather: index -5 is out of range for dim 1 of size 4"
+    ):
+        run(lambda a, i: Call(Gather(axis=-1), [a, i]), w[:2], idx)
+
+
 def test_iota_and_full() -> None:
     np.testing.assert_array_equal(
         run(lambda: Call(Iota(start=2, step=3, size=4), [])), [2, 5, 8, 11]
