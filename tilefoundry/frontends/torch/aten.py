@@ -536,18 +536,20 @@ def _reduce(op: Callable[[int, bool], Op], mean: bool = False) -> Handler:
         x: Expr = args[0]
         t = x.type
         assert isinstance(t, TensorType)
-        keep = bool(_arg(args, kwargs, 2, "keepdim", False))
         out = em.out_type(node)
         value = em.cast(x, out.dtype)
-        for axis in _axes(_arg(args, kwargs, 1, "dim", None), t.rank):
-            value = em.call(op(axis, keep), value)
-        return value
+        dims = _arg(args, kwargs, 1, "dim", None)
+        for axis in _axes(dims, t.rank):
+            value = em.call(op(axis, True), value)  # kept dims, then the recorded shape
+        return em.reshape(value, out)
 
     return handle
 
 
 HANDLERS["aten.mean.dim"] = _reduce(lambda a, k: ReduceMean(axis=a, keepdims=k))
 HANDLERS["aten.sum.dim_IntList"] = _reduce(lambda a, k: ReduceSum(axis=a, keepdims=k))
+HANDLERS["aten.sum.default"] = _reduce(lambda a, k: ReduceSum(axis=a, keepdims=k))
+HANDLERS["aten.mean.default"] = _reduce(lambda a, k: ReduceMean(axis=a, keepdims=k))
 HANDLERS["aten.amax.default"] = _reduce(lambda a, k: ReduceMax(axis=a, keepdims=k))
 
 

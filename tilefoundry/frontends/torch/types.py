@@ -39,10 +39,10 @@ class DimTable:
         self._vars: dict[str, DimVar] = {}
         for symbol, bounds in ranges.items():
             key = str(symbol)
-            lo = int(bounds.lower)
-            upper = bounds.upper
-            hi = int(upper) + 1 if upper.is_finite else 2**31
-            self._vars[key] = DimVar(names.get(key, key), lo, hi)
+            lo = max(_bound(bounds.lower, 0), 0)
+            hi = _bound(bounds.upper, 2**31 - 1) + 1
+            if hi > lo:
+                self._vars[key] = DimVar(names.get(key, key), lo, hi)
 
     def dim(self, size: Any, where: str) -> int | DimVar:
         if isinstance(size, int):
@@ -55,6 +55,15 @@ class DimTable:
                 f"DimVar) in {where}"
             )
         return found
+
+
+def _bound(value: Any, default: int) -> int:
+    """A range end as an int; an infinite one (torch's `int_oo`, which calls itself finite)
+    is `default`."""
+    try:
+        return int(value)
+    except (TypeError, ValueError, OverflowError, AttributeError):
+        return default
 
 
 def tensor_type(value: Any, dims: DimTable, where: str) -> TensorType:
