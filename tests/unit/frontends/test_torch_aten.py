@@ -127,6 +127,19 @@ CASES: dict[str, tuple[Callable[..., Any], tuple[Any, ...]]] = {
         (_x(3, 4), _x(5, 4), _x(5)),
     ),
     "layer_norm": (lambda a, w, b: F.layer_norm(a, (4,), w, b, 1e-5), (_x(2, 3, 4), _x(4), _x(4))),
+    "clamp": (
+        lambda a, b: torch.clamp(a, -0.5, 0.5) + a.clamp(min=b) + a.clamp(max=0.1),
+        (_x(3, 4), _x(4)),
+    ),
+    "log_softmax": (lambda a: F.log_softmax(a, dim=-1) + torch.log_softmax(a, 0), (_x(3, 4),)),
+    "tril_triu": (
+        lambda a: torch.tril(a) + torch.triu(a, 1) * 2 + torch.tril(a, -1),
+        (_x(2, 4, 5),),
+    ),
+    "repeat": (
+        lambda a: a.repeat(2, 3) + a.repeat(1, 1, 1, 3).sum(0).sum(0).repeat(2, 1)[:6, :9].sum(),
+        (_x(3, 3),),
+    ),
     "attention_causal": (
         lambda q, k, v: F.scaled_dot_product_attention(q, k, v, is_causal=True),
         (_x(1, 2, 5, 8), _x(1, 2, 5, 9)[..., :8], _x(1, 2, 5, 7)[..., :8] + 0),

@@ -690,3 +690,62 @@ def _sym_size(em: Emitter, node: Any, args: list[Any], kwargs: dict[str, Any]) -
 
 
 _ = dtype_of  # re-exported for handlers of custom libraries
+
+
+# -- further compositions -------------------------------------------------------------------
+
+
+@handles("aten.clamp.default", "aten.clamp.Tensor", "aten.clip.default")
+def _clamp(em: Emitter, node: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
+    dtype = em.out_type(node).dtype
+    value = em.tensor(args[0], dtype)
+    low = _arg(args, kwargs, 1, "min", None)
+    high = _arg(args, kwargs, 2, "max", None)
+    if low is not None:
+        value = em.call(Binary(kind=BinaryKind.MAX), value, em.tensor(low, dtype))
+    if high is not None:
+        value = em.call(Binary(kind=BinaryKind.MIN), value, em.tensor(high, dtype))
+    return value
+
+
+@handles("aten.log_softmax.int", "aten._log_softmax.default")
+def _log_softmax(em: Emitter, node: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
+    out = em.out_type(node)
+    x = em.cast(args[0], out.dtype)
+    axis = args[1] % out.rank
+    shifted = em.call(
+        Binary(kind=BinaryKind.SUB), x, em.call(ReduceMax(axis=axis, keepdims=True), x)
+    )
+    total = em.call(
+        ReduceSum(axis=axis, keepdims=True), em.call(Unary(kind=UnaryKind.EXP), shifted)
+    )
+    return em.call(Binary(kind=BinaryKind.SUB), shifted, em.call(Unary(kind=UnaryKind.LOG), total))
+
+
+@handles("aten.tril.default", "aten.triu.default")
+def _triangle(em: Emitter, node: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
+    x: Expr = args[0]
+    diagonal = _arg(args, kwargs, 1, "diagonal", 0)
+    out = _static(em, node)
+    rows, cols = out.shape[-2], out.shape[-1]
+    assert isinstance(rows, int) and isinstance(cols, int)
+    ones = np.ones((rows, cols), dtype=bool)
+    keep = np.tril(ones, diagonal) if "tril" in str(node.target) else np.triu(ones, diagonal)
+    zero = em.literal(0, out.dtype)
+    return em.call(Where(), ConstantOp(keep), x, zero)
+
+
+@handles("aten.repeat.default")
+def _repeat(em: Emitter, node: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
+    x: Expr = args[0]
+    reps = list(args[1])
+    out = _static(em, node)
+    t = x.type
+    assert isinstance(t, TensorType)
+    shape = [1] * (len(reps) - t.rank) + [d for d in t.shape if isinstance(d, int)]
+    # each dim d becomes (rep, d): broadcast a new axis before it, then merge the two
+    spread = [v for size in shape for v in (1, size)]
+    value = em.call(Reshape(shape=tuple(spread)), x)
+    tiled = [v for rep, size in zip(reps, shape, strict=True) for v in (rep, size)]
+    value = em.call(BroadcastTo(shape=tuple(tiled)), value)
+    return em.reshape(value, out)
