@@ -18,7 +18,7 @@ import numpy as np
 from tilefoundry.dialects.dense import numpy_dtype
 from tilefoundry.dialects.tf import CallOp, ConstantOp, TupleOp
 from tilefoundry.frontends.torch.errors import TorchImportError
-from tilefoundry.frontends.torch.types import DimTable, dtype_of, tensor_type
+from tilefoundry.frontends.torch.types import DimTable, tensor_type
 from tilefoundry.ir.expr import Expr
 from tilefoundry.ir.op_registry import Op
 from tilefoundry.ops.linalg import MatMul, Transpose
@@ -687,9 +687,6 @@ def _sym_size(em: Emitter, node: Any, args: list[Any], kwargs: dict[str, Any]) -
     t = args[0].type
     assert isinstance(t, TensorType)
     return t.shape[args[1]]
-
-
-_ = dtype_of  # re-exported for handlers of custom libraries
 
 
 # -- further compositions -------------------------------------------------------------------

@@ -12,8 +12,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-
 from tilefoundry.diagnostics import VerifyError
 from tilefoundry.dialects.tf import CallOp, ConstantOp, TupleOp
 from tilefoundry.frontends.torch.aten import HANDLERS, Emitter
@@ -421,6 +419,3 @@ def _get_attr(module: Any, target: str) -> Any:
     for part in target.split("."):
         value = getattr(value, part)
     return value
-
-
-_ = np  # numpy arrays are what the bindings hold
