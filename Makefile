@@ -4,12 +4,12 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: test demo unit lit validate bench lint dialects clean
+.PHONY: test demo demo-torch unit lit validate bench lint dialects clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --upgrade pip
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test,torch]'
 	touch $(STAMP)
 
 ## The test suite: pytest (tests/unit) and lit + FileCheck (tests/filecheck).
@@ -34,6 +34,11 @@ validate: $(STAMP)
 ## The main job: a tf-opt pipeline over the example decoder, then running it on numpy inputs.
 demo: $(STAMP)
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python examples/demo.py
+
+## The torch frontend: a Hugging Face Llama imported as a module tree, analyzed, a layer
+## selected and compiled, the model run against PyTorch's logits.
+demo-torch: $(STAMP)
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python examples/demo_torch.py
 
 ## ruff (lint + format) and mypy --strict; installs the [dev] extras.
 lint: $(STAMP)

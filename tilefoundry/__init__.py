@@ -20,6 +20,8 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "LoadedModule": ("tilefoundry.runtime", "LoadedModule"),
     "run_passes": ("tilefoundry.pipeline", "run_passes"),
     "analyze": ("tilefoundry.analysis", "analyze"),
+    "from_torch": ("tilefoundry.frontends.torch", "from_torch"),
+    "from_exported_program": ("tilefoundry.frontends.torch", "from_exported_program"),
     "Cost": ("tilefoundry.analysis", "Cost"),
     "parse_module": ("tilefoundry.text", "parse_module"),
     "print_module": ("tilefoundry.text", "print_module"),
@@ -84,6 +86,8 @@ __all__ = [
     "Cost",
     "DSLError",
     "analyze",
+    "from_exported_program",
+    "from_torch",
     "run_passes",
     "BindingMetadata",
     "BufferType",
@@ -161,6 +165,7 @@ if TYPE_CHECKING:
     from tilefoundry.dsl.errors import DSLError
     from tilefoundry.dsl.functions import func, prim_func
     from tilefoundry.dsl.script import print_script
+    from tilefoundry.frontends.torch import from_exported_program, from_torch
     from tilefoundry.ir.expr import (
         Expr,
         Var,

@@ -173,3 +173,7 @@ def _load(op: Load, buffer: Any) -> Any:
 @reference(Alloc)
 def _alloc(op: Alloc, *args: Any) -> Any:
     return np.zeros(op.shape, numpy_dtype(op.dtype))
+
+
+# The tensor and nn ops register theirs in their own file (imported last: it uses `reference`).
+import tilefoundry.interpreter.reference_tensor  # noqa: E402, F401

@@ -32,11 +32,38 @@ from tilefoundry.ops.math import (
     UnaryKind,
 )
 from tilefoundry.ops.memory import Alloc, Copy, Load
+from tilefoundry.ops.nn import Activation, Cumsum, Logical, LogicalNot, ReduceMean, Softmax
 from tilefoundry.ops.reduce import ReduceMax, ReduceSum
 from tilefoundry.ops.structure import Split, TupleGetItem
+from tilefoundry.ops.tensor import (
+    BroadcastTo,
+    Concat,
+    Full,
+    Gather,
+    Index,
+    Iota,
+    Reshape,
+    Slice,
+    Where,
+)
 
 __all__ = [
     "Alloc",
+    "Activation",
+    "BroadcastTo",
+    "Concat",
+    "Cumsum",
+    "Full",
+    "Gather",
+    "Index",
+    "Iota",
+    "Logical",
+    "LogicalNot",
+    "ReduceMean",
+    "Reshape",
+    "Slice",
+    "Softmax",
+    "Where",
     "Binary",
     "BinaryKind",
     "Cast",

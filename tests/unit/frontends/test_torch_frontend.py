@@ -1,0 +1,132 @@
+"""The torch frontend's rules: dynamic dims, refusals in one line, the lazy import."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+from torch_models import torch  # noqa: E402
+
+import tilefoundry as tf  # noqa: E402
+from tilefoundry.frontends.torch import TorchImportError  # noqa: E402
+
+
+class _Gated(torch.nn.Module):  # type: ignore[misc]
+    def __init__(self) -> None:
+        super().__init__()
+        self.up = torch.nn.Linear(16, 32)
+        self.down = torch.nn.Linear(32, 8)
+
+    def forward(self, x: Any) -> Any:
+        return self.down(torch.nn.functional.silu(self.up(x)))
+
+
+def test_a_dynamic_dim_is_a_dimvar_with_its_envelope() -> None:
+    torch.manual_seed(0)
+    model = _Gated()
+    seq = torch.export.Dim("seq", min=1, max=512)
+    loaded = tf.from_torch(model, (torch.randn(4, 16),), dynamic_shapes=({0: seq},))
+    (x, *_) = loaded.module.entry_function().params
+    assert x.type == tf.TensorType((tf.DimVar("seq", 1, 513), 16), "f32")
+    for rows in (1, 3, 37):
+        data = torch.randn(rows, 16)
+        with torch.no_grad():
+            want = model(data).numpy()
+        np.testing.assert_allclose(loaded(data.numpy()), want, rtol=1e-5, atol=1e-5)
+    cost = tf.analyze(loaded.module, dims={"seq": 10})
+    assert cost["up.forward"].flops == 2 * 10 * 16 * 32 + 10 * 32
+
+
+def test_an_encoder_layer_imports_with_a_dynamic_length() -> None:
+    torch.manual_seed(0)
+    model = torch.nn.TransformerEncoderLayer(64, 4, 128, dropout=0.0, batch_first=True).eval()
+    seq = torch.export.Dim("seq", min=2, max=256)
+    loaded = tf.from_torch(model, (torch.randn(1, 8, 64),), dynamic_shapes=({1: seq},))
+    (x,) = [p for p in loaded.module.entry_function().params if not p.is_const]
+    assert x.type == tf.TensorType((1, tf.DimVar("seq", 2, 257), 64), "f32")
+    for length in (2, 5, 19):
+        data = torch.randn(1, length, 64)
+        with torch.no_grad():
+            want = model(data).numpy()
+        np.testing.assert_allclose(loaded(data.numpy()), want, rtol=1e-4, atol=1e-4)
+    costs = tf.analyze(loaded.module, dims={"seq": 16})
+    assert costs["linear1.forward"].flops == 2 * 16 * 64 * 128 + 16 * 128
+
+
+class _Inner(torch.nn.Module):  # type: ignore[misc]
+    def forward(self, x: Any) -> Any:
+        return torch.flip(x, [0])  # no registered op maps aten.flip
+
+
+class _Outer(torch.nn.Module):  # type: ignore[misc]
+    def __init__(self) -> None:
+        super().__init__()
+        self.inner = _Inner()
+
+    def forward(self, x: Any) -> Any:
+        return self.inner(x) + 1
+
+
+def test_an_unsupported_op_is_refused_in_one_line_naming_it_and_its_submodule() -> None:
+    with pytest.raises(TorchImportError) as caught:
+        tf.from_torch(_Outer(), (torch.randn(4, 8),))
+    message = str(caught.value)
+    assert "\n" not in message
+    assert message.startswith("unsupported op 'aten.flip.default' in submodule 'inner'")
+    line = _Inner.forward.__code__.co_firstlineno + 1
+    assert message.endswith(f"(test_torch_frontend.py:{line})")
+
+
+def test_the_root_takes_only_the_tensor_inputs_and_binds_every_weight() -> None:
+    torch.manual_seed(0)
+    model = _Gated()
+    loaded = tf.from_torch(model, (torch.randn(4, 16),))
+    assert sorted(loaded.bindings) == sorted(model.state_dict())
+    assert [p.name for p in loaded.module.entry_function().params if not p.is_const] == ["x"]
+    child = tf.select(loaded.module, "up")
+    assert child.name == "Linear" and child.attached_name == "up"
+    assert [p.name for p in child.entry_function().params] == ["x", "weight", "bias"]
+
+
+def test_importing_tilefoundry_does_not_import_torch() -> None:
+    code = "import sys, tilefoundry, tilefoundry.ops; tilefoundry.from_torch; print('torch' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
+class _Norm2d(torch.nn.Module):  # type: ignore[misc]
+    def forward(self, x: Any) -> Any:
+        return torch.nn.functional.layer_norm(x, (4, 8))
+
+
+def test_a_refused_use_of_a_supported_op_names_the_op_and_why() -> None:
+    with pytest.raises(TorchImportError) as caught:
+        tf.from_torch(_Norm2d(), (torch.randn(2, 4, 8),))
+    line = _Norm2d.forward.__code__.co_firstlineno + 1
+    assert str(caught.value) == (
+        "op 'aten.layer_norm.default': layer_norm over more than the last dim "
+        f"in submodule '<root>' (test_torch_frontend.py:{line})"
+    )
+
+
+def test_a_llama_with_a_dynamic_length_is_refused_where_it_builds_from_the_size() -> None:
+    from torch_models import _hf, ids
+
+    model, kwargs, _ = _hf("llama")
+    seq = torch.export.Dim("seq", min=2, max=512)
+    shapes = {"input_ids": {1: seq}, "use_cache": None}
+    with pytest.raises(TorchImportError) as caught:
+        tf.from_torch(model, (ids(),), kwargs, dynamic_shapes=shapes)
+    message = str(caught.value)
+    assert "\n" not in message
+    assert message.startswith(
+        "op 'aten.arange.default': a tensor of dynamic shape "
+        "tensor<?xi64, #tf.dims<seq: 2 to 513>> built from sizes in submodule 'model' "
+        "(modeling_llama.py:"
+    )

@@ -1,0 +1,1 @@
+"""Frontends: other frameworks' programs as TileFoundry module trees (`frontends.torch`)."""

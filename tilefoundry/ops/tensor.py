@@ -1,0 +1,305 @@
+"""Data movement and tensor construction: reshape, broadcast, concat, slice, index, gather,
+where, iota, full (what a frontend's view / expand / cat / slice / embedding / arange maps to).
+
+```mlir
+%r = tf.call tf.tensor.reshape<shape = [2, -1]>(%x) : (tensor<4x8xf32>) -> tensor<2x16xf32>
+%b = tf.call tf.tensor.broadcast_to<shape = [3, 4, 8]>(%x) : (tensor<4x8xf32>) -> tensor<3x4x8xf32>
+%c = tf.call tf.tensor.concat<axis = 1>(%t) : (tuple<tensor<4x8xf32>, tensor<4x2xf32>>) -> tensor<4x10xf32>
+%s = tf.call tf.tensor.slice<axis = 1, start = 2, stop = 6>(%x) : (tensor<4x8xf32>) -> tensor<4x4xf32>
+%e = tf.call tf.tensor.index(%w, %ids) : (tensor<256x64xf32>, tuple<tensor<1x8xi64>>) -> tensor<1x8x64xf32>
+%g = tf.call tf.tensor.gather<axis = 1>(%x, %i) : (tensor<4x8xf32>, tensor<4x2xi64>) -> tensor<4x2xf32>
+%w = tf.call tf.tensor.where(%m, %x, %y) : (tensor<4x8xi1>, tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32>
+%a = tf.call tf.tensor.iota<start = 0, step = 1, size = 8, dtype = "i64">() : () -> tensor<8xi64>
+%f = tf.call tf.tensor.full<shape = [2, 2], value = 1.0, dtype = "f32">() : () -> tensor<2x2xf32>
+```
+
+Shapes are static, except that a dim may be a DimVar where the op can carry it through:
+`reshape` infers its one `-1` entry as the DimVar the input has and the given sizes lack,
+`broadcast_to` keeps an input dim for a `-1` entry, `slice` keeps a whole dynamic dim.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from xdsl.ir import SSAValue
+
+from tilefoundry.arguments import shown
+from tilefoundry.ir.op_registry import Op, ParamDef, register_op
+from tilefoundry.ir.patterns import Tensor
+from tilefoundry.ops.shapes import broadcast_shapes, normalize_axis
+from tilefoundry.types import DTYPES, DimVar, IRType, TensorType, TupleType, from_attr
+
+__all__ = ["BroadcastTo", "Concat", "Full", "Gather", "Index", "Iota", "Reshape", "Slice", "Where"]
+
+Dim = int | DimVar
+
+
+def _is_int(dtype: str) -> bool:
+    return dtype.startswith("i")
+
+
+def _check_dtype(op: str, dtype: str) -> None:
+    if dtype not in DTYPES:
+        raise TypeError(f"{op}: unknown dtype {shown(dtype)}; expected one of {', '.join(DTYPES)}")
+
+
+def _split_sizes(shape: Sequence[Dim]) -> tuple[int, list[DimVar]]:
+    static = math.prod(d for d in shape if isinstance(d, int))
+    return static, [d for d in shape if isinstance(d, DimVar)]
+
+
+@register_op(category="tensor")
+class Reshape(Op):
+    """The same elements in row-major order under another shape; one entry may be `-1`, the
+    size the others leave (a DimVar when the input has one the other entries do not)."""
+
+    input = ParamDef(kind="input", pattern=Tensor)
+    shape = ParamDef(kind="attribute", annotation=tuple[int, ...])
+
+    def infer_type(self, *arg_types: IRType) -> IRType:
+        (x,) = arg_types
+        assert isinstance(x, TensorType)
+        target: tuple[int, ...] = self.shape
+        if target.count(-1) > 1 or any(d < -1 for d in target):
+            raise ValueError(f"shape {list(target)} may hold one -1 and sizes >= 0")
+        static, dyn = _split_sizes(x.shape)
+        given = math.prod(d for d in target if d != -1)
+        if -1 not in target:
+            if dyn or given != static:
+                raise ValueError(f"cannot reshape {x} ({static} elements) to {list(target)}")
+            return TensorType(target, x.dtype)
+        inferred: Dim
+        if dyn:
+            if len(dyn) != 1 or given != static:
+                raise ValueError(
+                    f"cannot reshape {x} to {list(target)}: the -1 entry must be its one DimVar"
+                )
+            inferred = dyn[0]
+        else:
+            if given == 0 or static % given:
+                raise ValueError(f"cannot reshape {x} ({static} elements) to {list(target)}")
+            inferred = static // given
+        return TensorType(tuple(inferred if d == -1 else d for d in target), x.dtype)
+
+    def fold(self, args: Sequence[SSAValue], result: IRType) -> SSAValue | None:
+        """A reshape to the shape the value already has is the value."""
+        return args[0] if from_attr(args[0].type) == result else None
+
+
+@register_op(category="tensor")
+class BroadcastTo(Op):
+    """numpy `broadcast_to`: size-1 dims (and missing leading dims) repeat to `shape`; a `-1`
+    entry keeps the input's dim."""
+
+    input = ParamDef(kind="input", pattern=Tensor)
+    shape = ParamDef(kind="attribute", annotation=tuple[int, ...])
+
+    def infer_type(self, *arg_types: IRType) -> IRType:
+        (x,) = arg_types
+        assert isinstance(x, TensorType)
+        target: tuple[int, ...] = self.shape
+        lead = len(target) - x.rank
+        if lead < 0:
+            raise ValueError(f"cannot broadcast {x} to fewer dims {list(target)}")
+        dims: list[Dim] = []
+        for index, size in enumerate(target):
+            if index < lead:
+                if size < 0:
+                    raise ValueError(f"a new leading dim needs a size, got {size}")
+                dims.append(size)
+                continue
+            have = x.shape[index - lead]
+            if size == -1 or have == size:
+                dims.append(have)
+            elif have == 1 and size >= 0:
+                dims.append(size)
+            else:
+                raise ValueError(f"cannot broadcast {x} to {list(target)} (dim {index})")
+        return TensorType(tuple(dims), x.dtype)
+
+    def fold(self, args: Sequence[SSAValue], result: IRType) -> SSAValue | None:
+        """A broadcast to the shape the value already has is the value."""
+        return args[0] if from_attr(args[0].type) == result else None
+
+
+@register_op(category="tensor")
+class Concat(Op):
+    """Joins the tensors of a tuple along `axis` (the other dims equal, one dtype)."""
+
+    input = ParamDef(kind="input")
+    axis = ParamDef(kind="attribute", annotation=int)
+
+    def infer_type(self, *arg_types: IRType) -> IRType:
+        (t,) = arg_types
+        if not isinstance(t, TupleType) or not t.fields:
+            raise ValueError(f"concat needs a non-empty tuple of tensors, got {t}")
+        parts = list(t.fields)
+        first = parts[0]
+        if not all(isinstance(p, TensorType) for p in parts):
+            raise ValueError(f"concat needs a tuple of tensors, got {t}")
+        assert isinstance(first, TensorType)
+        axis = normalize_axis(self.axis, first.rank)
+        total = 0
+        for part in parts:
+            assert isinstance(part, TensorType)
+            if part.dtype != first.dtype or part.rank != first.rank:
+                raise ValueError(f"concat parts differ in dtype or rank: {first} and {part}")
+            for index, (a, b) in enumerate(zip(first.shape, part.shape, strict=True)):
+                if index != axis and a != b:
+                    raise ValueError(f"concat parts differ in dim {index}: {first} and {part}")
+            size = part.shape[axis]
+            if not isinstance(size, int):
+                raise ValueError(f"cannot concat along the dynamic dim {size.name}")
+            total += size
+        return TensorType((*first.shape[:axis], total, *first.shape[axis + 1 :]), first.dtype)
+
+
+@register_op(category="tensor")
+class Slice(Op):
+    """`x[start:stop:step]` along `axis` (Python's clamping of start and stop; step >= 1). A
+    whole dynamic dim (`start = 0`, `stop` past any size, `step = 1`) stays that DimVar."""
+
+    input = ParamDef(kind="input", pattern=Tensor)
+    axis = ParamDef(kind="attribute", annotation=int)
+    start = ParamDef(kind="attribute", annotation=int, default=0)
+    stop = ParamDef(kind="attribute", annotation=int)
+    step = ParamDef(kind="attribute", annotation=int, default=1)
+
+    def infer_type(self, *arg_types: IRType) -> IRType:
+        (x,) = arg_types
+        assert isinstance(x, TensorType)
+        axis = normalize_axis(self.axis, x.rank)
+        if self.step < 1:
+            raise ValueError(f"step must be >= 1, got {self.step}")
+        size = x.shape[axis]
+        new: Dim
+        if isinstance(size, DimVar):
+            if (self.start, self.step) != (0, 1) or self.stop < size.hi:
+                raise ValueError(f"a slice of the dynamic dim {size.name} must take all of it")
+            new = size
+        else:
+            new = len(range(*slice(self.start, self.stop, self.step).indices(size)))
+        return TensorType((*x.shape[:axis], new, *x.shape[axis + 1 :]), x.dtype)
+
+    def fold(self, args: Sequence[SSAValue], result: IRType) -> SSAValue | None:
+        """A slice that keeps the whole dim is the value."""
+        return args[0] if from_attr(args[0].type) == result else None
+
+
+def _index_shapes(t: IRType) -> list[TensorType]:
+    if not isinstance(t, TupleType) or not t.fields:
+        raise ValueError(f"the indices are a non-empty tuple of integer tensors, got {t}")
+    out = []
+    for field in t.fields:
+        if not isinstance(field, TensorType) or not _is_int(field.dtype) or field.dtype == "i1":
+            raise ValueError(f"an index is an integer tensor, got {field}")
+        out.append(field)
+    return out
+
+
+@register_op(category="tensor")
+class Index(Op):
+    """numpy advanced indexing of the leading dims: `x[i0, i1, ...]` with the index tensors
+    broadcast together (their shape, then the remaining dims of `x`); negative indices count
+    from the end. An embedding lookup is `index(weight, (ids,))`."""
+
+    input = ParamDef(kind="input", pattern=Tensor)
+    indices = ParamDef(kind="input")
+
+    def infer_type(self, *arg_types: IRType) -> IRType:
+        x, t = arg_types
+        assert isinstance(x, TensorType)
+        idx = _index_shapes(t)
+        if len(idx) > x.rank:
+            raise ValueError(f"{len(idx)} indices for {x} of rank {x.rank}")
+        shape: tuple[Dim, ...] = idx[0].shape
+        for other in idx[1:]:
+            shape = broadcast_shapes(shape, other.shape)
+        return TensorType((*shape, *x.shape[len(idx) :]), x.dtype)
+
+    def flops(self, arg_types: Sequence[IRType], result: IRType) -> int:
+        return 0
+
+
+@register_op(category="tensor")
+class Gather(Op):
+    """torch `gather`: `out[i][j] = x[i][index[i][j]]` along `axis` (the result has the
+    index's shape)."""
+
+    input = ParamDef(kind="input", pattern=Tensor)
+    index = ParamDef(kind="input", pattern=Tensor)
+    axis = ParamDef(kind="attribute", annotation=int)
+
+    def infer_type(self, *arg_types: IRType) -> IRType:
+        x, i = arg_types
+        assert isinstance(x, TensorType) and isinstance(i, TensorType)
+        normalize_axis(self.axis, x.rank)
+        if i.rank != x.rank or not _is_int(i.dtype) or i.dtype == "i1":
+            raise ValueError(f"gather needs an integer index of rank {x.rank}, got {i}")
+        return TensorType(i.shape, x.dtype)
+
+
+@register_op(category="tensor")
+class Where(Op):
+    """`cond ? lhs : rhs`, elementwise with broadcasting (`cond` is `i1`)."""
+
+    cond = ParamDef(kind="input", pattern=Tensor)
+    lhs = ParamDef(kind="input", pattern=Tensor)
+    rhs = ParamDef(kind="input", pattern=Tensor)
+
+    def infer_type(self, *arg_types: IRType) -> IRType:
+        c, a, b = arg_types
+        assert isinstance(c, TensorType) and isinstance(a, TensorType)
+        assert isinstance(b, TensorType)
+        if c.dtype != "i1":
+            raise ValueError(f"the condition must be i1, got {c.dtype}")
+        if a.dtype != b.dtype:
+            raise ValueError(f"operand dtypes differ: {a.dtype} and {b.dtype}")
+        return TensorType(broadcast_shapes(broadcast_shapes(c.shape, a.shape), b.shape), a.dtype)
+
+    def fold(self, args: Sequence[SSAValue], result: IRType) -> SSAValue | None:
+        """`where(c, x, x)` is `x` (when it needs no broadcast)."""
+        _, a, b = args
+        return a if a is b and from_attr(a.type) == result else None
+
+    def flops(self, arg_types: Sequence[IRType], result: IRType) -> int:
+        return 0
+
+
+@register_op(category="tensor")
+class Iota(Op):
+    """`[start, start + step, ...]`: `size` values of `dtype` (what `arange` maps to)."""
+
+    start = ParamDef(kind="attribute", annotation=int, default=0)
+    step = ParamDef(kind="attribute", annotation=int, default=1)
+    size = ParamDef(kind="attribute", annotation=int)
+    dtype = ParamDef(kind="attribute", annotation=str, default="i64")
+
+    def __init__(self, **attrs: object) -> None:
+        super().__init__(**attrs)
+        _check_dtype("Iota", self.dtype)
+
+    def infer_type(self, *arg_types: IRType) -> IRType:
+        if self.size < 0:
+            raise ValueError(f"size must be >= 0, got {self.size}")
+        return TensorType((self.size,), self.dtype)
+
+
+@register_op(category="tensor")
+class Full(Op):
+    """A tensor of `shape` whose every element is `value` (of `dtype`)."""
+
+    shape = ParamDef(kind="attribute", annotation=tuple[int, ...])
+    value = ParamDef(kind="attribute", annotation=float)
+    dtype = ParamDef(kind="attribute", annotation=str, default="f32")
+
+    def __init__(self, **attrs: object) -> None:
+        super().__init__(**attrs)
+        _check_dtype("Full", self.dtype)
+
+    def infer_type(self, *arg_types: IRType) -> IRType:
+        if any(d < 0 for d in self.shape):
+            raise ValueError(f"shape {list(self.shape)} has a negative size")
+        return TensorType(tuple(self.shape), self.dtype)
