@@ -21,10 +21,9 @@ program may hold:
   multi-op `tir.let` bodies;
 - locations on some ops (`loc("gen.py":line:col)`), so metadata passes have work.
 
-Every program verifies; one that does not is a bug of this generator. A known bug of the code
-under test is kept out by a switch in `KNOWN_BUGS` (each names its owner); the lead turns a
-switch off when the owner's fix is merged, and the generator then makes the programs that
-showed the bug again.
+Every program verifies; one that does not is a bug of this generator. Nothing is left out to
+hide a bug of the code under test: each bug the generator found is fixed, with a lit test under
+`tests/filecheck/transforms/validation/` (docs/testing.md).
 """
 
 from __future__ import annotations
@@ -39,41 +38,11 @@ from typing import Any
 import numpy as np
 
 __all__ = [
-    "KNOWN_BUGS",
-    "KNOWN_BUG_OWNERS",
     "GeneratedProgram",
     "Literals",
     "RunCase",
     "generate_program",
 ]
-
-KNOWN_BUGS: dict[str, bool] = {
-    # wp2-numerics: the interpreter computes bf16 in float32 without rounding, the folder
-    # rounds its result to bf16 (`[1.0] + [0.00390625]` runs as 1.0039062, folds to 1.0). While
-    # on: no op that produces bf16 takes only literal-derived operands (nothing to fold).
-    "bf16_fold": False,  # fixed by wp2-numerics@2884508, merged here
-    # wp1-memory: reads of a buffer are pure values, so cse merges a read before an in-place
-    # write with one after it, and canonicalize folds a read of a written literal. While on:
-    # a buffer written in place (a copy, a kernel call that writes it) is never read again.
-    "read_after_write": False,  # fixed by wp1-memory@7f5a3c7, merged here
-    # wp4-bounded: tf-inline puts a callee's `tf.mesh "cta"` inside the caller's
-    # `tf.mesh "warp"` (invalid IR). While on: a call inside a mesh never reaches a function
-    # that has meshes.
-    "inline_mesh_nesting": False,  # fixed by wp4-bounded@05b15af, merged here
-    # wp4-bounded: `tf.module(tf.module(tf-prune-unreachable))` prunes a child by its own entry
-    # and deletes a function its parent still calls. While on: no pipeline runs a module pass
-    # on the children (`random_pipeline` in validation.py).
-    "nested_prune": False,  # fixed by wp4-bounded@05b15af, merged here
-}
-"""Known bugs of the code under test, each kept out of the generated programs while True."""
-
-KNOWN_BUG_OWNERS: dict[str, str] = {
-    "bf16_fold": "wp2-numerics",
-    "read_after_write": "wp1-memory",
-    "inline_mesh_nesting": "wp4-bounded",
-    "nested_prune": "wp4-bounded",
-}
-"""The branch whose fix turns each switch off."""
 
 DIM = "n"
 DIM_LO, DIM_HI = 1, 9
@@ -309,10 +278,8 @@ class _Body:
         return self.gen.fresh()
 
     def readable(self, pred: Any = None) -> list[Value]:
-        """The values an op may use: (while `read_after_write` is a known bug) none that
-        reads a buffer written in place since."""
-        written = self.gen.written if KNOWN_BUGS["read_after_write"] else set()
-        return [v for v in self.scope if not (v.reads & written) and (pred is None or pred(v))]
+        """The values an op may use."""
+        return [v for v in self.scope if pred is None or pred(v)]
 
     # values
 
@@ -360,11 +327,6 @@ class _Body:
         assert isinstance(buffer.type, Buffer)
         text = self.call_line("tf.memory.load", [buffer], buffer.type.tensor)
         return self.value_op(text, buffer.type.tensor, [buffer])
-
-    def _allow_bf16(self, result_dtype: str, operands: list[Value]) -> bool:
-        if result_dtype != "bf16" or not KNOWN_BUGS["bf16_fold"]:
-            return True
-        return not all(v.literal for v in operands)
 
     def call_line(self, callee: str, args: list[Value], result: Type | None) -> str:
         arg_types = ", ".join(a.type.text() for a in args)
@@ -447,8 +409,6 @@ class _Body:
         lhs, rhs = (a, b) if self.rng.random() < 0.7 or small else (b, a)
         shape = _broadcast(lhs.type.shape, rhs.type.shape)  # type: ignore[union-attr]
         result = Tensor(shape, "i1" if kind.startswith("cmp") else a.type.dtype)
-        if not self._allow_bf16(result.dtype, [lhs, rhs]):
-            return None
         text = self.call_line(f"tf.math.binary<kind = {kind}>", [lhs, rhs], result)
         return self.value_op(text, result, [lhs, rhs])
 
@@ -471,8 +431,6 @@ class _Body:
             return None
         kinds = UNARY_FLOAT if a.type.dtype in FLOAT_DTYPES else UNARY_INT
         kind = self.rng.choice(kinds)
-        if not self._allow_bf16(a.type.dtype, [a]):
-            return None
         text = self.call_line(f"tf.math.unary<kind = {kind}>", [a], a.type)
         return self.value_op(text, a.type, [a])
 
@@ -481,8 +439,6 @@ class _Body:
         assert isinstance(a.type, Tensor)
         dtype = self.gen.dtype()
         result = a.type.with_dtype(dtype)
-        if not self._allow_bf16(dtype, [a]):
-            return None
         text = self.call_line(f"tf.math.cast<dtype = {dtype}>", [a], result)
         return self.value_op(text, result, [a])
 
@@ -500,8 +456,6 @@ class _Body:
             shape = (*a.type.shape[:norm], *a.type.shape[norm + 1 :])
         result = Tensor(shape, a.type.dtype)
         kind = self.rng.choice(["sum", "max"])
-        if not self._allow_bf16(result.dtype, [a]):
-            return None
         attrs = f"axis = {axis}" + (", keepdims = true" if keep else "")
         text = self.call_line(f"tf.reduce.{kind}<{attrs}>", [a], result)
         return self.value_op(text, result, [a])
@@ -524,8 +478,6 @@ class _Body:
         same = [v for v in self.tensor_values() if v.type == rhs_type]
         b = self.rng.choice(same) if same and self.rng.random() < 0.5 else self.constant(rhs_type)
         result = Tensor((*a.type.shape[:-1], n), a.type.dtype)
-        if not self._allow_bf16(result.dtype, [a, b]):
-            return None
         text = self.call_line("tf.linalg.matmul", [a, b], result)
         return self.value_op(text, result, [a, b])
 
@@ -535,8 +487,6 @@ class _Body:
         perm = list(range(a.type.rank))
         self.rng.shuffle(perm)
         result = Tensor(tuple(a.type.shape[p] for p in perm), a.type.dtype)
-        if not self._allow_bf16(result.dtype, [a]):
-            return None
         text = self.call_line(f"tf.linalg.transpose<perm = [{', '.join(map(str, perm))}]>",
                               [a], result)  # fmt: skip
         return self.value_op(text, result, [a])
@@ -554,8 +504,6 @@ class _Body:
         part = Tensor((*a.type.shape[:axis], size // sections, *a.type.shape[axis + 1 :]),
                       a.type.dtype)  # fmt: skip
         result = Tuple((part,) * sections)
-        if not self._allow_bf16(part.dtype, [a]):
-            return None
         shown_axis = axis - a.type.rank if self.rng.random() < 0.3 else axis
         text = self.call_line(f"tf.shape.split<axis = {shown_axis}, sections = {sections}>",
                               [a], result)  # fmt: skip
@@ -752,8 +700,6 @@ class _Generator:
         for f in self.functions:
             if f.level != level or f.dynamic or f.path[: len(module.path)] != module.path:
                 continue
-            if in_mesh and f.has_mesh and KNOWN_BUGS["inline_mesh_nesting"]:
-                continue
             if f.has_mesh and not module.has_levels:
                 continue
             found.append(f)
@@ -839,19 +785,10 @@ class _Generator:
             return
         callee = self.rng.choice(callees)
         args = [self.argument(body, t) for t in callee.params]
-        if not self.bf16_call_ok(callee, args):
-            return
         assert callee.result is not None
         text = body.call_line(self.reference(module, callee), args, callee.result)
         # a call made again may land in a mesh: only of a function without meshes
         body.value_op(text, callee.result, args, repeatable=not callee.has_mesh)
-
-    @staticmethod
-    def bf16_call_ok(callee: Signature, args: list[Value]) -> bool:
-        """While `bf16_fold` is a known bug: a function that computes in bf16 gets no literal
-        argument (inlined, its ops would fold)."""
-        return not (KNOWN_BUGS["bf16_fold"] and callee.bf16 and any(a.literal for a in args)
-                    or KNOWN_BUGS["bf16_fold"] and callee.bf16 and not args)  # fmt: skip
 
     def argument(self, body: _Body, type: Type) -> Value:
         same = [v for v in body.readable() if v.type == type]
@@ -1048,8 +985,6 @@ class _Generator:
         else:
             kind = self.rng.choice(UNARY_FLOAT if dtype in FLOAT_DTYPES else UNARY_INT)
             text = body.call_line(f"tf.math.unary<kind = {kind}>", [loaded], loaded.type)
-        if not body._allow_bf16(dtype, [loaded]):
-            return None
         return body.value_op(text, loaded.type, [loaded])
 
     def same_type(self, body: _Body, type: Tensor) -> Value:
@@ -1149,12 +1084,7 @@ class _Generator:
                     body.scope.append(arg)
             else:
                 arg = self.argument(body, type)
-            if KNOWN_BUGS["read_after_write"] and arg.reads & written:
-                body.op()
-                return
             args.append(arg)
-        if not self.bf16_call_ok(callee, args):
-            return
         ref = self.reference(module, callee)
         if callee.result is None:
             body.emit(f"tir.evaluate {body.call_line(ref, args, None)}")

@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 from xdsl.ir import Operation
 
-from tilefoundry.testing.program_generator import KNOWN_BUGS, GeneratedProgram, RunCase
+from tilefoundry.testing.program_generator import GeneratedProgram, RunCase
 
 __all__ = [
     "PIPELINE_PASSES",
@@ -80,7 +80,7 @@ def random_pipeline(rng: random.Random) -> str:
             name = rng.choice(ANCHORED).format(name)
         elif rng.random() < 0.1:
             name = f"tf.module({name})"
-        elif name in CHILD_PASSES and rng.random() < 0.1 and not KNOWN_BUGS["nested_prune"]:
+        elif name in CHILD_PASSES and rng.random() < 0.1:
             name = f"tf.module(tf.module({name}))"  # the children as roots
         parts.append(name)
     return ",".join(parts)

@@ -9,8 +9,8 @@ module, and runs every function again: results and in-place-written arguments co
 A failure prints the seed, the pipeline and a shrunk program.
 
 `make test` runs `SEEDS` seeds (below); `make validate SEEDS=5000` runs more
-(`TF_VALIDATE_SEEDS`, from `TF_VALIDATE_START`). Known bugs of other areas are kept out by the
-switches of `program_generator.KNOWN_BUGS`, each naming its owner.
+(`TF_VALIDATE_SEEDS`, from `TF_VALIDATE_START`). Nothing is left out of the programs: each bug
+found is fixed and has a lit test under tests/filecheck/transforms/validation/.
 """
 
 from __future__ import annotations
@@ -31,8 +31,6 @@ from tilefoundry import ops
 from tilefoundry.dialects.tf import ConstantOp
 from tilefoundry.testing.program_generator import (
     ALL_DTYPES,
-    KNOWN_BUG_OWNERS,
-    KNOWN_BUGS,
     generate_program,
 )
 from tilefoundry.testing.validation import (
@@ -163,9 +161,3 @@ def test_a_miscompile_is_reported_with_seed_pipeline_and_a_small_program(
     assert len(shown.splitlines()) < len(program.text.splitlines())
     runs = [r for r in program.runs if r.path == mismatch.path]
     assert Validator(program, runs, shown).check(mismatch.pipeline) is not None
-
-
-def test_known_bug_switches_name_their_owner() -> None:
-    """Each switch names the branch that owns the fix."""
-    assert set(KNOWN_BUG_OWNERS) == set(KNOWN_BUGS)
-    assert all(o.startswith(("wp1-", "wp2-", "wp4-")) for o in KNOWN_BUG_OWNERS.values())

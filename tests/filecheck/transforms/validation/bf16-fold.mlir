@@ -7,7 +7,7 @@
 // bf16 op on literals folded to the bf16-rounded value while the interpreter ran it in float32
 // unrounded ([1.0, 3.0] + [2^-8, 2^-7] ran as [1.0039062, 3.0078125], folded to [1.0, 3.0]);
 // inlined, a callee's bf16 ops on literal arguments folded the same way. Fixed by
-// wp2-numerics (bf16 results rounded after each op, in the interpreter as in the folder).
+// the numeric semantics (bf16 results rounded after each op, in the interpreter as in the folder).
 
 tf.module @m entry @main {
   hir.func @main() -> tensor<2xbf16> {

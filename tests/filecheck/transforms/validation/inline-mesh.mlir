@@ -4,7 +4,7 @@
 
 // Found by translation validation: tf-inline put a callee's `tf.mesh "cta"` into the caller's
 // `tf.mesh "cta"` (and `"warp"`), and the verifier refused the pass's own output. Fixed by
-// wp4-bounded (a call whose callee's meshes cannot nest where the call is stays a call).
+// tf-inline (a call whose callee's meshes cannot nest where the call is stays a call).
 
 tf.module @m target #tf.target<"h100"> topologies [#tf.topology<"cta", 4>, #tf.topology<"warp", 4>] entry @main {
   hir.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {

@@ -8,7 +8,7 @@
 // the read before it (cse), or folded from the literal the memory held before the write
 // (canonicalize, tf-fold-constants: seed 98 read a `tir.let` literal that a copy had
 // overwritten); the same through a kernel call that writes its parameter, and after inlining
-// it. Fixed by wp1-memory (buffers, `tf.memory.load`, declared read/write effects).
+// it. Fixed by the memory model (buffers, `tf.memory.load`, declared read/write effects).
 
 tf.module @m entry @main {
   tir.prim_func @main(%b: !tf.buffer<2xf64>, %x: tensor<2xf64>) -> tensor<2xf64> {
