@@ -40,7 +40,8 @@ irdl.dialect @hir {
   irdl.operation @return {
     %values_0 = irdl.base "!builtin.tensor"
     %values_1 = irdl.base "!builtin.tuple"
-    %values = irdl.any_of(%values_0, %values_1)
+    %values_2 = irdl.base @tf::@buffer
+    %values = irdl.any_of(%values_0, %values_1, %values_2)
     irdl.operands(variadic %values)
   }
 }

@@ -18,6 +18,15 @@ irdl.dialect @tf {
     irdl.parameters(%names, %los, %his)
   }
 
+  // !tf.buffer: The type of a TIR buffer: memory of a tensor's shape and dtype that ops write in
+  // place.
+  irdl.type @buffer {
+    %shape = irdl.base "#builtin.array"  // of #builtin.integer (IRDL 19 states no array elements)
+    %element_type = irdl.any
+    %encoding = irdl.any
+    irdl.parameters(%shape, %element_type, %encoding)
+  }
+
   // #tf.range: The half-open sub-range `[lo, hi)` of a named DimVar.
   irdl.attribute @range {
     %dim_var = irdl.base "#builtin.string"
@@ -97,52 +106,68 @@ irdl.dialect @tf {
   irdl.operation @call {
     %args_run0_0 = irdl.base "!builtin.tensor"
     %args_run0_1 = irdl.base "!builtin.tuple"
-    %args_run0 = irdl.any_of(%args_run0_0, %args_run0_1)
+    %args_run0_2 = irdl.base @tf::@buffer
+    %args_run0 = irdl.any_of(%args_run0_0, %args_run0_1, %args_run0_2)
     %args_run1_0 = irdl.base "!builtin.tensor"
     %args_run1_1 = irdl.base "!builtin.tuple"
-    %args_run1 = irdl.any_of(%args_run1_0, %args_run1_1)
+    %args_run1_2 = irdl.base @tf::@buffer
+    %args_run1 = irdl.any_of(%args_run1_0, %args_run1_1, %args_run1_2)
     %args_run2_0 = irdl.base "!builtin.tensor"
     %args_run2_1 = irdl.base "!builtin.tuple"
-    %args_run2 = irdl.any_of(%args_run2_0, %args_run2_1)
+    %args_run2_2 = irdl.base @tf::@buffer
+    %args_run2 = irdl.any_of(%args_run2_0, %args_run2_1, %args_run2_2)
     %args_run3_0 = irdl.base "!builtin.tensor"
     %args_run3_1 = irdl.base "!builtin.tuple"
-    %args_run3 = irdl.any_of(%args_run3_0, %args_run3_1)
+    %args_run3_2 = irdl.base @tf::@buffer
+    %args_run3 = irdl.any_of(%args_run3_0, %args_run3_1, %args_run3_2)
     %args_run4_0 = irdl.base "!builtin.tensor"
     %args_run4_1 = irdl.base "!builtin.tuple"
-    %args_run4 = irdl.any_of(%args_run4_0, %args_run4_1)
+    %args_run4_2 = irdl.base @tf::@buffer
+    %args_run4 = irdl.any_of(%args_run4_0, %args_run4_1, %args_run4_2)
     %args_run5_0 = irdl.base "!builtin.tensor"
     %args_run5_1 = irdl.base "!builtin.tuple"
-    %args_run5 = irdl.any_of(%args_run5_0, %args_run5_1)
+    %args_run5_2 = irdl.base @tf::@buffer
+    %args_run5 = irdl.any_of(%args_run5_0, %args_run5_1, %args_run5_2)
     %args_run6_0 = irdl.base "!builtin.tensor"
     %args_run6_1 = irdl.base "!builtin.tuple"
-    %args_run6 = irdl.any_of(%args_run6_0, %args_run6_1)
+    %args_run6_2 = irdl.base @tf::@buffer
+    %args_run6 = irdl.any_of(%args_run6_0, %args_run6_1, %args_run6_2)
     %args_run7_0 = irdl.base "!builtin.tensor"
     %args_run7_1 = irdl.base "!builtin.tuple"
-    %args_run7 = irdl.any_of(%args_run7_0, %args_run7_1)
+    %args_run7_2 = irdl.base @tf::@buffer
+    %args_run7 = irdl.any_of(%args_run7_0, %args_run7_1, %args_run7_2)
     %args_run8_0 = irdl.base "!builtin.tensor"
     %args_run8_1 = irdl.base "!builtin.tuple"
-    %args_run8 = irdl.any_of(%args_run8_0, %args_run8_1)
+    %args_run8_2 = irdl.base @tf::@buffer
+    %args_run8 = irdl.any_of(%args_run8_0, %args_run8_1, %args_run8_2)
     %args_run9_0 = irdl.base "!builtin.tensor"
     %args_run9_1 = irdl.base "!builtin.tuple"
-    %args_run9 = irdl.any_of(%args_run9_0, %args_run9_1)
+    %args_run9_2 = irdl.base @tf::@buffer
+    %args_run9 = irdl.any_of(%args_run9_0, %args_run9_1, %args_run9_2)
     %args_run10_0 = irdl.base "!builtin.tensor"
     %args_run10_1 = irdl.base "!builtin.tuple"
-    %args_run10 = irdl.any_of(%args_run10_0, %args_run10_1)
+    %args_run10_2 = irdl.base @tf::@buffer
+    %args_run10 = irdl.any_of(%args_run10_0, %args_run10_1, %args_run10_2)
     %args_run11_0 = irdl.base "!builtin.tensor"
     %args_run11_1 = irdl.base "!builtin.tuple"
-    %args_run11 = irdl.any_of(%args_run11_0, %args_run11_1)
+    %args_run11_2 = irdl.base @tf::@buffer
+    %args_run11 = irdl.any_of(%args_run11_0, %args_run11_1, %args_run11_2)
     %args_run12_0 = irdl.base "!builtin.tensor"
     %args_run12_1 = irdl.base "!builtin.tuple"
-    %args_run12 = irdl.any_of(%args_run12_0, %args_run12_1)
+    %args_run12_2 = irdl.base @tf::@buffer
+    %args_run12 = irdl.any_of(%args_run12_0, %args_run12_1, %args_run12_2)
     %args_run13_0 = irdl.base "!builtin.tensor"
     %args_run13_1 = irdl.base "!builtin.tuple"
-    %args_run13 = irdl.any_of(%args_run13_0, %args_run13_1)
+    %args_run13_2 = irdl.base @tf::@buffer
+    %args_run13 = irdl.any_of(%args_run13_0, %args_run13_1, %args_run13_2)
     %args_run14_0 = irdl.base "!builtin.tensor"
     %args_run14_1 = irdl.base "!builtin.tuple"
-    %args_run14 = irdl.any_of(%args_run14_0, %args_run14_1)
+    %args_run14_2 = irdl.base @tf::@buffer
+    %args_run14 = irdl.any_of(%args_run14_0, %args_run14_1, %args_run14_2)
     %args_run15_0 = irdl.base "!builtin.tensor"
     %args_run15_1 = irdl.base "!builtin.tuple"
-    %args_run15 = irdl.any_of(%args_run15_0, %args_run15_1)
+    %args_run15_2 = irdl.base @tf::@buffer
+    %args_run15 = irdl.any_of(%args_run15_0, %args_run15_1, %args_run15_2)
     irdl.operands(
         variadic %args_run0,
         variadic %args_run1,
@@ -163,7 +188,8 @@ irdl.dialect @tf {
     )
     %res_0 = irdl.base "!builtin.tensor"
     %res_1 = irdl.base "!builtin.tuple"
-    %res = irdl.any_of(%res_0, %res_1)
+    %res_2 = irdl.base @tf::@buffer
+    %res = irdl.any_of(%res_0, %res_1, %res_2)
     irdl.results(optional %res)
     %callee_0 = irdl.base @tf::@op
     %callee_1 = irdl.base "#builtin.symbol_ref"
@@ -188,52 +214,68 @@ irdl.dialect @tf {
   irdl.operation @tuple {
     %elements_run0_0 = irdl.base "!builtin.tensor"
     %elements_run0_1 = irdl.base "!builtin.tuple"
-    %elements_run0 = irdl.any_of(%elements_run0_0, %elements_run0_1)
+    %elements_run0_2 = irdl.base @tf::@buffer
+    %elements_run0 = irdl.any_of(%elements_run0_0, %elements_run0_1, %elements_run0_2)
     %elements_run1_0 = irdl.base "!builtin.tensor"
     %elements_run1_1 = irdl.base "!builtin.tuple"
-    %elements_run1 = irdl.any_of(%elements_run1_0, %elements_run1_1)
+    %elements_run1_2 = irdl.base @tf::@buffer
+    %elements_run1 = irdl.any_of(%elements_run1_0, %elements_run1_1, %elements_run1_2)
     %elements_run2_0 = irdl.base "!builtin.tensor"
     %elements_run2_1 = irdl.base "!builtin.tuple"
-    %elements_run2 = irdl.any_of(%elements_run2_0, %elements_run2_1)
+    %elements_run2_2 = irdl.base @tf::@buffer
+    %elements_run2 = irdl.any_of(%elements_run2_0, %elements_run2_1, %elements_run2_2)
     %elements_run3_0 = irdl.base "!builtin.tensor"
     %elements_run3_1 = irdl.base "!builtin.tuple"
-    %elements_run3 = irdl.any_of(%elements_run3_0, %elements_run3_1)
+    %elements_run3_2 = irdl.base @tf::@buffer
+    %elements_run3 = irdl.any_of(%elements_run3_0, %elements_run3_1, %elements_run3_2)
     %elements_run4_0 = irdl.base "!builtin.tensor"
     %elements_run4_1 = irdl.base "!builtin.tuple"
-    %elements_run4 = irdl.any_of(%elements_run4_0, %elements_run4_1)
+    %elements_run4_2 = irdl.base @tf::@buffer
+    %elements_run4 = irdl.any_of(%elements_run4_0, %elements_run4_1, %elements_run4_2)
     %elements_run5_0 = irdl.base "!builtin.tensor"
     %elements_run5_1 = irdl.base "!builtin.tuple"
-    %elements_run5 = irdl.any_of(%elements_run5_0, %elements_run5_1)
+    %elements_run5_2 = irdl.base @tf::@buffer
+    %elements_run5 = irdl.any_of(%elements_run5_0, %elements_run5_1, %elements_run5_2)
     %elements_run6_0 = irdl.base "!builtin.tensor"
     %elements_run6_1 = irdl.base "!builtin.tuple"
-    %elements_run6 = irdl.any_of(%elements_run6_0, %elements_run6_1)
+    %elements_run6_2 = irdl.base @tf::@buffer
+    %elements_run6 = irdl.any_of(%elements_run6_0, %elements_run6_1, %elements_run6_2)
     %elements_run7_0 = irdl.base "!builtin.tensor"
     %elements_run7_1 = irdl.base "!builtin.tuple"
-    %elements_run7 = irdl.any_of(%elements_run7_0, %elements_run7_1)
+    %elements_run7_2 = irdl.base @tf::@buffer
+    %elements_run7 = irdl.any_of(%elements_run7_0, %elements_run7_1, %elements_run7_2)
     %elements_run8_0 = irdl.base "!builtin.tensor"
     %elements_run8_1 = irdl.base "!builtin.tuple"
-    %elements_run8 = irdl.any_of(%elements_run8_0, %elements_run8_1)
+    %elements_run8_2 = irdl.base @tf::@buffer
+    %elements_run8 = irdl.any_of(%elements_run8_0, %elements_run8_1, %elements_run8_2)
     %elements_run9_0 = irdl.base "!builtin.tensor"
     %elements_run9_1 = irdl.base "!builtin.tuple"
-    %elements_run9 = irdl.any_of(%elements_run9_0, %elements_run9_1)
+    %elements_run9_2 = irdl.base @tf::@buffer
+    %elements_run9 = irdl.any_of(%elements_run9_0, %elements_run9_1, %elements_run9_2)
     %elements_run10_0 = irdl.base "!builtin.tensor"
     %elements_run10_1 = irdl.base "!builtin.tuple"
-    %elements_run10 = irdl.any_of(%elements_run10_0, %elements_run10_1)
+    %elements_run10_2 = irdl.base @tf::@buffer
+    %elements_run10 = irdl.any_of(%elements_run10_0, %elements_run10_1, %elements_run10_2)
     %elements_run11_0 = irdl.base "!builtin.tensor"
     %elements_run11_1 = irdl.base "!builtin.tuple"
-    %elements_run11 = irdl.any_of(%elements_run11_0, %elements_run11_1)
+    %elements_run11_2 = irdl.base @tf::@buffer
+    %elements_run11 = irdl.any_of(%elements_run11_0, %elements_run11_1, %elements_run11_2)
     %elements_run12_0 = irdl.base "!builtin.tensor"
     %elements_run12_1 = irdl.base "!builtin.tuple"
-    %elements_run12 = irdl.any_of(%elements_run12_0, %elements_run12_1)
+    %elements_run12_2 = irdl.base @tf::@buffer
+    %elements_run12 = irdl.any_of(%elements_run12_0, %elements_run12_1, %elements_run12_2)
     %elements_run13_0 = irdl.base "!builtin.tensor"
     %elements_run13_1 = irdl.base "!builtin.tuple"
-    %elements_run13 = irdl.any_of(%elements_run13_0, %elements_run13_1)
+    %elements_run13_2 = irdl.base @tf::@buffer
+    %elements_run13 = irdl.any_of(%elements_run13_0, %elements_run13_1, %elements_run13_2)
     %elements_run14_0 = irdl.base "!builtin.tensor"
     %elements_run14_1 = irdl.base "!builtin.tuple"
-    %elements_run14 = irdl.any_of(%elements_run14_0, %elements_run14_1)
+    %elements_run14_2 = irdl.base @tf::@buffer
+    %elements_run14 = irdl.any_of(%elements_run14_0, %elements_run14_1, %elements_run14_2)
     %elements_run15_0 = irdl.base "!builtin.tensor"
     %elements_run15_1 = irdl.base "!builtin.tuple"
-    %elements_run15 = irdl.any_of(%elements_run15_0, %elements_run15_1)
+    %elements_run15_2 = irdl.base @tf::@buffer
+    %elements_run15 = irdl.any_of(%elements_run15_0, %elements_run15_1, %elements_run15_2)
     irdl.operands(
         variadic %elements_run0,
         variadic %elements_run1,
@@ -261,7 +303,8 @@ irdl.dialect @tf {
   irdl.operation @mesh {
     %res_0 = irdl.base "!builtin.tensor"
     %res_1 = irdl.base "!builtin.tuple"
-    %res = irdl.any_of(%res_0, %res_1)
+    %res_2 = irdl.base @tf::@buffer
+    %res = irdl.any_of(%res_0, %res_1, %res_2)
     irdl.results(optional %res)
     %topology = irdl.base "#builtin.string"
     irdl.attributes {"topology" = %topology}
@@ -274,7 +317,8 @@ irdl.dialect @tf {
   irdl.operation @yield {
     %values_0 = irdl.base "!builtin.tensor"
     %values_1 = irdl.base "!builtin.tuple"
-    %values = irdl.any_of(%values_0, %values_1)
+    %values_2 = irdl.base @tf::@buffer
+    %values = irdl.any_of(%values_0, %values_1, %values_2)
     irdl.operands(variadic %values)
   }
 }

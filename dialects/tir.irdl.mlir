@@ -26,7 +26,8 @@ irdl.dialect @tir {
   irdl.operation @let {
     %binding_0 = irdl.base "!builtin.tensor"
     %binding_1 = irdl.base "!builtin.tuple"
-    %binding = irdl.any_of(%binding_0, %binding_1)
+    %binding_2 = irdl.base @tf::@buffer
+    %binding = irdl.any_of(%binding_0, %binding_1, %binding_2)
     irdl.results(%binding)
     %body = irdl.region with size 1
     irdl.regions(%body)
@@ -46,7 +47,8 @@ irdl.dialect @tir {
   irdl.operation @yield {
     %values_0 = irdl.base "!builtin.tensor"
     %values_1 = irdl.base "!builtin.tuple"
-    %values = irdl.any_of(%values_0, %values_1)
+    %values_2 = irdl.base @tf::@buffer
+    %values = irdl.any_of(%values_0, %values_1, %values_2)
     irdl.operands(variadic %values)
   }
 
@@ -54,56 +56,72 @@ irdl.dialect @tir {
   // DimVar sizes.
   // operands "args": 16 variadic groups, one per run of operands of one type, sized by
   // operand_segment_sizes (IRDL 19 binds one type per group)
-  // traits (checked by tf-opt, not stated in IRDL 19): DispatchSymbolUse
+  // traits (checked by tf-opt, not stated in IRDL 19): DispatchEffects, DispatchSymbolUse
   irdl.operation @dispatch {
     %args_run0_0 = irdl.base "!builtin.tensor"
     %args_run0_1 = irdl.base "!builtin.tuple"
-    %args_run0 = irdl.any_of(%args_run0_0, %args_run0_1)
+    %args_run0_2 = irdl.base @tf::@buffer
+    %args_run0 = irdl.any_of(%args_run0_0, %args_run0_1, %args_run0_2)
     %args_run1_0 = irdl.base "!builtin.tensor"
     %args_run1_1 = irdl.base "!builtin.tuple"
-    %args_run1 = irdl.any_of(%args_run1_0, %args_run1_1)
+    %args_run1_2 = irdl.base @tf::@buffer
+    %args_run1 = irdl.any_of(%args_run1_0, %args_run1_1, %args_run1_2)
     %args_run2_0 = irdl.base "!builtin.tensor"
     %args_run2_1 = irdl.base "!builtin.tuple"
-    %args_run2 = irdl.any_of(%args_run2_0, %args_run2_1)
+    %args_run2_2 = irdl.base @tf::@buffer
+    %args_run2 = irdl.any_of(%args_run2_0, %args_run2_1, %args_run2_2)
     %args_run3_0 = irdl.base "!builtin.tensor"
     %args_run3_1 = irdl.base "!builtin.tuple"
-    %args_run3 = irdl.any_of(%args_run3_0, %args_run3_1)
+    %args_run3_2 = irdl.base @tf::@buffer
+    %args_run3 = irdl.any_of(%args_run3_0, %args_run3_1, %args_run3_2)
     %args_run4_0 = irdl.base "!builtin.tensor"
     %args_run4_1 = irdl.base "!builtin.tuple"
-    %args_run4 = irdl.any_of(%args_run4_0, %args_run4_1)
+    %args_run4_2 = irdl.base @tf::@buffer
+    %args_run4 = irdl.any_of(%args_run4_0, %args_run4_1, %args_run4_2)
     %args_run5_0 = irdl.base "!builtin.tensor"
     %args_run5_1 = irdl.base "!builtin.tuple"
-    %args_run5 = irdl.any_of(%args_run5_0, %args_run5_1)
+    %args_run5_2 = irdl.base @tf::@buffer
+    %args_run5 = irdl.any_of(%args_run5_0, %args_run5_1, %args_run5_2)
     %args_run6_0 = irdl.base "!builtin.tensor"
     %args_run6_1 = irdl.base "!builtin.tuple"
-    %args_run6 = irdl.any_of(%args_run6_0, %args_run6_1)
+    %args_run6_2 = irdl.base @tf::@buffer
+    %args_run6 = irdl.any_of(%args_run6_0, %args_run6_1, %args_run6_2)
     %args_run7_0 = irdl.base "!builtin.tensor"
     %args_run7_1 = irdl.base "!builtin.tuple"
-    %args_run7 = irdl.any_of(%args_run7_0, %args_run7_1)
+    %args_run7_2 = irdl.base @tf::@buffer
+    %args_run7 = irdl.any_of(%args_run7_0, %args_run7_1, %args_run7_2)
     %args_run8_0 = irdl.base "!builtin.tensor"
     %args_run8_1 = irdl.base "!builtin.tuple"
-    %args_run8 = irdl.any_of(%args_run8_0, %args_run8_1)
+    %args_run8_2 = irdl.base @tf::@buffer
+    %args_run8 = irdl.any_of(%args_run8_0, %args_run8_1, %args_run8_2)
     %args_run9_0 = irdl.base "!builtin.tensor"
     %args_run9_1 = irdl.base "!builtin.tuple"
-    %args_run9 = irdl.any_of(%args_run9_0, %args_run9_1)
+    %args_run9_2 = irdl.base @tf::@buffer
+    %args_run9 = irdl.any_of(%args_run9_0, %args_run9_1, %args_run9_2)
     %args_run10_0 = irdl.base "!builtin.tensor"
     %args_run10_1 = irdl.base "!builtin.tuple"
-    %args_run10 = irdl.any_of(%args_run10_0, %args_run10_1)
+    %args_run10_2 = irdl.base @tf::@buffer
+    %args_run10 = irdl.any_of(%args_run10_0, %args_run10_1, %args_run10_2)
     %args_run11_0 = irdl.base "!builtin.tensor"
     %args_run11_1 = irdl.base "!builtin.tuple"
-    %args_run11 = irdl.any_of(%args_run11_0, %args_run11_1)
+    %args_run11_2 = irdl.base @tf::@buffer
+    %args_run11 = irdl.any_of(%args_run11_0, %args_run11_1, %args_run11_2)
     %args_run12_0 = irdl.base "!builtin.tensor"
     %args_run12_1 = irdl.base "!builtin.tuple"
-    %args_run12 = irdl.any_of(%args_run12_0, %args_run12_1)
+    %args_run12_2 = irdl.base @tf::@buffer
+    %args_run12 = irdl.any_of(%args_run12_0, %args_run12_1, %args_run12_2)
     %args_run13_0 = irdl.base "!builtin.tensor"
     %args_run13_1 = irdl.base "!builtin.tuple"
-    %args_run13 = irdl.any_of(%args_run13_0, %args_run13_1)
+    %args_run13_2 = irdl.base @tf::@buffer
+    %args_run13 = irdl.any_of(%args_run13_0, %args_run13_1, %args_run13_2)
     %args_run14_0 = irdl.base "!builtin.tensor"
     %args_run14_1 = irdl.base "!builtin.tuple"
-    %args_run14 = irdl.any_of(%args_run14_0, %args_run14_1)
+    %args_run14_2 = irdl.base @tf::@buffer
+    %args_run14 = irdl.any_of(%args_run14_0, %args_run14_1, %args_run14_2)
     %args_run15_0 = irdl.base "!builtin.tensor"
     %args_run15_1 = irdl.base "!builtin.tuple"
-    %args_run15 = irdl.any_of(%args_run15_0, %args_run15_1)
+    %args_run15_2 = irdl.base @tf::@buffer
+    %args_run15 = irdl.any_of(%args_run15_0, %args_run15_1, %args_run15_2)
     irdl.operands(
         variadic %args_run0,
         variadic %args_run1,
@@ -124,7 +142,8 @@ irdl.dialect @tir {
     )
     %res_0 = irdl.base "!builtin.tensor"
     %res_1 = irdl.base "!builtin.tuple"
-    %res = irdl.any_of(%res_0, %res_1)
+    %res_2 = irdl.base @tf::@buffer
+    %res = irdl.any_of(%res_0, %res_1, %res_2)
     irdl.results(optional %res)
     %callees = irdl.base "#builtin.array"  // of #builtin.symbol_ref (IRDL 19 states no array elements)
     %case_patterns = irdl.base "#builtin.array"  // of #builtin.array of #tf.range (IRDL 19 states no array elements)
@@ -137,7 +156,8 @@ irdl.dialect @tir {
   irdl.operation @return {
     %values_0 = irdl.base "!builtin.tensor"
     %values_1 = irdl.base "!builtin.tuple"
-    %values = irdl.any_of(%values_0, %values_1)
+    %values_2 = irdl.base @tf::@buffer
+    %values = irdl.any_of(%values_0, %values_1, %values_2)
     irdl.operands(variadic %values)
   }
 }

@@ -62,6 +62,7 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "structural_hash": ("tilefoundry.ir.structural", "structural_hash"),
     # types
     "TensorType": ("tilefoundry.types", "TensorType"),
+    "BufferType": ("tilefoundry.types", "BufferType"),
     "TupleType": ("tilefoundry.types", "TupleType"),
     "UnitType": ("tilefoundry.types", "UnitType"),
     "DimVar": ("tilefoundry.types", "DimVar"),
@@ -77,6 +78,7 @@ __all__ = [
     "analyze",
     "run_passes",
     "BindingMetadata",
+    "BufferType",
     "Call",
     "Constant",
     "DimVar",
@@ -177,4 +179,4 @@ if TYPE_CHECKING:
     from tilefoundry.module import Module
     from tilefoundry.pipeline import run_passes
     from tilefoundry.text import TextError, parse_module, print_module
-    from tilefoundry.types import DimVar, TensorType, TupleType, UnitType
+    from tilefoundry.types import BufferType, DimVar, TensorType, TupleType, UnitType

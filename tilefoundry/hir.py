@@ -49,7 +49,7 @@ from tilefoundry.ir.metadata import (
 from tilefoundry.ir.patterns import DimVarRangePat
 from tilefoundry.ir.state import Slot
 from tilefoundry.ir.view import FunctionView
-from tilefoundry.types import IRType, UnitType, to_attr
+from tilefoundry.types import BufferType, IRType, UnitType, to_attr
 
 __all__ = ["Function", "Variant", "is_sealed", "seal"]
 
@@ -219,6 +219,14 @@ def _assemble(name: str, params: list[Var], body: Expr) -> Block:
 
 def _build(name: str, params: list[Var], body: Expr, metadata: tuple[IRMetadata, ...]) -> FuncOp:
     check_new_params(name, params)
+    for param in params:
+        if isinstance(param.type, BufferType):
+            raise VerifyError(
+                f"Function '{name}': parameter '{param.name}' is a buffer ({param.type}); "
+                "buffers belong to TIR (a PrimFunction), HIR takes tensors"
+            )
+    if isinstance(body.type, BufferType):
+        raise VerifyError(f"Function '{name}' returns a buffer ({body.type}); HIR returns values")
     check_dim_vars([*(p.type for p in params), body.type], f"function '{name}'")
     names = [p.name for p in params]
     consts = [p.is_const for p in params]

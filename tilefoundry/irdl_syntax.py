@@ -26,7 +26,7 @@ from xdsl.dialects.builtin import (
     NoneType,
     i64,
 )
-from xdsl.ir import Attribute, BuiltinAttribute, ParametrizedAttribute
+from xdsl.ir import Attribute, BuiltinAttribute, ParametrizedAttribute, TypeAttribute
 from xdsl.irdl import VerificationContext
 from xdsl.parser import AttrParser
 from xdsl.utils.exceptions import VerifyException
@@ -93,6 +93,10 @@ def keyword_follows(parser: AttrParser, *keywords: str) -> bool:
     return token.kind is MLIRTokenKind.BARE_IDENT and token.text in keywords
 
 
+def _sigil(cls: type[ParametrizedAttribute]) -> str:
+    return "!" if issubclass(cls, TypeAttribute) else "#"
+
+
 def parse_irdl_parameters(
     cls: type[ParametrizedAttribute],
     parser: AttrParser,
@@ -110,7 +114,8 @@ def parse_irdl_parameters(
     if len(values) != len(definitions):
         names = ", ".join(name for name, _ in definitions)
         parser.raise_error(
-            f"#{cls.name} has {len(definitions)} parameter(s) ({names}), got {len(values)}",
+            f"{_sigil(cls)}{cls.name} has {len(definitions)} parameter(s) ({names}), got "
+            f"{len(values)}",
             position,
         )
     checked: list[Attribute] = []
@@ -125,5 +130,5 @@ def parse_irdl_parameters(
             checked.append(candidate)
             break
         else:
-            parser.raise_error(f"parameter '{name}' of #{cls.name}: {reason}", position)
+            parser.raise_error(f"parameter '{name}' of {_sigil(cls)}{cls.name}: {reason}", position)
     return checked

@@ -2,12 +2,14 @@
 
 ```python
 x = Var("x", TensorType((4,), "f32"))
-out = Var("out", TensorType((4,), "f32"))
+out = Var("out", BufferType((4,), "f32"))                     # memory, written in place
 y = LetStmt("y", Call(Binary(kind=BinaryKind.MUL), [x, x]))   # a value-form call, anchored
 k = PrimFunction(name="square", params=[x, out], body=[y, Evaluate(Copy(), [out, y.var])])
 ```
 
-A statement list holds `LetStmt`s and `Evaluate`s only: a bare `Call` is refused, whatever its
+A buffer (`BufferType`) is a parameter or the Var of a `LetStmt` of `ops.alloc(shape, dtype)`;
+`ops.load(buf)` reads it into a tensor, `Evaluate(Copy(), [buf, src])` writes it (docs/ir.md,
+"Buffers"). A statement list holds `LetStmt`s and `Evaluate`s only: a bare `Call` is refused, whatever its
 form. Same-module calls of other prim functions resolve through the module's symbol table (a
 call names its callee by symbol), and `DispatchCall` picks among them by `case_patterns`.
 """
@@ -59,7 +61,7 @@ from tilefoundry.ir.metadata import (
 from tilefoundry.ir.op_registry import Op
 from tilefoundry.ir.patterns import DimVarRangePat
 from tilefoundry.ir.view import FunctionView
-from tilefoundry.types import IRType, UnitType, from_attr, to_attr
+from tilefoundry.types import BufferType, IRType, UnitType, from_attr, to_attr
 
 __all__ = ["DispatchCall", "Evaluate", "LetStmt", "PrimFunction"]
 
@@ -74,6 +76,13 @@ def LetStmt(name: str, value: Expr, *, metadata: Iterable[IRMetadata] = ()) -> L
         raise VerifyError(
             f"LetStmt '{name}' anchors a value-form expression; this '{value.name}' has no value "
             "(use Evaluate for an effect-form op)"
+        )
+    if isinstance(value.type, BufferType) and not (
+        isinstance(value, CallOp) and isinstance(value.target, Op) and value.target.allocates
+    ):
+        raise VerifyError(
+            f"LetStmt '{name}' binds a buffer ({value.type}) only from ops.alloc; a buffer has "
+            "one name (use the buffer itself)"
         )
     items = check_metadata((BindingMetadata(name), *metadata), what=f"LetStmt '{name}' metadata")
     block = _statement_block(f"LetStmt '{name}'", value)
@@ -202,6 +211,11 @@ class PrimFunction(FunctionView[PrimFuncOp]):
         )
         if result is not None:
             check_expr(result, f"PrimFunction '{name}' result")
+            if isinstance(result.type, BufferType):
+                raise VerifyError(
+                    f"PrimFunction '{name}' returns the buffer {result.type}; a buffer does not "
+                    "escape its function: return a load of it (ops.load)"
+                )
         return cls.of(_build(name, param_list, statements, result, check_metadata(metadata)))
 
     @property

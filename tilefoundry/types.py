@@ -1,4 +1,4 @@
-"""Types carried by `Expr.type`: `TensorType`, `TupleType`, `UnitType`, and `DimVar`.
+"""Types carried by `Expr.type`: `TensorType`, `BufferType`, `TupleType`, `UnitType`, and `DimVar`.
 
 These are small immutable values (like `Pattern`s), and each has exactly one form in the IR:
 
@@ -6,8 +6,13 @@ These are small immutable values (like `Pattern`s), and each has exactly one for
 |---|---|
 | `TensorType((4, 8), "f32")` | `tensor<4x8xf32>` |
 | `TensorType((DimVar("n", 1, 1025), 8), "bf16")` | `tensor<?x8xbf16, #tf.dims<n: 1 to 1025>>` |
+| `BufferType((4, DimVar("n", 1, 9)), "f32")` | `!tf.buffer<4x?xf32, #tf.dims<n: 1 to 9>>` |
 | `TupleType((a, b))` | `tuple<a, b>` |
 | `UnitType()` | no result (an effect-form call); `none` where a type must be written |
+
+A tensor is a value: it never changes. A buffer (TIR only: a `tir.prim_func` parameter or a
+`tir.let` of `tf.memory.alloc`) is memory that ops read and write in place (`tf.memory.copy`
+writes it, `tf.memory.load` reads it into a tensor): see docs/ir.md, "Buffers".
 
 A `DimVar(name, lo, hi)` is a named dynamic dimension whose envelope is the half-open interval
 `[lo, hi)`, written `name: lo to hi` in the `#tf.dims` encoding (one entry per `?`, in order).
@@ -46,13 +51,19 @@ from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from tilefoundry.arguments import items_of, refuse_type, shown
 from tilefoundry.diagnostics import VerifyError
-from tilefoundry.irdl_syntax import irdl_form_follows, parse_irdl_parameters
+from tilefoundry.irdl_syntax import (
+    from_irdl_parameter,
+    irdl_form_follows,
+    parse_irdl_parameters,
+)
 
 __all__ = [
     "DTYPES",
     "ONE_VALUE_TYPE",
     "VALUE_TYPES",
     "SIZE_LIMIT",
+    "BufferAttr",
+    "BufferType",
     "DimVar",
     "DimsAttr",
     "IRType",
@@ -79,14 +90,6 @@ DTYPES: dict[str, Attribute] = {
 """The element types a tensor may have, by the name used in Python and in text."""
 
 _DTYPE_OF_ATTR: dict[Attribute, str] = {attr: name for name, attr in DTYPES.items()}
-
-VALUE_TYPES: AttrConstraint = BaseAttr(BuiltinTensorType) | BaseAttr(BuiltinTupleType)
-"""The constraint on the type of every SSA value the ops define or use: a tensor or a tuple
-(`UnitType` is the absence of a value: an effect-form call has no result)."""
-
-ONE_VALUE_TYPE: AttrConstraint = VarConstraint("V", VALUE_TYPES)
-"""The values a terminator passes on (`hir.return`, `tf.yield`, ...): at most one in valid IR,
-so all of one type, which IRDL states with a single binding (`dialects/*.irdl.mlir`)."""
 
 SIZE_LIMIT = 2**63
 """Sizes are 64-bit signed integers in MLIR: a dimension (and a DimVar envelope) stays below."""
@@ -169,6 +172,40 @@ class TensorType:
 
 
 @dataclass(frozen=True)
+class BufferType:
+    """A TIR buffer of `dtype` elements: memory that ops read and write in place (see the module
+    docstring). Its dims are a tensor's (ints and `DimVar`s); `tensor` is the type of a load."""
+
+    shape: tuple[int | DimVar, ...]
+    dtype: str
+
+    def __init__(self, shape: Iterable[int | DimVar], dtype: str) -> None:
+        tensor = TensorType(shape, dtype)
+        object.__setattr__(self, "shape", tensor.shape)
+        object.__setattr__(self, "dtype", tensor.dtype)
+
+    @property
+    def tensor(self) -> TensorType:
+        """The tensor type of the same shape and dtype (the value a `tf.memory.load` gives)."""
+        return TensorType(self.shape, self.dtype)
+
+    @property
+    def rank(self) -> int:
+        return len(self.shape)
+
+    @property
+    def is_static(self) -> bool:
+        return all(isinstance(d, int) for d in self.shape)
+
+    @property
+    def dim_vars(self) -> tuple[DimVar, ...]:
+        return tuple(d for d in self.shape if isinstance(d, DimVar))
+
+    def __str__(self) -> str:
+        return str(to_attr(self))
+
+
+@dataclass(frozen=True)
 class TupleType:
     """The type of a multi-output value: an ordered tuple of field types."""
 
@@ -177,6 +214,8 @@ class TupleType:
     def __init__(self, fields: Iterable[IRType]) -> None:
         items = items_of(fields, "TupleType fields", "an iterable of IRType")
         for field in items:
+            if isinstance(field, BufferType):
+                raise ValueError(f"a tuple holds values (tensors, tuples), not the buffer {field}")
             if not isinstance(field, TensorType | TupleType | UnitType):
                 refuse_type("a TupleType field", "an IRType", field)
         object.__setattr__(self, "fields", items)
@@ -196,7 +235,7 @@ class UnitType:
         return "()"
 
 
-IRType: TypeAlias = TensorType | TupleType | UnitType
+IRType: TypeAlias = TensorType | BufferType | TupleType | UnitType
 
 
 @irdl_attr_definition
@@ -261,6 +300,70 @@ class DimsAttr(ParametrizedAttribute):
         printer.print_string("<" + ", ".join(str(d) for d in self.dim_vars()) + ">")
 
 
+@irdl_attr_definition
+class BufferAttr(ParametrizedAttribute, TypeAttribute):
+    """The type of a TIR buffer: memory of a tensor's shape and dtype that ops write in place.
+
+    Its text is a tensor's, shape and `#tf.dims` encoding included:
+
+    ```mlir
+    !tf.buffer<4x8xf32>
+    !tf.buffer<?x8xbf16, #tf.dims<n: 1 to 4097>>
+    ```
+    """
+
+    name = "tf.buffer"
+
+    shape: ArrayAttr[IntAttr]
+    element_type: Attribute
+    encoding: Attribute
+
+    @staticmethod
+    def of_tensor(tensor: BuiltinTensorType[Attribute]) -> BufferAttr:
+        """The buffer of a tensor type's shape, element type and encoding."""
+        return BufferAttr(tensor.shape, tensor.element_type, tensor.encoding)
+
+    def tensor(self) -> BuiltinTensorType[Attribute]:
+        """The tensor type of the same shape, element type and encoding (what a load gives)."""
+        return BuiltinTensorType(
+            self.element_type, [d.data for d in self.shape.data], self.encoding
+        )
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
+        with parser.in_angle_brackets():
+            if irdl_form_follows(parser, MLIRTokenKind.L_SQUARE):
+                shape, element_type, irdl_encoding = parse_irdl_parameters(cls, parser)
+                return [shape, element_type, from_irdl_parameter(irdl_encoding)]
+            dims, element_type = parser.parse_ranked_shape()
+            encoding: Attribute = NoneAttr()
+            if parser.parse_optional_punctuation(",") is not None:
+                encoding = parser.parse_attribute()
+        return [ArrayAttr(IntAttr(d) for d in dims), element_type, encoding]
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string("<")
+        for dim in self.shape.data:
+            printer.print_string("?x" if dim.data == DYNAMIC_INDEX else f"{dim.data}x")
+        printer.print_attribute(self.element_type)
+        if not isinstance(self.encoding, NoneAttr):
+            printer.print_string(", ")
+            printer.print_attribute(self.encoding)
+        printer.print_string(">")
+
+
+VALUE_TYPES: AttrConstraint = (
+    BaseAttr(BuiltinTensorType) | BaseAttr(BuiltinTupleType) | BaseAttr(BufferAttr)
+)
+"""The constraint on the type of every SSA value the ops define or use: a tensor, a tuple or a
+buffer (`UnitType` is the absence of a value: an effect-form call has no result). Where a
+buffer may stand (TIR only) is the verifiers' rule."""
+
+ONE_VALUE_TYPE: AttrConstraint = VarConstraint("V", VALUE_TYPES)
+"""The values a terminator passes on (`hir.return`, `tf.yield`, ...): at most one in valid IR,
+so all of one type, which IRDL states with a single binding (`dialects/*.irdl.mlir`)."""
+
+
 @functools.lru_cache(maxsize=4096)
 def to_attr(type: IRType) -> Attribute:
     """The IR form of a type (see the module docstring). Both directions are pure functions
@@ -270,11 +373,13 @@ def to_attr(type: IRType) -> Attribute:
         dim_vars = type.dim_vars
         encoding: Attribute = DimsAttr.from_dim_vars(dim_vars) if dim_vars else NoneAttr()
         return BuiltinTensorType(DTYPES[type.dtype], shape, encoding)
+    if isinstance(type, BufferType):
+        return BufferAttr.of_tensor(cast(BuiltinTensorType[Attribute], to_attr(type.tensor)))
     if isinstance(type, TupleType):
         return BuiltinTupleType(ArrayAttr(cast(TypeAttribute, to_attr(f)) for f in type.fields))
     if isinstance(type, UnitType):
         return NoneType()
-    raise TypeError(f"expected a TensorType, TupleType or UnitType, got {shown(type)}")
+    raise TypeError(f"expected a TensorType, BufferType, TupleType or UnitType, got {shown(type)}")
 
 
 @functools.lru_cache(maxsize=4096)
@@ -307,8 +412,21 @@ def from_attr(attr: Attribute) -> IRType:
             return TensorType(dims, dtype)
         except ValueError as err:
             raise VerifyError(f"invalid type {attr}: {err}") from None
+    if isinstance(attr, BufferAttr):
+        if not isinstance(attr.element_type, TypeAttribute):
+            raise VerifyError(f"unsupported element type {attr.element_type} in {attr}")
+        try:
+            tensor = from_attr(attr.tensor())
+        except VerifyError as err:
+            raise VerifyError(str(err).replace(str(attr.tensor()), str(attr))) from None
+        assert isinstance(tensor, TensorType)
+        return BufferType(tensor.shape, tensor.dtype)
     if isinstance(attr, BuiltinTupleType):
-        return TupleType(from_attr(f) for f in attr.types)
+        fields = [from_attr(f) for f in attr.types]
+        try:
+            return TupleType(fields)
+        except ValueError as err:
+            raise VerifyError(f"invalid type {attr}: {err}") from None
     if isinstance(attr, NoneType):
         return UnitType()
-    raise VerifyError(f"unsupported type {attr}; expected a tensor, a tuple or none")
+    raise VerifyError(f"unsupported type {attr}; expected a tensor, a buffer, a tuple or none")

@@ -21,6 +21,7 @@ import pytest
 import tilefoundry as tf
 from tilefoundry import (
     BindingMetadata,
+    BufferType,
     Call,
     Constant,
     DimVar,
@@ -210,7 +211,11 @@ CASES: tuple[Case, ...] = (
     case(
         "Evaluate",
         Evaluate,
-        lambda: {"op": ops.Copy(), "args": [Var("a", T4), Var("b", T4)], "metadata": ()},
+        lambda: {
+            "op": ops.Copy(),
+            "args": [Var("a", BufferType((4,), "f32")), Var("b", T4)],
+            "metadata": (),
+        },
         args="arg",
     ),
     case(

@@ -9,6 +9,7 @@ import pytest
 from xdsl.dialects.builtin import SymbolRefAttr
 
 from tilefoundry import (
+    BufferType,
     Call,
     Constant,
     DimVar,
@@ -29,6 +30,7 @@ from tilefoundry.ops import Binary, BinaryKind, Copy, Unary, UnaryKind
 from tilefoundry.tir import DispatchCall, Evaluate, LetStmt, PrimFunction
 
 T4 = TensorType((4,), "f32")
+B4 = BufferType((4,), "f32")
 N = DimVar("n", 1, 4097)
 XN = TensorType((N,), "f32")
 
@@ -36,7 +38,7 @@ XN = TensorType((N,), "f32")
 def square() -> PrimFunction:
     """square(x, out): out <- x * x (no value)."""
     x = Var("x", T4)
-    out = Var("out", T4)
+    out = Var("out", B4)
     y = LetStmt("y", Call(Binary(kind=BinaryKind.MUL), [x, x]))
     return PrimFunction(name="square", params=[x, out], body=[y, Evaluate(Copy(), [out, y.var])])
 
@@ -118,13 +120,13 @@ def test_let_stmt_anchors_a_constant() -> None:
 
 
 def test_let_stmt_refuses_an_effect_form_call() -> None:
-    a, b = Var("a", T4), Var("b", T4)
+    a, b = Var("a", B4), Var("b", T4)
     with pytest.raises(VerifyError, match=r"LetStmt 'z' anchors a value-form.*no value.*Evaluate"):
         LetStmt("z", Call(Copy(), [a, b]))
 
 
 def test_evaluate_runs_an_effect_form_op() -> None:
-    a, b = Var("a", T4), Var("b", T4)
+    a, b = Var("a", B4), Var("b", T4)
     statement = Evaluate(Copy(), [a, b])
     assert isinstance(statement, EvaluateOp)
     assert isinstance(statement.call, CallOp)
@@ -138,7 +140,7 @@ def test_evaluate_refuses_a_value_form_op() -> None:
 
 
 def test_a_bare_effect_call_as_a_statement_is_refused() -> None:
-    a, b = Var("a", T4), Var("b", T4)
+    a, b = Var("a", B4), Var("b", T4)
     with pytest.raises(VerifyError, match=r"statement #0 is a bare Call"):
         PrimFunction(name="p", params=[a, b], body=[Call(Copy(), [a, b])])
 
@@ -416,3 +418,30 @@ tir.prim_func @k(%x: tensor<4xf32>) -> tensor<4xf32> {
     assert isinstance(m.lookup("k"), PrimFunction)
     assert m.entry == "k"
     np.testing.assert_allclose(m(np.ones(4, np.float32)), -np.ones(4))
+
+
+def test_buffers_from_python_follow_the_ir_rules() -> None:
+    """A buffer is a parameter or a LetStmt of ops.alloc; it is never returned nor re-bound, and a
+    value-form op reads it only through ops.load."""
+    b = Var("b", B4)
+    with pytest.raises(VerifyError, match=r"returns the buffer !tf.buffer<4xf32>.*ops.load"):
+        PrimFunction(name="p", params=[b], body=[], result=b)
+    with pytest.raises(VerifyError, match=r"binds a buffer \(!tf.buffer<4xf32>\) only from"):
+        LetStmt("alias", Var("c", B4))
+    with pytest.raises(VerifyError, match=r"operand #0 is a buffer.*tf.memory.load"):
+        ops.neg(Var("d", B4))
+    tmp = LetStmt("tmp", ops.alloc((4,), "f32"))
+    x = Var("x", T4)
+    out = Var("out", B4)
+    copy_in = Evaluate(Copy(), [tmp.var, x])
+    copy_out = Evaluate(Copy(), [out, tmp.var])
+    loaded = LetStmt("loaded", ops.load(out))
+    k = PrimFunction(
+        name="k", params=[x, out], body=[tmp, copy_in, copy_out, loaded], result=loaded.var
+    )
+    m = Module(name="m", functions=[k])
+    given = np.zeros(4, np.float32)
+    result = m.k(np.arange(4, dtype=np.float32), given)
+    np.testing.assert_array_equal(given, np.arange(4))
+    np.testing.assert_array_equal(result, np.arange(4))
+    assert structural_equal(parse_module(print_module(m)), m)

@@ -54,7 +54,8 @@ from tilefoundry.dialects.function import (
 from tilefoundry.ir.expr import VarOwner
 from tilefoundry.ir.op_verification import memoize_verification
 from tilefoundry.ir.patterns import DimVarRangePat
-from tilefoundry.types import ONE_VALUE_TYPE
+from tilefoundry.ir.verifier import OpVerifyError
+from tilefoundry.types import ONE_VALUE_TYPE, BufferAttr
 
 __all__ = ["HIR", "FuncOp", "ReturnOp", "VariantOp"]
 
@@ -105,6 +106,7 @@ class FuncOp(FunctionOpMixin, IRDLOperation):
     def verify_(self) -> None:
         where = f"function '@{self.sym_name.data}'"
         dim_vars = self.verify_signature()
+        _refuse_buffers(self, where)
         check_body_ops(self.body.block, where, "hir.return")
         if not isinstance(self.body.block.last_op, ReturnOp):
             raise VerifyError("body must end with hir.return")
@@ -134,6 +136,26 @@ class FuncOp(FunctionOpMixin, IRDLOperation):
         if self.variants is not None:
             printer.print_string(" variants ")
             printer.print_region(self.variants)
+
+
+def _refuse_buffers(function: FuncOp, where: str) -> None:
+    """HIR computes values: a buffer (TIR's memory) is never a parameter, result or value."""
+    names = [n.data for n in function.param_names]
+    for name, type in zip(names, function.function_type.inputs.data, strict=False):
+        if isinstance(type, BufferAttr):
+            raise VerifyError(
+                f"parameter '{name}' of {where} is a buffer ({type}); buffers belong to TIR "
+                "(a tir.prim_func), HIR takes tensors"
+            )
+    for type in function.function_type.outputs.data:
+        if isinstance(type, BufferAttr):
+            raise VerifyError(f"{where} returns a buffer ({type}); HIR returns values")
+    for op in function.walk():
+        for result in op.results:
+            if isinstance(result.type, BufferAttr):
+                raise OpVerifyError(
+                    op, f"defines a buffer ({result.type}) in {where}; buffers belong to TIR"
+                )
 
 
 @irdl_op_definition

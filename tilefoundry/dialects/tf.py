@@ -56,6 +56,7 @@ from tilefoundry.diagnostics import VerifyError, with_context
 from tilefoundry.dialects.canonicalization import Canonicalization
 from tilefoundry.dialects.dense import array_to_dense, dense_to_array
 from tilefoundry.dialects.dim_range import DimRangeAttr
+from tilefoundry.dialects.effects import function_call_effects, op_call_effects
 from tilefoundry.dialects.op_attr import OpAttr, attr_to_op, canonical, op_to_attr, parse_op_body
 from tilefoundry.dialects.op_attr import print_op_body as _print_op_body
 from tilefoundry.dialects.tf_mesh import MeshOp, YieldOp
@@ -85,6 +86,7 @@ from tilefoundry.ir.state import Slot
 from tilefoundry.target import TargetAttr, TopologyAttr
 from tilefoundry.types import (
     VALUE_TYPES,
+    BufferAttr,
     DimsAttr,
     IRType,
     TensorType,
@@ -365,11 +367,20 @@ def _check_function_call(
 
 
 class CallEffects(MemoryEffect):
-    """A value-form call of a pure registered op has no effect; anything else may have any."""
+    """The memory effects of a call (`tilefoundry.dialects.effects`): a pure op's value-form
+    call has none; a memory op reads or writes the buffers its `ParamDef`s say (an alloc
+    allocates its result); a function call has its callee's (None, all effects, when unknown)."""
 
     @classmethod
     def get_effects(cls, op: Operation) -> AbstractSet[EffectInstance] | None:
-        return set() if cast(CallOp, op).is_pure_value_call() else None
+        call = cast(CallOp, op)
+        if isinstance(call.callee, SymbolRefAttr):
+            return function_call_effects(call, call.callee, call.args_)
+        try:
+            target = attr_to_op(call.callee)
+        except VerifyError:
+            return None
+        return op_call_effects(target, call)
 
 
 class CallSpeculation(ConditionallySpeculatable):
@@ -410,7 +421,7 @@ class CallOp(ExprOp, IRDLOperation):
     ```mlir
     %y = tf.call tf.math.binary<kind = add>(%a, %b) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
     %h = tf.call @layer0::@mlp(%x) : (tensor<8x64xf32>) -> tensor<8x64xf32>
-    tf.call tf.memory.copy(%dst, %src) : (tensor<4xf32>, tensor<4xf32>) -> ()
+    tf.call tf.memory.copy(%dst, %src) : (!tf.buffer<4xf32>, tensor<4xf32>) -> ()
     ```
     """
 
@@ -486,9 +497,10 @@ class CallOp(ExprOp, IRDLOperation):
         if not isinstance(self.callee, OpAttr) or not self.results:
             return False
         try:
-            return bool(getattr(attr_to_op(self.callee), "pure", True))
+            target = attr_to_op(self.callee)
         except VerifyError:
             return False
+        return bool(getattr(target, "pure", True)) and not target.declares_effects()
 
     def verify_(self) -> None:
         self.verify_metadata()
@@ -497,6 +509,14 @@ class CallOp(ExprOp, IRDLOperation):
             if not _CHECKED_CALLS.holds(signature):
                 _check_op_call(self.callee, tuple(self.args_.types), tuple(self.result_types))
                 _CHECKED_CALLS.add(signature)
+            parent = self.parent_op()
+            if parent is not None and parent.name != "tir.let" and self.results:
+                if attr_to_op(self.callee).allocates:
+                    raise VerifyError(
+                        f"{self.callee.op_name.data} introduces a buffer: it is anchored by a "
+                        f"tir.let (`%buf = tir.let tf.call {self.callee.op_name.data}<...>() "
+                        f": () -> ...`), not in a '{parent.name}'"
+                    )
 
     @classmethod
     def parse(cls, parser: Parser) -> CallOp:
@@ -629,6 +649,7 @@ TF = memoize_verification(
         [
             OpAttr,
             DimsAttr,
+            BufferAttr,
             DimRangeAttr,
             SpanEndAttr,
             MetaAttr,

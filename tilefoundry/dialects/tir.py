@@ -9,13 +9,19 @@ of several same-module functions, the first whose `case_patterns` hold the runti
 
 A statement holds its expression in a region that ends in `tir.yield`, so the value reaches the
 statement through use-def: passes that know nothing of TIR (`cse`, `dce`, `canonicalize`) see
-ordinary SSA values, erase what nothing uses, and keep every statement valid. A `tir.let` has
-the effects of its body (an unused pure one may go); a `tir.evaluate` runs an effect.
+ordinary SSA values, erase what nothing uses, and keep every statement valid. A `tir.let` and a
+`tir.evaluate` have the memory effects of their bodies (`tilefoundry.dialects.effects`): a read
+of a buffer is not merged with another across a write of it, an unused pure or read-only one
+may go, a write stays.
+
+Buffers (`!tf.buffer`) appear only as parameters and as `tir.let` bindings of
+`tf.memory.alloc`; a prim function never returns one (docs/ir.md, "Buffers").
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 from typing import cast
 
 from xdsl.dialects.builtin import (
@@ -27,7 +33,7 @@ from xdsl.dialects.builtin import (
     SymbolRefAttr,
     UnknownLoc,
 )
-from xdsl.ir import Attribute, Block, Dialect, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, Dialect, Operation, OpResult, Region, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
     irdl_op_definition,
@@ -43,9 +49,11 @@ from xdsl.irdl import (
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import (
+    EffectInstance,
     HasParent,
     IsolatedFromAbove,
     IsTerminator,
+    MemoryEffect,
     NoTerminator,
     Pure,
     RecursiveMemoryEffect,
@@ -58,6 +66,7 @@ from tilefoundry.diagnostics import VerifyError
 from tilefoundry.dialects.asm import ValuesFormat
 from tilefoundry.dialects.canonicalization import Canonicalization
 from tilefoundry.dialects.dim_range import DimRangeAttr, check_ranges, parse_ranges, print_ranges
+from tilefoundry.dialects.effects import function_call_effects
 from tilefoundry.dialects.function import (
     FunctionOpMixin,
     check_dim_vars,
@@ -69,9 +78,10 @@ from tilefoundry.dialects.tf_module import lookup_symbol
 from tilefoundry.ir.callable import FunctionLike, fits
 from tilefoundry.ir.expr import Expr, ExprOp, Var, VarOwner, is_defined_within
 from tilefoundry.ir.metadata import BindingMetadata, location_to_metadata
+from tilefoundry.ir.op_registry import Op
 from tilefoundry.ir.op_verification import memoize_verification
 from tilefoundry.ir.patterns import DimVarRangePat
-from tilefoundry.types import ONE_VALUE_TYPE, VALUE_TYPES, from_attr
+from tilefoundry.types import ONE_VALUE_TYPE, VALUE_TYPES, BufferAttr, from_attr
 
 __all__ = ["TIR", "DispatchOp", "EvaluateOp", "LetOp", "PrimFuncOp", "ReturnOp", "YieldOp"]
 
@@ -81,9 +91,9 @@ class PrimFuncOp(FunctionOpMixin, IRDLOperation):
     """A TIR function: named parameters and a body of statements.
 
     ```mlir
-    tir.prim_func @square(%x: tensor<4xf32>, %out: tensor<4xf32>) -> () {
+    tir.prim_func @square(%x: tensor<4xf32>, %out: !tf.buffer<4xf32>) -> () {
       %y = tir.let tf.call tf.math.binary<kind = mul>(%x, %x) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
-      tir.evaluate tf.call tf.memory.copy(%out, %y) : (tensor<4xf32>, tensor<4xf32>) -> ()
+      tir.evaluate tf.call tf.memory.copy(%out, %y) : (!tf.buffer<4xf32>, tensor<4xf32>) -> ()
       tir.return
     }
     ```
@@ -102,6 +112,12 @@ class PrimFuncOp(FunctionOpMixin, IRDLOperation):
     def verify_(self) -> None:
         where = f"function '@{self.sym_name.data}'"
         self.verify_signature()
+        for result in self.function_type.outputs.data:
+            if isinstance(result, BufferAttr):
+                raise VerifyError(
+                    f"{where} returns the buffer {result}; a buffer does not escape its "
+                    "function: return a tf.memory.load of it"
+                )
         for op in self.body.block.ops:
             if isinstance(op, LetOp | EvaluateOp | ReturnOp):
                 continue
@@ -279,6 +295,19 @@ class LetOp(VarOwner, IRDLOperation):
             raise VerifyError(
                 f"binds type {self.binding.type}, but its body yields a value of type {yielded}"
             )
+        if isinstance(yielded, BufferAttr):
+            source = terminator.values[0]
+            owner = source.owner if isinstance(source, OpResult) else None
+            if not (
+                isinstance(owner, CallOp)
+                and owner.parent is self.body.block
+                and isinstance(owner.target, Op)
+                and owner.target.allocates
+            ):
+                raise VerifyError(
+                    f"tir.let binds a buffer ({yielded}) only from a tf.memory.alloc in its "
+                    "body; a buffer has one name (use the buffer itself)"
+                )
 
     @classmethod
     def parse(cls, parser: Parser) -> LetOp:
@@ -304,7 +333,7 @@ class EvaluateOp(IRDLOperation):
     it compute its arguments. A call alone prints in the short form:
 
     ```mlir
-    tir.evaluate tf.call tf.memory.copy(%out, %y) : (tensor<4xf32>, tensor<4xf32>) -> ()
+    tir.evaluate tf.call tf.memory.copy(%out, %y) : (!tf.buffer<4xf32>, tensor<4xf32>) -> ()
     ```
     """
 
@@ -403,6 +432,21 @@ class DispatchSymbolUse(SymbolUserOpInterface):
             check_ranges([r.pattern for r in ranges], dim_vars, f"case #{index} ({shown})")
 
 
+class DispatchEffects(MemoryEffect):
+    """A dispatch has the effects of every case it may call (None when one is unknown)."""
+
+    @classmethod
+    def get_effects(cls, op: Operation) -> AbstractSet[EffectInstance] | None:
+        dispatch = cast(DispatchOp, op)
+        effects: set[EffectInstance] = set()
+        for callee in dispatch.callees:
+            found = function_call_effects(op, callee, dispatch.args)
+            if found is None:
+                return None
+            effects.update(found)
+        return effects
+
+
 @irdl_op_definition
 class DispatchOp(ExprOp, IRDLOperation):
     """`DispatchCall`: calls the first case whose `case_patterns` hold the runtime DimVar sizes.
@@ -419,7 +463,7 @@ class DispatchOp(ExprOp, IRDLOperation):
     args = var_operand_def(VALUE_TYPES)
     res = opt_result_def(VALUE_TYPES)
 
-    traits = traits_def(DispatchSymbolUse())
+    traits = traits_def(DispatchSymbolUse(), DispatchEffects())
 
     @property
     def case_patterns(self) -> tuple[tuple[DimVarRangePat, ...], ...]:

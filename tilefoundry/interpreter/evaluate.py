@@ -7,6 +7,12 @@ op calls through `REFERENCE`, function calls through the symbol table, mesh regi
 returns the result as a numpy array, a tuple for a tuple value, or None for an effect-only
 function.
 
+A tensor is a value: its array is read-only (a view: the caller's array is left as it is), so
+an op that wrote one would raise. A buffer (`!tf.buffer`, a prim function's parameter or an
+alloc) is a writeable numpy array that effect-form ops write in place: the array given for a
+buffer parameter is the buffer, and a call of a prim function passes it on by reference, so the
+callee's writes are seen by the caller (and by the Python caller that passed the array).
+
 Within `recording_selections()`, each choice a run makes (the variant or body of a function that
 has variants, the case of a `tir.dispatch`) is recorded, in order, as a line of text.
 """
@@ -31,7 +37,15 @@ from tilefoundry.dialects.tf_module import lookup_symbol
 from tilefoundry.dialects.tir import DispatchOp, EvaluateOp, LetOp, PrimFuncOp
 from tilefoundry.interpreter.numerics import cast_array, held_as
 from tilefoundry.interpreter.reference import REFERENCE
-from tilefoundry.types import DimVar, IRType, TensorType, TupleType, from_attr
+from tilefoundry.types import (
+    BufferAttr,
+    BufferType,
+    DimVar,
+    IRType,
+    TensorType,
+    TupleType,
+    from_attr,
+)
 
 __all__ = [
     "ExecutionError",
@@ -86,6 +100,8 @@ def check_argument(name: str, type: IRType, value: Any, sizes: dict[str, int]) -
             check_argument(f"{name}[{i}]", t, v, sizes)
             for i, (t, v) in enumerate(zip(type.fields, value, strict=True))
         )
+    if isinstance(type, BufferType):
+        return _buffer_argument(name, type, value, sizes)
     if not isinstance(type, TensorType):
         raise ExecutionError(f"argument '{name}' has type {type}, which takes no value")
     array = np.asarray(value)
@@ -112,7 +128,34 @@ def check_argument(name: str, type: IRType, value: Any, sizes: dict[str, int]) -
         raise ExecutionError(
             f"argument '{name}' has dtype {array.dtype}; {type} needs {type.dtype}"
         )
-    return held_as(array, type.dtype)  # bf16 rounded, NaNs quiet (else the array itself)
+    return _frozen(held_as(array, type.dtype))  # bf16 rounded, NaNs quiet; read-only
+
+
+def _buffer_argument(name: str, type: BufferType, value: Any, sizes: dict[str, int]) -> Any:
+    """The array itself: the function writes a buffer parameter in place."""
+    expected = numpy_dtype(type.dtype)
+    if not isinstance(value, np.ndarray) or value.dtype != expected or not value.flags.writeable:
+        got = (
+            f"a {'read-only ' * (not value.flags.writeable)}{value.dtype} array"
+            if isinstance(value, np.ndarray)
+            else value.__class__.__name__
+        )
+        raise ExecutionError(
+            f"argument '{name}' is a buffer ({type}): pass a writeable numpy array of "
+            f"{expected}, which the function writes in place; got {got}"
+        )
+    check_argument(name, type.tensor, value, sizes)
+    return value
+
+
+def _frozen(value: Any) -> Any:
+    """A tensor's value as read-only arrays (a view of a writeable one)."""
+    if isinstance(value, tuple):
+        return tuple(_frozen(v) for v in value)
+    if isinstance(value, np.ndarray) and value.flags.writeable:
+        value = value.view()
+        value.flags.writeable = False
+    return value
 
 
 def evaluate_op(op: CallOp, values: Sequence[Any]) -> Any:
@@ -177,7 +220,7 @@ def _run_block(block: Block, env: dict[SSAValue, Any]) -> list[Any]:
         if op.has_trait(IsTerminator):
             return [env[v] for v in op.operands]
         for result, value in zip(op.results, _evaluate(op, env), strict=True):
-            env[result] = value
+            env[result] = value if isinstance(result.type, BufferAttr) else _frozen(value)
     return []
 
 
@@ -238,11 +281,18 @@ def run_prim_function(function: PrimFuncOp, args: Sequence[Any]) -> Any:
 
 
 def run_any(op: Operation, args: Sequence[Any]) -> Any:
-    """Run a `hir.func` or a `tir.prim_func` on numpy arrays."""
+    """Run a `hir.func` or a `tir.prim_func` on numpy arrays; the result is the caller's own
+    (writeable arrays: inside a run, tensors are read-only)."""
     if isinstance(op, PrimFuncOp):
-        return run_prim_function(op, args)
+        return _released(run_prim_function(op, args))
     assert isinstance(op, FuncOp)
-    return run_function(op, args)
+    return _released(run_function(op, args))
+
+
+def _released(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return tuple(_released(v) for v in value)
+    return np.array(value) if isinstance(value, np.ndarray) else value
 
 
 def function_runner(function: Any) -> Callable[..., Any]:

@@ -1,8 +1,9 @@
 """numpy reference semantics of the op library, by Op class.
 
 `@reference(OpClass)` registers an implementation `impl(op, *arrays) -> array | tuple | None`
-(None for an effect-form op, which acts on its arguments in place). A library of custom ops
-registers its own the same way. bf16 is computed in float32.
+(None for an effect-form op, which acts on its arguments in place: a buffer is a writeable
+numpy array; a tensor's array is read-only). A library of custom ops registers its own the
+same way. bf16 is computed in float32.
 """
 
 from __future__ import annotations
@@ -12,11 +13,12 @@ from typing import Any
 
 import numpy as np
 
+from tilefoundry.dialects.dense import numpy_dtype
 from tilefoundry.interpreter.numerics import cast_array, widened
 from tilefoundry.ir.op_registry import Op
 from tilefoundry.ops.linalg import MatMul, Transpose
 from tilefoundry.ops.math import Binary, BinaryKind, Cast, Unary, UnaryKind
-from tilefoundry.ops.memory import Copy
+from tilefoundry.ops.memory import Alloc, Copy, Load
 from tilefoundry.ops.reduce import ReduceMax, ReduceSum
 from tilefoundry.ops.shapes import normalize_axis
 from tilefoundry.ops.structure import Split, TupleGetItem
@@ -161,3 +163,13 @@ def _split(op: Split, x: Any) -> tuple[Any, ...]:
 @reference(Copy)
 def _copy(op: Copy, dst: Any, src: Any) -> None:
     np.copyto(dst, src)
+
+
+@reference(Load)
+def _load(op: Load, buffer: Any) -> Any:
+    return np.array(buffer, copy=True)  # a snapshot: later writes to the buffer do not show
+
+
+@reference(Alloc)
+def _alloc(op: Alloc, *args: Any) -> Any:
+    return np.zeros(op.shape, numpy_dtype(op.dtype))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import abc
 
-from tilefoundry.types import DimVar, IRType, TensorType, TupleType
+from tilefoundry.types import BufferType, DimVar, IRType, TensorType, TupleType
 
 __all__ = ["FunctionLike", "fits"]
 
@@ -37,13 +37,16 @@ def _dim_fits(param: int | DimVar, arg: int | DimVar) -> bool:
 
 def fits(param: IRType, arg: IRType) -> bool:
     """Whether a value of type `arg` may be passed for a parameter of type `param`: equal types,
-    except that a `DimVar` dim accepts a size, or a same-named DimVar, inside its envelope."""
+    except that a `DimVar` dim accepts a size, or a same-named DimVar, inside its envelope (for
+    a buffer's dims too: a buffer of 4 elements is passed for `!tf.buffer<?xf32, #tf.dims<n: ...>>`)."""
     if isinstance(param, TensorType) and isinstance(arg, TensorType):
         return (
             param.dtype == arg.dtype
             and param.rank == arg.rank
             and all(_dim_fits(p, a) for p, a in zip(param.shape, arg.shape, strict=True))
         )
+    if isinstance(param, BufferType) and isinstance(arg, BufferType):
+        return fits(param.tensor, arg.tensor)
     if isinstance(param, TupleType) and isinstance(arg, TupleType):
         return len(param) == len(arg) and all(
             fits(p, a) for p, a in zip(param.fields, arg.fields, strict=True)

@@ -34,7 +34,15 @@ from tilefoundry.ir.metadata import (
     span_text,
 )
 from tilefoundry.ir.state import Slot
-from tilefoundry.types import IRType, TensorType, TupleType, UnitType, from_attr, to_attr
+from tilefoundry.types import (
+    BufferType,
+    IRType,
+    TensorType,
+    TupleType,
+    UnitType,
+    from_attr,
+    to_attr,
+)
 
 __all__ = [
     "Expr",
@@ -223,7 +231,7 @@ class Var(Expr):
         metadata: Iterable[IRMetadata] = (),
     ) -> None:
         check_var_name(name)
-        if not isinstance(type, TensorType | TupleType | UnitType):
+        if not isinstance(type, TensorType | BufferType | TupleType | UnitType):
             raise TypeError(f"Var '{name}' type must be an IRType, got {shown(type)}")
         if not isinstance(is_const, bool):
             raise TypeError(f"Var '{name}' is_const must be a bool, got {shown(is_const)}")

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal, NoReturn, TypeVar, cas
 from tilefoundry.arguments import items_of, refuse_type, shown
 from tilefoundry.diagnostics import VerifyError
 from tilefoundry.ir.patterns import Pattern
-from tilefoundry.types import IRType, TensorType, TupleType, UnitType
+from tilefoundry.types import BufferType, IRType, TensorType, TupleType, UnitType
 
 if TYPE_CHECKING:
     from xdsl.ir import SSAValue
@@ -50,6 +50,7 @@ __all__ = [
     "op_schemas",
     "register_alias",
     "register_op",
+    "check_effect",
     "typeinfer",
 ]
 
@@ -57,13 +58,23 @@ _MISSING: Any = object()
 _SEGMENT = re.compile(r"[a-z_][a-z0-9_]*")
 
 
+Effect = Literal["read", "write"]
+"""What a call does to the buffer passed for an input (`ParamDef.effect`)."""
+
+
 class ParamDef:
     """One parameter of an Op: an `"input"` (a `Call` argument, matched by `pattern`) or an
-    `"attribute"` (a value carried on the Op instance, with `default` and `optional`)."""
+    `"attribute"` (a value carried on the Op instance, with `default` and `optional`).
+
+    An input's `effect` says what a call does to the memory passed for it: `"read"` (it takes
+    a tensor or a buffer, and reads the buffer), `"write"` (it must be a buffer, written in
+    place), or None (it takes a tensor only: a value-form op reads values, never buffers). The
+    pattern matches a buffer as the tensor of its shape and dtype."""
 
     kind: Literal["input", "attribute"]
     annotation: Any
     pattern: Pattern | None
+    effect: Effect | None
     default: object
     optional: bool
     name: str
@@ -75,6 +86,7 @@ class ParamDef:
         pattern: Pattern | None = None,
         default: object = _MISSING,
         optional: bool = False,
+        effect: Effect | None = None,
     ) -> None:
         if kind not in ("input", "attribute"):
             raise ValueError(f"ParamDef kind must be 'input' or 'attribute', got {shown(kind)}")
@@ -84,7 +96,14 @@ class ParamDef:
             raise ValueError("pattern belongs to input-kind ParamDefs only")
         if pattern is not None and not isinstance(pattern, Pattern):
             raise TypeError(f"ParamDef pattern must be a Pattern, got {shown(pattern)}")
+        if effect not in (None, "read", "write"):
+            raise ValueError(
+                f"ParamDef effect must be 'read', 'write' or None, got {shown(effect)}"
+            )
+        if kind == "attribute" and effect is not None:
+            raise ValueError("effect belongs to input-kind ParamDefs only")
         self.kind = kind
+        self.effect = effect
         self.annotation = annotation
         self.pattern = pattern
         self.default = default
@@ -188,7 +207,12 @@ class Op:
     """`dialect.category.name`, set by `@register_op`."""
 
     pure: ClassVar[bool] = True
-    """Whether a value-form call of this Op has no side effect (most Ops are pure)."""
+    """Whether a value-form call of this Op has no side effect (most Ops are pure). An Op that
+    declares an `effect` on an input, or `allocates`, is not pure."""
+
+    allocates: ClassVar[bool] = False
+    """Whether a call's result is a fresh buffer (`tf.memory.alloc`): each call a distinct one,
+    anchored by a `tir.let`."""
 
     matrix_unit: ClassVar[bool] = False
     """Whether its flops run on the device's matrix units (tensor cores), at their peak."""
@@ -252,6 +276,11 @@ class Op:
             cached = tuple(found.values())
             cls._params = cached
         return list(cached)
+
+    @classmethod
+    def declares_effects(cls) -> bool:
+        """Whether a call touches memory: an input with an `effect`, or an allocated result."""
+        return cls.allocates or any(p.effect is not None for p in cls.params())
 
     @classmethod
     def input_params(cls) -> list[ParamDef]:
@@ -434,7 +463,8 @@ def resolve_schema(dialect: str, category: str, name: str, arg_types: Sequence[I
     for schema in bucket:
         inputs = schema.input_params
         if len(inputs) == len(arg_types) and all(
-            p.pattern is None or p.pattern.match(t) for p, t in zip(inputs, arg_types, strict=True)
+            p.pattern is None or p.pattern.match(t.tensor if isinstance(t, BufferType) else t)
+            for p, t in zip(inputs, arg_types, strict=True)
         ):
             return schema
     shown = ", ".join(str(t) for t in arg_types)
@@ -448,7 +478,7 @@ def typeinfer(target: Op, arg_types: Iterable[IRType]) -> IRType:
         refuse_type("typeinfer target", "an Op", target)
     types_ = items_of(arg_types, "typeinfer arg_types", "an iterable of IRType")
     for index, arg_type in enumerate(types_):
-        if not isinstance(arg_type, TensorType | TupleType | UnitType):
+        if not isinstance(arg_type, TensorType | BufferType | TupleType | UnitType):
             refuse_type(f"typeinfer arg_types #{index}", "an IRType", arg_type)
     inputs = type(target).input_params()
     if len(types_) != len(inputs):
@@ -457,7 +487,9 @@ def typeinfer(target: Op, arg_types: Iterable[IRType]) -> IRType:
             f"({', '.join(p.name for p in inputs)}), got {len(types_)}"
         )
     for index, (param, arg_type) in enumerate(zip(inputs, types_, strict=True)):
-        if param.pattern is not None and not param.pattern.match(arg_type):
+        check_effect(target, index, param, arg_type)
+        matched = arg_type.tensor if isinstance(arg_type, BufferType) else arg_type
+        if param.pattern is not None and not param.pattern.match(matched):
             raise VerifyError(
                 f"{target.op_name} argument #{index} ('{param.name}') expects {param.pattern}, "
                 f"got {arg_type}"
@@ -466,6 +498,19 @@ def typeinfer(target: Op, arg_types: Iterable[IRType]) -> IRType:
         result = target.infer_type(*types_)
     except (TypeError, ValueError) as err:
         raise VerifyError(f"{target.op_name}: {err}") from None
-    if not isinstance(result, TensorType | TupleType | UnitType):
+    if not isinstance(result, TensorType | BufferType | TupleType | UnitType):
         raise VerifyError(f"{target.op_name}.infer_type returned {shown(result)}, not an IRType")
+    if isinstance(result, BufferType) and not target.allocates:
+        raise VerifyError(f"{target.op_name} returns the buffer {result}, but does not allocate")
     return result
+
+
+def check_effect(target: Op, index: int, param: ParamDef, arg_type: IRType) -> None:
+    """A buffer goes only where the Op declares an effect on it; a write needs a buffer."""
+    if param.effect is None and isinstance(arg_type, BufferType):
+        raise VerifyError(f"operand #{index} is a buffer ({arg_type}); read it with tf.memory.load")
+    if param.effect == "write" and not isinstance(arg_type, BufferType):
+        raise VerifyError(
+            f"'{target.op_name}' writes operand #{index} in place, which must be a buffer, "
+            f"got {arg_type}"
+        )

@@ -31,15 +31,17 @@ from tilefoundry.ops.math import (
     Unary,
     UnaryKind,
 )
-from tilefoundry.ops.memory import Copy
+from tilefoundry.ops.memory import Alloc, Copy, Load
 from tilefoundry.ops.reduce import ReduceMax, ReduceSum
 from tilefoundry.ops.structure import Split, TupleGetItem
 
 __all__ = [
+    "Alloc",
     "Binary",
     "BinaryKind",
     "Cast",
     "Copy",
+    "Load",
     "MatMul",
     "ReduceMax",
     "ReduceSum",
@@ -48,9 +50,11 @@ __all__ = [
     "TupleGetItem",
     "Unary",
     "UnaryKind",
+    "alloc",
     "call_surface",
     "cast",
     "copy",
+    "load",
     "matmul",
     "reduce_max",
     "reduce_sum",
@@ -130,4 +134,15 @@ def tuple_get_item(t: Expr, index: int, *, metadata: Iterable[IRMetadata] = ()) 
 
 
 def copy(dst: Expr, src: Expr, *, metadata: Iterable[IRMetadata] = ()) -> CallOp:
+    """Write `src` into the buffer `dst` in place (effect-form: run it with `Evaluate`)."""
     return CallOp(Copy(), [dst, src], metadata=metadata)
+
+
+def load(buffer: Expr, *, metadata: Iterable[IRMetadata] = ()) -> CallOp:
+    """The contents of a buffer at this point, as a tensor."""
+    return CallOp(Load(), [buffer], metadata=metadata)
+
+
+def alloc(shape: Iterable[int], dtype: str, *, metadata: Iterable[IRMetadata] = ()) -> CallOp:
+    """A fresh zero-initialised buffer (anchor it with a `LetStmt`)."""
+    return CallOp(Alloc(shape=tuple(shape), dtype=dtype), [], metadata=metadata)

@@ -1,7 +1,15 @@
-"""Effect-form ops: they act in place and produce no value (`UnitType`).
+"""Memory ops: what TIR does with buffers (`!tf.buffer<...>`, see docs/ir.md, "Buffers").
+
+- `tf.memory.alloc<shape = [...], dtype = ...>()`: a fresh buffer, zero-initialised; the
+  spec's resource-introducing op, anchored by a `tir.let` (each call a distinct buffer);
+- `tf.memory.load(%buf)`: value-form, reads the buffer; its result is a tensor snapshot;
+- `tf.memory.copy(%dst, %src)`: effect-form (no value, `UnitType`), run by a `tir.evaluate`;
+  writes `dst` (a buffer) in place with `src` (a tensor or a buffer of the same shape and dtype).
 
 ```mlir
-tf.call tf.memory.copy(%dst, %src) : (tensor<4xf32>, tensor<4xf32>) -> ()
+%buf = tir.let tf.call tf.memory.alloc<shape = [4], dtype = f32>() : () -> !tf.buffer<4xf32>
+tir.evaluate tf.call tf.memory.copy(%buf, %src) : (!tf.buffer<4xf32>, tensor<4xf32>) -> ()
+%now = tir.let tf.call tf.memory.load(%buf) : (!tf.buffer<4xf32>) -> tensor<4xf32>
 ```
 """
 
@@ -9,25 +17,93 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from tilefoundry.arguments import shown
 from tilefoundry.ir.op_registry import Op, ParamDef, register_op
-from tilefoundry.ir.patterns import Tensor
-from tilefoundry.types import IRType, TensorType, UnitType
+from tilefoundry.ir.patterns import Pattern
+from tilefoundry.types import DTYPES, BufferType, IRType, TensorType, UnitType
 
-__all__ = ["Copy"]
+__all__ = ["Alloc", "Copy", "Load"]
+
+AnyShape = Pattern()
+"""A tensor (or buffer) of any rank, a scalar included: memory ops move whole contents."""
+
+
+def _contents(type: IRType) -> TensorType:
+    """The tensor type a tensor or buffer argument holds."""
+    if isinstance(type, BufferType):
+        return type.tensor
+    if not isinstance(type, TensorType):
+        raise ValueError(f"expected a tensor or a buffer, got {type}")
+    return type
 
 
 @register_op(category="memory", name="copy")
 class Copy(Op):
-    """Copies `src` into `dst` in place."""
+    """Writes `src` (a tensor, or a buffer's contents) into the buffer `dst`, in place.
+
+    ```mlir
+    tir.evaluate tf.call tf.memory.copy(%dst, %src) : (!tf.buffer<4xf32>, tensor<4xf32>) -> ()
+    ```
+    """
 
     pure: ClassVar[bool] = False
 
-    dst = ParamDef(kind="input", pattern=Tensor)
-    src = ParamDef(kind="input", pattern=Tensor)
+    dst = ParamDef(kind="input", pattern=AnyShape, effect="write")
+    src = ParamDef(kind="input", pattern=AnyShape, effect="read")
 
     def infer_type(self, *arg_types: IRType) -> IRType:
-        dst, src = arg_types
-        assert isinstance(dst, TensorType) and isinstance(src, TensorType)
+        dst, src = (_contents(t) for t in arg_types)
         if dst != src:
-            raise ValueError(f"copy needs equal types, got dst {dst} and src {src}")
+            raise ValueError(
+                f"copy needs src of the shape and dtype of dst: dst holds {dst}, src {src}"
+            )
         return UnitType()
+
+
+@register_op(category="memory", name="load")
+class Load(Op):
+    """Reads a buffer: the result is a tensor, a snapshot of its contents at this point.
+
+    ```mlir
+    %t = tir.let tf.call tf.memory.load(%buf) : (!tf.buffer<4xf32>) -> tensor<4xf32>
+    ```
+    """
+
+    pure: ClassVar[bool] = False
+
+    buffer = ParamDef(kind="input", pattern=AnyShape, effect="read")
+
+    def infer_type(self, *arg_types: IRType) -> IRType:
+        (buffer,) = arg_types
+        if not isinstance(buffer, BufferType):
+            raise ValueError(f"load reads a buffer, got {buffer}")
+        return buffer.tensor
+
+
+@register_op(category="memory", name="alloc")
+class Alloc(Op):
+    """A fresh buffer of a static shape and dtype, every element zero. Each call is a distinct
+    buffer; the call is anchored by a `tir.let` (the spec's resource-introducing op).
+
+    ```mlir
+    %buf = tir.let tf.call tf.memory.alloc<shape = [2, 4], dtype = f32>() : () -> !tf.buffer<2x4xf32>
+    ```
+    """
+
+    pure: ClassVar[bool] = False
+    allocates: ClassVar[bool] = True
+
+    shape = ParamDef(kind="attribute", annotation=tuple[int, ...])
+    dtype = ParamDef(kind="attribute", annotation=str)
+
+    def __init__(self, **attrs: object) -> None:
+        super().__init__(**attrs)
+        if self.dtype not in DTYPES:
+            raise TypeError(
+                f"Alloc: unknown dtype {shown(self.dtype)}; expected one of {', '.join(DTYPES)}"
+            )
+        if any(d < 0 for d in self.shape):
+            raise TypeError(f"Alloc: a dimension is >= 0, got shape {shown(self.shape)}")
+
+    def infer_type(self, *arg_types: IRType) -> IRType:
+        return BufferType(self.shape, self.dtype)

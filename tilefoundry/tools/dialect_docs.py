@@ -23,7 +23,7 @@ import re
 import sys
 from collections.abc import Sequence
 
-from xdsl.ir import Attribute, Dialect, Operation, ParametrizedAttribute
+from xdsl.ir import Attribute, Dialect, Operation, ParametrizedAttribute, TypeAttribute
 from xdsl.irdl import IRDLOperation, OptionalDef, VariadicDef
 from xdsl.irdl.operations import OptSingleBlockRegionDef, SingleBlockRegionDef
 
@@ -54,7 +54,7 @@ def parse_example(text: str) -> Example:
     their uses, as in MLIR's documentation), attributes, types or locations, one per line."""
     lines = [line.split("//")[0].strip() for line in text.splitlines()]
     lines = [line for line in lines if line]
-    if lines and all(line.startswith(("#", "tensor<", "loc(")) for line in lines):
+    if lines and all(line.startswith(("#", "!", "tensor<", "loc(")) for line in lines):
         attributes: list[Attribute] = []
         for line in lines:
             parser = TFParser(make_context(), line, "example")
@@ -167,14 +167,15 @@ def _attribute(attr: type[ParametrizedAttribute]) -> list[str]:
     definition = attr.get_irdl_definition()
     summary, description, example = _docstring(attr)
     params = [name for name, _ in definition.parameters]
-    lines = [f"### `#{definition.name}` ({attr.__name__})", "", summary, ""]
+    sigil = "!" if issubclass(attr, TypeAttribute) else "#"
+    lines = [f"### `{sigil}{definition.name}` ({attr.__name__})", "", summary, ""]
     if description:
         lines += [description, ""]
-    lines += [f"IRDL form: `#{definition.name}<{', '.join(params)}>`", ""]
+    lines += [f"IRDL form: `{sigil}{definition.name}<{', '.join(params)}>`", ""]
     if example is not None:
         lines += _block(example)
         lines += ["In the IRDL form (`tf-opt --print-irdl-generic`):", ""]
-        lines += _block(_irdl_text(parse_example(example), "#" + definition.name))
+        lines += _block(_irdl_text(parse_example(example), sigil + definition.name))
     rows = [(name, f"`{constraint_of(p.constr).summary()}`") for name, p in definition.parameters]
     return lines + _table("parameter", rows)
 

@@ -37,7 +37,7 @@ from xdsl.dialects.builtin import (
     TupleType,
     UnitAttr,
 )
-from xdsl.ir import Attribute, ParametrizedAttribute
+from xdsl.ir import Attribute, ParametrizedAttribute, TypeAttribute
 from xdsl.irdl import (
     AllOf,
     AnyAttr,
@@ -106,16 +106,24 @@ class Constraint:
 
 
 def _attr_name(base: str) -> str:
-    """`@tf::@op` -> `#tf.op`; a builtin name stays."""
+    """`@tf::@op` -> `#tf.op` (`!tf.buffer` for a type); a builtin name stays."""
     if base.startswith("@"):
         dialect, name = base.split("::")
-        return f"#{dialect[1:]}.{name[1:]}"
+        sigil = "!" if base in _TYPE_REFS else "#"
+        return f"{sigil}{dialect[1:]}.{name[1:]}"
     return base
+
+
+_TYPE_REFS: set[str] = set()
+"""The references (`@tf::@buffer`) of our attributes that are types."""
 
 
 def _ref(cls: type[Attribute]) -> str:
     dialect, name = cls.name.split(".", 1)
-    return f"@{dialect}::@{name}"
+    ref = f"@{dialect}::@{name}"
+    if issubclass(cls, TypeAttribute):
+        _TYPE_REFS.add(ref)
+    return ref
 
 
 def _is_ours(cls: type[Attribute]) -> bool:

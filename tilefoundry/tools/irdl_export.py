@@ -31,7 +31,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from xdsl.ir import Dialect, ParametrizedAttribute
+from xdsl.ir import Dialect, ParametrizedAttribute, TypeAttribute
 from xdsl.irdl import IRDLOperation, OperandDef, OptionalDef, ResultDef, VariadicDef
 from xdsl.irdl.operations import SingleBlockRegionDef
 from xdsl.traits import HasParent
@@ -204,8 +204,9 @@ def _attribute(attr: type[ParametrizedAttribute]) -> list[str]:
     values = [body.emit(constraint_of(p.constr), name) for name, p in definition.parameters]
     body.lines.append(f"irdl.parameters({', '.join(values)})")
     short = definition.name.split(".", 1)[1]
-    lines = _comment(f"#{definition.name}: {summary(attr)}")
-    lines.append(f"  irdl.attribute @{short} {{")
+    is_type = issubclass(attr, TypeAttribute)
+    lines = _comment(f"{'!' if is_type else '#'}{definition.name}: {summary(attr)}")
+    lines.append(f"  irdl.{'type' if is_type else 'attribute'} @{short} {{")
     lines += [f"    {line}" for line in body.lines]
     lines.append("  }")
     return lines

@@ -17,7 +17,7 @@ from typing import Any, BinaryIO
 
 import numpy as np
 
-from tilefoundry.types import DimVar, IRType, TensorType, TupleType
+from tilefoundry.types import BufferType, DimVar, IRType, TensorType, TupleType
 
 __all__ = [
     "MAX_DRAWN_ELEMENTS",
@@ -48,6 +48,8 @@ def draw(type: IRType, sizes: dict[str, int], rng: np.random.Generator) -> Any:
     """A random value of `type` (a DimVar takes its size from `sizes`, else its lower bound)."""
     if isinstance(type, TupleType):
         return tuple(draw(t, sizes, rng) for t in type.fields)
+    if isinstance(type, BufferType):  # a fresh writeable array, its initial contents
+        return draw(type.tensor, sizes, rng)
     if not isinstance(type, TensorType):
         raise RunError(f"cannot draw a value of type {type}")
     shape = [sizes.get(d.name, d.lo) if isinstance(d, DimVar) else d for d in type.shape]

@@ -97,13 +97,13 @@ def _function(module: Any, names: list[str]) -> Any:
 
 
 def _dim_vars(types: Sequence[Any]) -> dict[str, Any]:
-    from tilefoundry.types import TensorType, TupleType
+    from tilefoundry.types import BufferType, TensorType, TupleType
 
     found: dict[str, Any] = {}
     for type in types:
         if isinstance(type, TupleType):
             found.update(_dim_vars(type.fields))
-        elif isinstance(type, TensorType):
+        elif isinstance(type, TensorType | BufferType):
             found.update((d.name, d) for d in type.dim_vars)
     return found
 
@@ -144,7 +144,7 @@ def run(argv: Sequence[str] | None) -> int:
     )
     from tilefoundry.text import TextError, parse_module
     from tilefoundry.tools.report import Diagnostic, format_diagnostic
-    from tilefoundry.types import UnitType
+    from tilefoundry.types import BufferType, UnitType
 
     sizes = _sizes(args.dim)
     inputs = _pairs(args.input, "--input", "FILE")
@@ -251,6 +251,11 @@ def run(argv: Sequence[str] | None) -> int:
     print(f"  -> {value_summary(result)}")
     for line in format_value(result, "     "):
         print(line)
+    for param, value in zip(function.params, arguments, strict=True):
+        if isinstance(param.type, BufferType):  # written in place: its contents after the run
+            print(f"  buffer {param.name} -> {value_summary(value)}")
+            for line in format_value(value, "     "):
+                print(line)
     return 0
 
 

@@ -400,9 +400,12 @@ def _run(
     anchor: Operation,
     after_pass: Callable[[ModulePass, Operation], None] | None,
 ) -> None:
+    from tilefoundry.dialects.effects import kept_summaries
+
     for element in elements:
         if isinstance(element, PassRun):
-            element.pass_.apply(ctx, typing.cast(Any, anchor))
+            with kept_summaries():  # the memory effects of calls, summarised once a pass
+                element.pass_.apply(ctx, typing.cast(Any, anchor))
             if after_pass is not None:
                 after_pass(element.pass_, anchor)
             continue

@@ -24,9 +24,9 @@ tf.module @m target #tf.target<"h100"> topologies [#tf.topology<"cta", 4>, #tf.t
     }
   }
   tf.module @kernels {
-    tir.prim_func @copy(%x: tensor<4xf32>, %out: tensor<4xf32>) -> () {
+    tir.prim_func @copy(%x: tensor<4xf32>, %out: !tf.buffer<4xf32>) -> () {
       %t = tir.let tf.tuple %x, %x : tuple<tensor<4xf32>, tensor<4xf32>>
-      tir.evaluate tf.call tf.memory.copy(%out, %x) : (tensor<4xf32>, tensor<4xf32>) -> ()
+      tir.evaluate tf.call tf.memory.copy(%out, %x) : (!tf.buffer<4xf32>, tensor<4xf32>) -> ()
       tir.return
     }
   }
@@ -50,9 +50,10 @@ tf.module @m target #tf.target<"h100"> topologies [#tf.topology<"cta", 4>, #tf.t
 // CHECK-NEXT:      "llvm.unreachable"() : () -> ()
 // CHECK-NEXT:    }) {sym_name = "f", function_type = {{.*}}, param_names = ["x", "w"], arg_attrs = [{}, {const}]} : () -> ()
 // CHECK:             %0 = "tf.tuple"(%x, %x) {operand_segment_sizes = array<i32: 2, 0,
+// CHECK:             "tf.call"(%out, %x) {callee = #tf.op<"tf.memory.copy", {}>, {{.*}} : (!tf.buffer<[4 : i64], f32, none>, tensor<4xf32>) -> ()
 // CHECK:           "tir.return"() : () -> ()
 // CHECK-NEXT:      "llvm.unreachable"() : () -> ()
-// CHECK-NEXT:    }) {sym_name = "copy", function_type = (tensor<4xf32>, tensor<4xf32>) -> (), param_names = ["x", "out"]} : () -> ()
+// CHECK-NEXT:    }) {sym_name = "copy", function_type = (tensor<4xf32>, !tf.buffer<[4 : i64], f32, none>) -> (), param_names = ["x", "out"]} : () -> ()
 // CHECK-NEXT:    "llvm.unreachable"() : () -> ()
 // CHECK-NEXT:  }) {sym_name = "kernels"} : () -> ()
 // CHECK-NEXT:  "llvm.unreachable"() : () -> ()

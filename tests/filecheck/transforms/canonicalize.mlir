@@ -97,7 +97,7 @@ tf.module @undefined {
 // Var is forwarded; dead statements of pure expressions go, effect-form ones stay.
 
 tf.module @tir {
-  tir.prim_func @k(%x: tensor<4xf32>, %out: tensor<4xf32>) -> tensor<4xf32> {
+  tir.prim_func @k(%x: tensor<4xf32>, %out: !tf.buffer<4xf32>) -> tensor<4xf32> {
     %one = tir.let tf.constant dense<1.0> : tensor<4xf32>
     %a = tir.let tf.call tf.math.binary<kind = mul>(%x, %one) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
     %two = tir.let tf.constant dense<2.0> : tensor<4xf32>
@@ -107,12 +107,12 @@ tf.module @tir {
     }
     %unused = tir.let tf.call tf.math.unary<kind = exp>(%x) : (tensor<4xf32>) -> tensor<4xf32>
     %y = tir.let tf.call tf.math.binary<kind = mul>(%alias, %four) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
-    tir.evaluate tf.call tf.memory.copy(%out, %y) : (tensor<4xf32>, tensor<4xf32>) -> ()
+    tir.evaluate tf.call tf.memory.copy(%out, %y) : (!tf.buffer<4xf32>, tensor<4xf32>) -> ()
     tir.return %y : tensor<4xf32>
   }
 }
 
-// CHECK-LABEL: tir.prim_func @k(%x: tensor<4xf32> loc(unknown), %out: tensor<4xf32> loc(unknown)) -> tensor<4xf32> {
+// CHECK-LABEL: tir.prim_func @k(%x: tensor<4xf32> loc(unknown), %out: !tf.buffer<4xf32> loc(unknown)) -> tensor<4xf32> {
 // CHECK-NEXT:    %four = tir.let tf.constant dense<4.000000e+00> : tensor<4xf32> loc("m.py":4:1) loc("four")
 // CHECK-NEXT:    %y = tir.let tf.call tf.math.binary<kind = mul>(%x, %four)
 // CHECK-NEXT:    tir.evaluate tf.call tf.memory.copy(%out, %y)

@@ -24,15 +24,19 @@ tf.module @fold {
 
 // -----
 
-// Not folded: a call with a non-constant argument, a call of a function, an effect-form call.
+// Not folded: a call with a non-constant argument, a call of a function, an effect-form call, a
+// load of a buffer (whatever was copied into it).
 
 tf.module @keep {
   hir.func @f(%x: tensor<2xf32>) -> tensor<2xf32> {
     %a = tf.constant dense<[1.0, 2.0]> : tensor<2xf32>
     %b = tf.call tf.math.binary<kind = add>(%a, %x) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
     %c = tf.call @g(%a) : (tensor<2xf32>) -> tensor<2xf32>
-    tf.call tf.memory.copy(%a, %a) : (tensor<2xf32>, tensor<2xf32>) -> ()
+    tf.call @h(%a) : (tensor<2xf32>) -> ()
     hir.return %b : tensor<2xf32>
+  }
+  hir.func @h(%x: tensor<2xf32>) -> () {
+    hir.return
   }
   hir.func @g(%x: tensor<2xf32>) -> tensor<2xf32> {
     hir.return %x : tensor<2xf32>
@@ -43,7 +47,7 @@ tf.module @keep {
 // CHECK-NEXT:    %a = tf.constant
 // CHECK-NEXT:    %b = tf.call tf.math.binary<kind = add>(%a, %x)
 // CHECK-NEXT:    %c = tf.call @g(%a)
-// CHECK-NEXT:    tf.call tf.memory.copy(%a, %a)
+// CHECK-NEXT:    tf.call @h(%a)
 
 // -----
 
@@ -70,19 +74,23 @@ tf.module @kinds {
 // binding; the literal lets stay for dce.
 
 tf.module @tir {
-  tir.prim_func @k(%out: tensor<2xf32>) -> tensor<2xf32> {
+  tir.prim_func @k(%out: !tf.buffer<2xf32>) -> tensor<2xf32> {
     %a = tir.let tf.constant dense<[1.0, 2.0]> : tensor<2xf32>
     %b = tir.let tf.call tf.math.binary<kind = mul>(%a, %a) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32> loc("m.py":5:3)
-    tir.evaluate tf.call tf.memory.copy(%out, %b) : (tensor<2xf32>, tensor<2xf32>) -> ()
-    tir.return %b : tensor<2xf32>
+    tir.evaluate tf.call tf.memory.copy(%out, %b) : (!tf.buffer<2xf32>, tensor<2xf32>) -> ()
+    %l = tir.let tf.call tf.memory.load(%out) : (!tf.buffer<2xf32>) -> tensor<2xf32>
+    %n = tir.let tf.call tf.math.unary<kind = neg>(%l) : (tensor<2xf32>) -> tensor<2xf32>
+    tir.return %n : tensor<2xf32>
   }
 }
 
-// CHECK-LABEL: tir.prim_func @k(%out: tensor<2xf32> loc(unknown)) -> tensor<2xf32> {
+// CHECK-LABEL: tir.prim_func @k(%out: !tf.buffer<2xf32> loc(unknown)) -> tensor<2xf32> {
 // CHECK-NEXT:    %a = tir.let tf.constant dense<[1.000000e+00, 2.000000e+00]> : tensor<2xf32> loc(unknown) loc("a")
 // CHECK-NEXT:    %b = tir.let tf.constant dense<[1.000000e+00, 4.000000e+00]> : tensor<2xf32> loc("m.py":5:3) loc("b")
 // CHECK-NEXT:    tir.evaluate tf.call tf.memory.copy(%out, %b)
-// CHECK-NEXT:    tir.return %b : tensor<2xf32>
+// CHECK-NEXT:    %l = tir.let tf.call tf.memory.load(%out)
+// CHECK-NEXT:    %n = tir.let tf.call tf.math.unary<kind = neg>(%l)
+// CHECK-NEXT:    tir.return %n : tensor<2xf32>
 
 // -----
 

@@ -80,9 +80,9 @@ tf.module @keep {
 // binding the returned Var is forwarded, a tir.evaluate left running nothing goes.
 
 tf.module @tir {
-  tir.prim_func @main(%x: tensor<4xf32>, %out: tensor<4xf32>) -> tensor<4xf32> {
+  tir.prim_func @main(%x: tensor<4xf32>, %out: !tf.buffer<4xf32>) -> tensor<4xf32> {
     %y = tir.let tf.call @square(%x) : (tensor<4xf32>) -> tensor<4xf32> loc("k.py":3:5)
-    tir.evaluate tf.call @store(%out, %y) : (tensor<4xf32>, tensor<4xf32>) -> ()
+    tir.evaluate tf.call @store(%out, %y) : (!tf.buffer<4xf32>, tensor<4xf32>) -> ()
     %z = tir.let -> tensor<4xf32> {
       %e = tf.call tf.math.unary<kind = exp>(%y) : (tensor<4xf32>) -> tensor<4xf32>
       %q = tf.call @square(%e) : (tensor<4xf32>) -> tensor<4xf32>
@@ -94,13 +94,13 @@ tf.module @tir {
     %s = tir.let tf.call tf.math.binary<kind = mul>(%a, %a) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
     tir.return %s : tensor<4xf32>
   }
-  tir.prim_func @store(%dst: tensor<4xf32>, %src: tensor<4xf32>) -> () {
-    tir.evaluate tf.call tf.memory.copy(%dst, %src) : (tensor<4xf32>, tensor<4xf32>) -> ()
+  tir.prim_func @store(%dst: !tf.buffer<4xf32>, %src: tensor<4xf32>) -> () {
+    tir.evaluate tf.call tf.memory.copy(%dst, %src) : (!tf.buffer<4xf32>, tensor<4xf32>) -> ()
     tir.return
   }
 }
 
-// CHECK-LABEL: tir.prim_func @main(%x: tensor<4xf32> loc(unknown), %out: tensor<4xf32> loc(unknown)) -> tensor<4xf32> {
+// CHECK-LABEL: tir.prim_func @main(%x: tensor<4xf32> loc(unknown), %out: !tf.buffer<4xf32> loc(unknown)) -> tensor<4xf32> {
 // CHECK-NEXT:    %s = tir.let tf.call tf.math.binary<kind = mul>(%x, %x) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32> loc(unknown) loc(callsite("s" at "k.py":3:5))
 // CHECK-NEXT:    tir.evaluate tf.call tf.memory.copy(%out, %s)
 // CHECK-NEXT:    %z = tir.let -> tensor<4xf32> {

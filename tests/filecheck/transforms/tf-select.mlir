@@ -11,7 +11,7 @@
 // A TIR function is selected the same way, and pruning keeps what it reaches.
 // RUN: tf-opt %S/Inputs/tree.mlir -p 'tf-select{path=layer0.kernel},tf-prune-unreachable' | filecheck %s --check-prefix=KERNEL
 // KERNEL:      tf.module @layer0 name "Layer" target #tf.target<"h100"> topologies [#tf.topology<"cluster", 2>, #tf.topology<"cta", 4>] entry @kernel {
-// KERNEL-NEXT:   tir.prim_func @kernel(%x: tensor<4xf32>, %out: tensor<4xf32>) -> () {
+// KERNEL-NEXT:   tir.prim_func @kernel(%x: tensor<4xf32>, %out: !tf.buffer<4xf32>) -> () {
 // KERNEL-NEXT:     %y = tir.let tf.call tf.math.unary<kind = exp>(%x)
 // KERNEL-NEXT:     tir.evaluate tf.call tf.memory.copy(%out, %y)
 // KERNEL-NEXT:     tir.return

@@ -84,17 +84,17 @@ tf.module @identities {
 // an earlier statement forwards the element; a statement left binding a Var is forwarded.
 
 tf.module @tir {
-  tir.prim_func @k(%a: tensor<4xf32>, %b: tensor<4xf32>, %out: tensor<4xf32>) -> () {
+  tir.prim_func @k(%a: tensor<4xf32>, %b: tensor<4xf32>, %out: !tf.buffer<4xf32>) -> () {
     %t = tir.let tf.tuple %a, %b : tuple<tensor<4xf32>, tensor<4xf32>>
     %x = tir.let tf.call tf.tuple.get_item<index = 1>(%t) : (tuple<tensor<4xf32>, tensor<4xf32>>) -> tensor<4xf32>
     %c = tir.let tf.call tf.math.cast<dtype = f32>(%x) : (tensor<4xf32>) -> tensor<4xf32>
     %y = tir.let tf.call tf.math.unary<kind = exp>(%c) : (tensor<4xf32>) -> tensor<4xf32> loc("k.py":3:7)
-    tir.evaluate tf.call tf.memory.copy(%out, %y) : (tensor<4xf32>, tensor<4xf32>) -> ()
+    tir.evaluate tf.call tf.memory.copy(%out, %y) : (!tf.buffer<4xf32>, tensor<4xf32>) -> ()
     tir.return
   }
 }
 
-// CHECK-LABEL: tir.prim_func @k(%a: tensor<4xf32> loc(unknown), %b: tensor<4xf32> loc(unknown), %out: tensor<4xf32> loc(unknown)) -> () {
+// CHECK-LABEL: tir.prim_func @k(%a: tensor<4xf32> loc(unknown), %b: tensor<4xf32> loc(unknown), %out: !tf.buffer<4xf32> loc(unknown)) -> () {
 // CHECK-NEXT:    %y = tir.let tf.call tf.math.unary<kind = exp>(%b) : (tensor<4xf32>) -> tensor<4xf32> loc("k.py":3:7) loc("y")
 // CHECK-NEXT:    tir.evaluate tf.call tf.memory.copy(%out, %y)
 // CHECK-NEXT:    tir.return

@@ -19,17 +19,17 @@ tf.module @m {
 // A TIR function loses its metadata the same way, statements and their bodies included.
 
 tf.module @k {
-  tir.prim_func @p(%x: tensor<4xf32> loc("k.py":1:7), %out: tensor<4xf32>) -> () {
+  tir.prim_func @p(%x: tensor<4xf32> loc("k.py":1:7), %out: !tf.buffer<4xf32>) -> () {
     %y = tir.let tf.call tf.math.unary<kind = exp>(%x) : (tensor<4xf32>) -> tensor<4xf32> loc("k.py":2:5) loc("y"("k.py":2:1))
-    tir.evaluate tf.call tf.memory.copy(%out, %y) : (tensor<4xf32>, tensor<4xf32>) -> () loc("k.py":3:5) loc("k.py":3:1)
+    tir.evaluate tf.call tf.memory.copy(%out, %y) : (!tf.buffer<4xf32>, tensor<4xf32>) -> () loc("k.py":3:5) loc("k.py":3:1)
     tir.return loc("k.py":4:1)
   } loc("k.py":1:1)
 } loc("k.py":0:0)
 
 // CHECK:      tf.module @k {
-// CHECK-NEXT:   tir.prim_func @p(%x: tensor<4xf32> loc(unknown), %out: tensor<4xf32> loc(unknown)) -> () {
+// CHECK-NEXT:   tir.prim_func @p(%x: tensor<4xf32> loc(unknown), %out: !tf.buffer<4xf32> loc(unknown)) -> () {
 // CHECK-NEXT:     %0 = tir.let tf.call tf.math.unary<kind = exp>(%x) : (tensor<4xf32>) -> tensor<4xf32> loc(unknown) loc(unknown)
-// CHECK-NEXT:     tir.evaluate tf.call tf.memory.copy(%out, %0) : (tensor<4xf32>, tensor<4xf32>) -> () loc(unknown) loc(unknown)
+// CHECK-NEXT:     tir.evaluate tf.call tf.memory.copy(%out, %0) : (!tf.buffer<4xf32>, tensor<4xf32>) -> () loc(unknown) loc(unknown)
 // CHECK-NEXT:     tir.return loc(unknown)
 // CHECK-NEXT:   } loc(unknown)
 // CHECK-NEXT: } loc(unknown)

@@ -10,6 +10,7 @@ import pytest
 
 from tilefoundry import (
     BindingMetadata,
+    BufferType,
     Call,
     Constant,
     DimVar,
@@ -50,7 +51,7 @@ def test_every_expr_has_an_ir_type() -> None:
         Tuple([x, w]),
         ops.matmul(x, w),
         ops.split(x, 1, 2),
-        ops.copy(x, x),
+        ops.copy(Var("b", BufferType((4, 8), "f32")), x),
         Function(name="f", params=[Var("a", T4)], body=Constant(2.0)),
     ]
     for expr in exprs:
@@ -273,7 +274,7 @@ def test_empty_tuple() -> None:
 def test_tuple_refuses_an_effect_form_element() -> None:
     x = Var("x", T4)
     with pytest.raises(VerifyError, match="effect"):
-        Tuple([ops.copy(x, x)])
+        Tuple([ops.copy(Var("b", BufferType((4,), "f32")), x)])
 
 
 def test_multi_output_op_is_a_single_call_of_tuple_type() -> None:
@@ -342,10 +343,18 @@ def test_function_fields() -> None:
 
 
 def test_function_of_an_effect_form_body_has_unit_type() -> None:
-    d = Var("d", T4)
+    """HIR has no buffers: an effect-only HIR function is one that returns nothing."""
+    module = parse_module(
+        "tf.module @m {\n  hir.func @none(%x: tensor<4xf32>) -> () {\n    hir.return\n  }\n}"
+    )
+    assert module.lookup("none").type == UnitType()
+
+
+def test_an_hir_function_refuses_a_buffer() -> None:
+    d = Var("d", BufferType((4,), "f32"))
     s = Var("s", T4)
-    f = Function(name="store", params=[d, s], body=ops.copy(d, s))
-    assert f.type == UnitType()
+    with pytest.raises(VerifyError, match="buffers belong to TIR"):
+        Function(name="store", params=[d, s], body=ops.copy(d, s))
 
 
 def test_function_returning_a_param() -> None:

@@ -7,6 +7,7 @@ import pytest
 
 from tilefoundry import (
     BindingMetadata,
+    BufferType,
     Call,
     Constant,
     DimVar,
@@ -359,26 +360,57 @@ def test_tuple_get_item_refuses_a_tensor() -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# Copy: effect form
+# Memory: copy (effect form), load, alloc
+
+
+def b(shape: tuple[int | DimVar, ...], dtype: str = "f32", name: str = "b") -> Var:
+    return Var(name, BufferType(shape, dtype))
 
 
 def test_copy_is_effect_form() -> None:
-    c = ops.copy(v((4,), name="dst"), v((4,), name="src"))
+    c = ops.copy(b((4,), name="dst"), v((4,), name="src"))
     assert type(c) is Call
     assert c.target == Copy()
     assert c.type == UnitType()
+    assert ops.copy(b((4,), name="dst"), b((4,), name="src")).type == UnitType()
 
 
 @pytest.mark.parametrize(("dst", "src"), [(t((4,)), t((5,))), (t((4,)), t((4,), "i32"))])
 def test_copy_needs_equal_types(dst: TensorType, src: TensorType) -> None:
     with pytest.raises(VerifyError, match="copy"):
-        ops.copy(Var("dst", dst), Var("src", src))
+        ops.copy(Var("dst", BufferType(dst.shape, dst.dtype)), Var("src", src))
+
+
+def test_copy_writes_a_buffer_only() -> None:
+    with pytest.raises(VerifyError, match=r"writes operand #0 in place, which must be a buffer"):
+        ops.copy(v((4,), name="dst"), v((4,), name="src"))
 
 
 def test_copy_result_cannot_be_used() -> None:
-    c = ops.copy(v((4,)), v((4,)))
+    c = ops.copy(b((4,)), v((4,)))
     with pytest.raises(VerifyError):
         ops.neg(c)
+
+
+def test_load_gives_the_tensor_of_the_buffer() -> None:
+    n = DimVar("n", 1, 9)
+    assert ops.load(b((n, 2), "i8")).type == t((n, 2), "i8")
+    with pytest.raises(VerifyError, match="load reads a buffer"):
+        ops.load(v((4,)))
+
+
+def test_alloc_gives_a_buffer_of_its_attributes() -> None:
+    assert ops.alloc((2, 3), "bf16").type == BufferType((2, 3), "bf16")
+    assert ops.alloc((), "i1").type == BufferType((), "i1")
+    with pytest.raises(TypeError, match="dtype"):
+        ops.alloc((2,), "f99")
+    with pytest.raises(TypeError, match=">= 0"):
+        ops.alloc((-1,), "f32")
+
+
+def test_a_value_op_refuses_a_buffer() -> None:
+    with pytest.raises(VerifyError, match=r"operand #1 is a buffer \(!tf.buffer<4xf32>\)"):
+        ops.add(v((4,)), b((4,)))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -29,7 +29,7 @@ def test_every_op_and_attribute_is_documented_with_an_example() -> None:
     assert sorted(examples()) == NAMES
     texts = "".join(render(d) for d in dialects())
     for name in NAMES:
-        assert f"### `{name}`" in texts or f"### `#{name}`" in texts
+        assert any(f"### `{sigil}{name}`" in texts for sigil in ("", "#", "!"))
 
 
 def _defines_all_it_uses(ops: list[Operation]) -> bool:
@@ -46,7 +46,7 @@ def test_the_example_parses(name: str) -> None:
     text = examples()[name]
     example = parse_example(text)
     shown = {op.name for top in example.ops for op in top.walk()}
-    assert name in shown or f"#{name}<" in text  # the example shows its op or attribute
+    assert name in shown or f"#{name}<" in text or f"!{name}<" in text  # its op, attribute or type
     if example.ops and _defines_all_it_uses(example.ops):
         for op in example.ops:
             verify_ir(op)

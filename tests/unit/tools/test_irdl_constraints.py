@@ -27,7 +27,7 @@ from tilefoundry.types import ONE_VALUE_TYPE, VALUE_TYPES
         (SymbolNameConstraint(), "#builtin.string"),
         (BaseAttr(IntAttr), "#builtin.integer"),
         (BaseAttr(NoneAttr), "none"),
-        (VALUE_TYPES, "!builtin.tensor | !builtin.tuple"),
+        (VALUE_TYPES, "!builtin.tensor | !builtin.tuple | !tf.buffer"),
         (EqAttrConstraint(i32), "i32"),
         (BaseAttr(DimRangeAttr), "#tf.range"),
         (base(ArrayAttr[DimRangeAttr]), "#builtin.array of #tf.range"),
@@ -43,7 +43,10 @@ def test_constraints_in_irdl(constraint: AttrConstraint, summary: str) -> None:
 
 def test_a_constraint_variable_keeps_its_name() -> None:
     found = constraint_of(ONE_VALUE_TYPE)
-    assert (found.variable, found.summary()) == ("V", "!builtin.tensor | !builtin.tuple")
+    assert (found.variable, found.summary()) == (
+        "V",
+        "!builtin.tensor | !builtin.tuple | !tf.buffer",
+    )
 
 
 def test_a_constraint_the_exporter_does_not_know_is_refused() -> None:

@@ -30,9 +30,9 @@ MODULE = f"""tf.module @m entry @f {{
     %y = tf.call @r(%x) : (tensor<4xf32>) -> tensor<4xf32>
     hir.return %y : tensor<4xf32>
   }}
-  hir.func @fill(%dst: tensor<4xf32>, %src: tensor<4xf32>) -> () {{
-    tf.call tf.memory.copy(%dst, %src) : (tensor<4xf32>, tensor<4xf32>) -> ()
-    hir.return
+  tir.prim_func @fill(%dst: !tf.buffer<4xf32>, %src: tensor<4xf32>) -> () {{
+    tir.evaluate tf.call tf.memory.copy(%dst, %src) : (!tf.buffer<4xf32>, tensor<4xf32>) -> ()
+    tir.return
   }}
   tf.module @"c d" {{
     hir.func @g(%t: tuple<tensor<2xi32>, tensor<2xi1>>) -> tuple<tensor<2xi32>, tensor<2xi1>> {{
@@ -80,6 +80,20 @@ def test_prints_the_call_the_variant_that_ran_and_the_values(module: Path) -> No
     assert len(lines) == 6 and lines[3].startswith("     [[")
     code, out, _ = run([module, "--dim", "n=30"])
     assert "  ran @f: its own body (n = 30: no variant holds them)" in out.splitlines()
+
+
+def test_an_effect_only_prim_function_prints_its_buffers(module: Path) -> None:
+    """A buffer parameter gets a random initial array, written in place: its contents after
+    the run are printed (the copy wrote src into dst, so both print the same numbers)."""
+    code, out, err = run([module, "--function", "fill", "--seed", "3"])
+    assert (code, err) == (0, "")
+    lines = out.splitlines()
+    assert lines[:3] == [
+        "fill(dst[4], src[4])",
+        "  -> nothing (an effect-only function)",
+        "  buffer dst -> array[4] float32",
+    ]
+    assert len(lines) == 4 and lines[3].startswith("     [")
 
 
 def test_large_values_are_elided_as_numpy_does(module: Path) -> None:

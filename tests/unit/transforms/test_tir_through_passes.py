@@ -21,7 +21,17 @@ from xdsl.transforms.common_subexpression_elimination import CommonSubexpression
 from xdsl.transforms.dead_code_elimination import DeadCodeElimination
 
 import tilefoundry as tf
-from tilefoundry import Call, Constant, DimVar, DimVarRangePat, Module, TensorType, Var, ops
+from tilefoundry import (
+    BufferType,
+    Call,
+    Constant,
+    DimVar,
+    DimVarRangePat,
+    Module,
+    TensorType,
+    Var,
+    ops,
+)
 from tilefoundry.context import make_context
 from tilefoundry.ir.verifier import verify_ir
 from tilefoundry.ops import Copy
@@ -29,6 +39,7 @@ from tilefoundry.tir import DispatchCall, Evaluate, LetStmt, PrimFunction
 from tilefoundry.tools.tf_opt import main as tf_opt
 
 T = TensorType((4,), "f32")
+B = BufferType((4,), "f32")
 N = DimVar("n", 1, 65)
 TN = TensorType((N,), "f32")
 
@@ -49,7 +60,7 @@ PASSES = [
 def kernels() -> Module:
     """A module of kernels with every statement form: literals, duplicates, identities, dead
     statements, multi-op statement bodies, effect-form calls, same-module calls, a dispatch."""
-    x, out = Var("x", T), Var("out", T)
+    x, out = Var("x", T), Var("out", B)
     one = LetStmt("one", Constant(np.ones(4, np.float32)))
     two = LetStmt("two", Constant(np.full(4, 2.0, np.float32)))
     four = LetStmt("four", ops.add(two.var, two.var))
@@ -70,7 +81,7 @@ def kernels() -> Module:
     sq = LetStmt("sq", ops.mul(y, y))
     square = PrimFunction(name="square", params=[y], body=[sq], result=sq.var)
 
-    z, o = Var("z", T), Var("o", T)
+    z, o = Var("z", T), Var("o", B)
     called = LetStmt("called", Call(square, [z]))
     again = LetStmt("again", Call(square, [called.var]))
     write = Evaluate(Copy(), [o, again.var])

@@ -193,10 +193,10 @@ tf.module @m {
 // -----
 
 tf.module @m {
-  hir.func @f(%d: tensor<4xf32>, %s: tensor<4xf32>) -> tensor<4xf32> {
+  tir.prim_func @f(%d: !tf.buffer<4xf32>, %s: tensor<4xf32>) -> tensor<4xf32> {
     // expected-error @+1 {{result type tensor<4xf32> does not match the type inferred for tf.memory.copy: () (no result)}}
-    %r = tf.call tf.memory.copy(%d, %s) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
-    hir.return %r : tensor<4xf32>
+    %r = tir.let tf.call tf.memory.copy(%d, %s) : (!tf.buffer<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+    tir.return %r : tensor<4xf32>
   }
 }
 

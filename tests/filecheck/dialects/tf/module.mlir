@@ -51,16 +51,19 @@ tf.module @decoder name "Decoder" target #tf.target<"h100"> topologies [#tf.topo
 tf.module @cpu_kernels target #tf.target<"cpu"> topologies [#tf.topology<"core">, #tf.topology<"lane", 16>] {
   hir.func @fill(%dst: tensor<4xf32>, %src: tensor<4xf32>) -> () {
     tf.mesh "core" {
-      tf.call tf.memory.copy(%dst, %src) : (tensor<4xf32>, tensor<4xf32>) -> ()
+      tf.call @g(%dst, %src) : (tensor<4xf32>, tensor<4xf32>) -> ()
       tf.yield
     }
+    hir.return
+  }
+  hir.func @g(%dst: tensor<4xf32>, %src: tensor<4xf32>) -> () {
     hir.return
   }
 }
 
 // CHECK-LABEL: tf.module @cpu_kernels target #tf.target<"cpu"> topologies [#tf.topology<"core">, #tf.topology<"lane", 16>] {
 // CHECK:           tf.mesh "core" {
-// CHECK-NEXT:        tf.call tf.memory.copy(%dst, %src) : (tensor<4xf32>, tensor<4xf32>) -> ()
+// CHECK-NEXT:        tf.call @g(%dst, %src) : (tensor<4xf32>, tensor<4xf32>) -> ()
 // CHECK-NEXT:        tf.yield
 // CHECK-NEXT:      }
 

@@ -58,24 +58,25 @@ tf.module @multi {
 
 // -----
 
-// An effect-form call has no result (UnitType); an effect-only function returns nothing.
+// An effect-form call has no result (UnitType), run by a tir.evaluate; an effect-only function
+// returns nothing. A buffer (!tf.buffer, TIR only) is written in place.
 
 tf.module @effects {
-  hir.func @store(%dst: tensor<4xf32>, %src: tensor<4xf32>) -> () {
-    tf.call tf.memory.copy(%dst, %src) : (tensor<4xf32>, tensor<4xf32>) -> ()
-    hir.return
+  tir.prim_func @store(%dst: !tf.buffer<4xf32>, %src: tensor<4xf32>) -> () {
+    tir.evaluate tf.call tf.memory.copy(%dst, %src) : (!tf.buffer<4xf32>, tensor<4xf32>) -> ()
+    tir.return
   }
 }
 
 // CHECK-LABEL: tf.module @effects {
-// CHECK-NEXT:    hir.func @store(%dst: tensor<4xf32>, %src: tensor<4xf32>) -> () {
-// CHECK-NEXT:      tf.call tf.memory.copy(%dst, %src) : (tensor<4xf32>, tensor<4xf32>) -> ()
-// CHECK-NEXT:      hir.return
+// CHECK-NEXT:    tir.prim_func @store(%dst: !tf.buffer<4xf32>, %src: tensor<4xf32>) -> () {
+// CHECK-NEXT:      tir.evaluate tf.call tf.memory.copy(%dst, %src) : (!tf.buffer<4xf32>, tensor<4xf32>) -> ()
+// CHECK-NEXT:      tir.return
 // CHECK-NEXT:    }
 
 // GENERIC-LABEL: "tf.module"() <{sym_name = "effects"}> ({
-// GENERIC:         "tf.call"(%dst, %src) <{callee = #tf.op<tf.memory.copy>}> : (tensor<4xf32>, tensor<4xf32>) -> ()
-// GENERIC-NEXT:    "hir.return"() : () -> ()
+// GENERIC:         "tf.call"(%dst, %src) <{callee = #tf.op<tf.memory.copy>}> : (!tf.buffer<4xf32>, tensor<4xf32>) -> ()
+// GENERIC-NEXT:      "tir.yield"() : () -> ()
 
 // -----
 

@@ -14,8 +14,8 @@ tf.module @m {
 
 tf.module @m {
   // expected-error @+1 {{a tf.call cannot be a statement}}
-  tir.prim_func @k(%d: tensor<4xf32>, %s: tensor<4xf32>) -> () {
-    tf.call tf.memory.copy(%d, %s) : (tensor<4xf32>, tensor<4xf32>) -> ()
+  tir.prim_func @k(%d: !tf.buffer<4xf32>, %s: tensor<4xf32>) -> () {
+    tf.call tf.memory.copy(%d, %s) : (!tf.buffer<4xf32>, tensor<4xf32>) -> ()
     tir.return
   }
 }
@@ -23,11 +23,11 @@ tf.module @m {
 // -----
 
 tf.module @m {
-  tir.prim_func @k(%d: tensor<4xf32>, %s: tensor<4xf32>) -> () {
+  tir.prim_func @k(%d: !tf.buffer<4xf32>, %s: tensor<4xf32>) -> () {
     // expected-error @+1 {{tir.let anchors a value-form expression; this 'tf.call' has no value (run an effect-form call with tir.evaluate)}}
     "tir.let"() ({
-      "tf.call"(%d, %s) <{callee = #tf.op<tf.memory.copy>}> : (tensor<4xf32>, tensor<4xf32>) -> ()
-      "tir.yield"(%d) : (tensor<4xf32>) -> ()
+      "tf.call"(%d, %s) <{callee = #tf.op<tf.memory.copy>}> : (!tf.buffer<4xf32>, tensor<4xf32>) -> ()
+      "tir.yield"(%s) : (tensor<4xf32>) -> ()
     }) : () -> tensor<4xf32>
     tir.return
   }
@@ -192,9 +192,9 @@ tf.module @m {
 // -----
 
 tf.module @m {
-  tir.prim_func @k(%x: tensor<4xf32>) -> () {
+  tir.prim_func @k(%b: !tf.buffer<4xf32>, %x: tensor<4xf32>) -> () {
     // expected-error @+1 {{tir.let anchors a value-form expression; this one has no value}}
-    tir.let tf.call tf.memory.copy(%x, %x) : (tensor<4xf32>, tensor<4xf32>) -> ()
+    tir.let tf.call tf.memory.copy(%b, %x) : (!tf.buffer<4xf32>, tensor<4xf32>) -> ()
     tir.return
   }
 }
@@ -214,10 +214,10 @@ tf.module @m {
 // -----
 
 tf.module @m {
-  tir.prim_func @k(%x: tensor<4xf32>) -> () {
+  tir.prim_func @k(%b: !tf.buffer<4xf32>, %x: tensor<4xf32>) -> () {
     // expected-error @+1 {{the tir.yield of a tir.evaluate yields nothing}}
     "tir.evaluate"() ({
-      "tf.call"(%x, %x) <{callee = #tf.op<tf.memory.copy>}> : (tensor<4xf32>, tensor<4xf32>) -> ()
+      "tf.call"(%b, %x) <{callee = #tf.op<tf.memory.copy>}> : (!tf.buffer<4xf32>, tensor<4xf32>) -> ()
       "tir.yield"(%x) : (tensor<4xf32>) -> ()
     }) : () -> ()
     tir.return
@@ -227,11 +227,11 @@ tf.module @m {
 // -----
 
 tf.module @m {
-  tir.prim_func @k(%x: tensor<4xf32>) -> () {
+  tir.prim_func @k(%b: !tf.buffer<4xf32>, %x: tensor<4xf32>) -> () {
     // expected-error @+1 {{tir.evaluate runs one effect-form call; run this 'tf.call' with a tir.evaluate of its own}}
     tir.evaluate {
-      tf.call tf.memory.copy(%x, %x) : (tensor<4xf32>, tensor<4xf32>) -> ()
-      tf.call tf.memory.copy(%x, %x) : (tensor<4xf32>, tensor<4xf32>) -> ()
+      tf.call tf.memory.copy(%b, %x) : (!tf.buffer<4xf32>, tensor<4xf32>) -> ()
+      tf.call tf.memory.copy(%b, %x) : (!tf.buffer<4xf32>, tensor<4xf32>) -> ()
       tir.yield
     }
     tir.return
@@ -242,3 +242,164 @@ tf.module @m {
 
 // expected-error @+1 {{'tir.yield' expects parent op to be one of 'tir.let', 'tir.evaluate'}}
 "tir.yield"() : () -> ()
+
+// -----
+
+// Buffers (!tf.buffer): a value-form op takes tensors only (read a buffer with tf.memory.load).
+
+tf.module @m {
+  tir.prim_func @k(%b: !tf.buffer<4xf32>) -> () {
+    // expected-error @+1 {{'tf.call' op operand #0 is a buffer (!tf.buffer<4xf32>); read it with tf.memory.load}}
+    %y = tir.let tf.call tf.math.unary<kind = neg>(%b) : (!tf.buffer<4xf32>) -> tensor<4xf32>
+    tir.return
+  }
+}
+
+// -----
+
+// An op writes a buffer, never a tensor (a value never changes).
+
+tf.module @m {
+  tir.prim_func @k(%x: tensor<4xf32>, %y: tensor<4xf32>) -> () {
+    // expected-error @+1 {{'tf.memory.copy' writes operand #0 in place, which must be a buffer, got tensor<4xf32>}}
+    tir.evaluate tf.call tf.memory.copy(%x, %y) : (tensor<4xf32>, tensor<4xf32>) -> ()
+    tir.return
+  }
+}
+
+// -----
+
+tf.module @m {
+  tir.prim_func @k(%b: !tf.buffer<4xf32>, %y: tensor<2x2xf32>) -> () {
+    // expected-error @+1 {{tf.memory.copy: copy needs src of the shape and dtype of dst: dst holds tensor<4xf32>, src tensor<2x2xf32>}}
+    tir.evaluate tf.call tf.memory.copy(%b, %y) : (!tf.buffer<4xf32>, tensor<2x2xf32>) -> ()
+    tir.return
+  }
+}
+
+// -----
+
+tf.module @m {
+  tir.prim_func @k(%b: !tf.buffer<4xf32>, %c: !tf.buffer<4xi32>) -> () {
+    // expected-error @+1 {{dst holds tensor<4xf32>, src tensor<4xi32>}}
+    tir.evaluate tf.call tf.memory.copy(%b, %c) : (!tf.buffer<4xf32>, !tf.buffer<4xi32>) -> ()
+    tir.return
+  }
+}
+
+// -----
+
+// A load reads a buffer.
+
+tf.module @m {
+  tir.prim_func @k(%x: tensor<4xf32>) -> () {
+    // expected-error @+1 {{tf.memory.load: load reads a buffer, got tensor<4xf32>}}
+    %y = tir.let tf.call tf.memory.load(%x) : (tensor<4xf32>) -> tensor<4xf32>
+    tir.return
+  }
+}
+
+// -----
+
+// A buffer does not escape its function.
+
+tf.module @m {
+  // expected-error @+1 {{function '@k' returns the buffer !tf.buffer<4xf32>; a buffer does not escape its function: return a tf.memory.load of it}}
+  tir.prim_func @k(%b: !tf.buffer<4xf32>) -> !tf.buffer<4xf32> {
+    tir.return %b : !tf.buffer<4xf32>
+  }
+}
+
+// -----
+
+// tf.memory.alloc introduces a resource: it is anchored by a tir.let.
+
+tf.module @m {
+  tir.prim_func @k(%x: tensor<4xf32>) -> () {
+    tir.evaluate {
+      // expected-error @+1 {{tf.memory.alloc introduces a buffer: it is anchored by a tir.let (`%buf = tir.let tf.call tf.memory.alloc<...>() : () -> ...`), not in a 'tir.evaluate'}}
+      %b = tf.call tf.memory.alloc<shape = [4], dtype = f32>() : () -> !tf.buffer<4xf32>
+      tf.call tf.memory.copy(%b, %x) : (!tf.buffer<4xf32>, tensor<4xf32>) -> ()
+      tir.yield
+    }
+    tir.return
+  }
+}
+
+// -----
+
+// Buffers belong to TIR: HIR refuses them as parameters, results and values.
+
+tf.module @m {
+  hir.func @f() -> tensor<4xf32> {
+    // expected-error @+1 {{'tf.call' op defines a buffer (!tf.buffer<4xf32>) in function '@f'; buffers belong to TIR}}
+    %b = tf.call tf.memory.alloc<shape = [4], dtype = f32>() : () -> !tf.buffer<4xf32>
+    %t = tf.call tf.memory.load(%b) : (!tf.buffer<4xf32>) -> tensor<4xf32>
+    hir.return %t : tensor<4xf32>
+  }
+}
+
+// -----
+
+tf.module @m {
+  // expected-error @+1 {{parameter 'b' of function '@f' is a buffer (!tf.buffer<4xf32>); buffers belong to TIR (a tir.prim_func), HIR takes tensors}}
+  hir.func @f(%b: !tf.buffer<4xf32>) -> () {
+    hir.return
+  }
+}
+
+// -----
+
+tf.module @m {
+  // expected-error @+1 {{function '@f' returns a buffer (!tf.buffer<4xf32>); HIR returns values}}
+  hir.func @f() -> !tf.buffer<4xf32> {
+    %b = tf.constant dense<0.0> : tensor<4xf32>
+    hir.return %b : tensor<4xf32>
+  }
+}
+
+// -----
+
+// A tir.let binds a buffer only from the tf.memory.alloc in its body (never an alias).
+
+tf.module @m {
+  tir.prim_func @k(%b: !tf.buffer<4xf32>) -> () {
+    // expected-error @+1 {{tir.let binds a buffer (!tf.buffer<4xf32>) only from a tf.memory.alloc in its body; a buffer has one name (use the buffer itself)}}
+    %alias = tir.let {
+      tir.yield %b : !tf.buffer<4xf32>
+    }
+    tir.return
+  }
+}
+
+// -----
+
+tf.module @m {
+  tir.prim_func @k() -> () {
+    // expected-error @+1 {{Alloc: unknown dtype 'f31'}}
+    %b = tir.let tf.call tf.memory.alloc<shape = [4], dtype = f31>() : () -> !tf.buffer<4xf32>
+    tir.return
+  }
+}
+
+// -----
+
+tf.module @m {
+  tir.prim_func @k() -> () {
+    // expected-error @+1 {{result type !tf.buffer<2xf32> does not match the type inferred for tf.memory.alloc: !tf.buffer<4xf32>}}
+    %b = tir.let tf.call tf.memory.alloc<shape = [4], dtype = f32>() : () -> !tf.buffer<2xf32>
+    tir.return
+  }
+}
+
+// -----
+
+// A tuple holds values, not buffers.
+
+tf.module @m {
+  tir.prim_func @k(%b: !tf.buffer<4xf32>) -> () {
+    // expected-error @+1 {{a tuple holds values (tensors, tuples), not the buffer !tf.buffer<4xf32>}}
+    %t = tir.let tf.tuple %b : tuple<!tf.buffer<4xf32>>
+    tir.return
+  }
+}

@@ -15,9 +15,9 @@ tf.module @decoder target #tf.target<"h100"> topologies [#tf.topology<"cluster",
       } : tensor<4xf32>
       hir.return %e : tensor<4xf32>
     }
-    tir.prim_func @kernel(%x: tensor<4xf32>, %out: tensor<4xf32>) -> () {
+    tir.prim_func @kernel(%x: tensor<4xf32>, %out: !tf.buffer<4xf32>) -> () {
       %y = tir.let tf.call tf.math.unary<kind = exp>(%x) : (tensor<4xf32>) -> tensor<4xf32>
-      tir.evaluate tf.call tf.memory.copy(%out, %y) : (tensor<4xf32>, tensor<4xf32>) -> ()
+      tir.evaluate tf.call tf.memory.copy(%out, %y) : (!tf.buffer<4xf32>, tensor<4xf32>) -> ()
       tir.return
     }
     tf.module @inner topologies [#tf.topology<"cta", 2>] {
