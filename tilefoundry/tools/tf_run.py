@@ -36,6 +36,7 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from typing import Any, NoReturn
 
+from tilefoundry.tools.module_input import parsed_module
 from tilefoundry.tools.output import OutputClosed, OutputError, guarded_stdout, names_stdout
 from tilefoundry.tools.run_values import (
     RunError,
@@ -155,40 +156,6 @@ def _load_plugins(names: Sequence[str]) -> None:
             if os.environ.get("TF_OPT_TRACEBACK"):
                 raise
             raise RunError(str(err)) from None
-
-
-def _source_name(path: str) -> str:
-    return "<stdin>" if path == "-" else path
-
-
-def _read_text(path: str) -> str:
-    """The module's text, from `path` or (`-`) from standard input."""
-    try:
-        if path == "-":
-            return sys.stdin.buffer.read().decode("utf-8")
-        with open(path, encoding="utf-8") as stream:
-            return stream.read()
-    except OSError as err:
-        raise RunError(f"cannot open input file '{path}': {err.strerror}") from None
-    except UnicodeDecodeError as err:
-        what = "standard input" if path == "-" else f"input file '{path}'"
-        raise RunError(f"{what} is not UTF-8 text: {err.reason}") from None
-
-
-def _parsed(text: str, name: str) -> Any:
-    """The module, or None when the text does not parse (its diagnostic printed)."""
-    from tilefoundry.text import TextError, parse_module
-    from tilefoundry.tools.report import Diagnostic, format_diagnostic
-
-    try:
-        return parse_module(text, name)
-    except TextError as err:
-        at = err.position
-        diagnostic = Diagnostic(
-            "error", at.line if at else None, at.column if at else None, err.message
-        )
-        print(format_diagnostic(diagnostic, name, text.split("\n")), file=sys.stderr)
-        return None
 
 
 _LISTED_FUNCTIONS = 20
@@ -389,8 +356,7 @@ def run(argv: Sequence[str] | None) -> int:
     sizes = _sizes(args.dim)
     inputs = _pairs(args.input, "--input", "FILE")
     _load_plugins(args.plugin)
-    name = _source_name(args.input_file)
-    module = _parsed(_read_text(args.input_file), name)
+    module = parsed_module(args.input_file)
     if module is None:
         return 1
     function = _chosen_function(module, args.function)
