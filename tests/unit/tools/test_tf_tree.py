@@ -113,7 +113,8 @@ def test_repr_of_a_module_shows_two_levels() -> None:
     assert repr(module) == "Module(root: f, child/(k, g c/(...)), empty/)"
     decoder = tf.parse_module((ROOT / "examples" / "decoder.mlir").read_text(), "decoder.mlir")
     assert repr(decoder) == (
-        "Module(decoder: step, layer0/(block, attention, mlp), layer1/(block, attention, mlp))"
+        "Module(decoder: step, layer0/(block, attention, mlp), layer1/(block, attention, mlp), "
+        "layer2/(block, attention, mlp), layer3/(block, attention, mlp))"
     )
 
 
