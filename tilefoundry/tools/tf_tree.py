@@ -8,7 +8,7 @@ functions with their parameter and op counts, and its children, indented.
 For example (`examples/decoder.mlir`):
 
     @decoder: target h100, topologies cluster[2], cta[4], warp[4], entry @step
-      hir.func @step: 17 params, 3 ops
+      hir.func @step: 33 params, 5 ops
       @layer0: target h100 (inherited), topologies cluster[2], cta[4], warp[4] (inherited)
         hir.func @block: 9 params, 3 ops
         ...
