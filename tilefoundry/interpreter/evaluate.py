@@ -128,7 +128,7 @@ def check_argument(name: str, type: IRType, value: Any, sizes: dict[str, int]) -
         raise ExecutionError(
             f"argument '{name}' has dtype {array.dtype}; {type} needs {type.dtype}"
         )
-    return _frozen(held_as(array, type.dtype))  # bf16 rounded, NaNs quiet; read-only
+    return _frozen(held_as(array, type.dtype))  # bf16 rounded, NaNs quiet (else the array)
 
 
 def _buffer_argument(name: str, type: BufferType, value: Any, sizes: dict[str, int]) -> Any:
@@ -144,7 +144,9 @@ def _buffer_argument(name: str, type: BufferType, value: Any, sizes: dict[str, i
             f"argument '{name}' is a buffer ({type}): pass a writeable numpy array of "
             f"{expected}, which the function writes in place; got {got}"
         )
-    check_argument(name, type.tensor, value, sizes)
+    held = check_argument(name, type.tensor, value, sizes)
+    if not np.shares_memory(held, value):  # its contents held as the dtype holds them (bf16)
+        np.copyto(value, held)
     return value
 
 

@@ -1,8 +1,9 @@
 """`cse`: xDSL's common subexpression elimination, on any anchor op.
 
-Two pure ops with the same name, operands, properties and result types are one; ops with
-effects (an effect-form `tf.call`, a call of a function) are never merged. A `tir.let` is as
-pure as its body.
+Two pure ops with the same name, operands, properties and result types are one. A `tir.let`
+has the effects of its body and a call of a function those of its callee's: two reads of a
+buffer are one only when nothing may write between them; writes and allocs are never merged
+(docs/ir.md, "Buffers").
 
 ```mlir
 // before

@@ -1,7 +1,9 @@
 """`dce`: xDSL's dead code elimination, on every region of any anchor op.
 
-An op whose results nothing uses and that has no effect is erased (a pure `tf.call`, a
-`tf.constant`, a `tir.let` of a pure expression); effect-form calls and their statements stay.
+An op whose results nothing uses and that has no effect beyond them is erased (a pure
+`tf.call`, a `tf.constant`, a `tir.let` of a pure expression or of a load, a call of a function
+whose body has no effect); a write of a buffer and its statement stay, as does anything whose
+effects are unknown (docs/ir.md, "Buffers").
 
 ```mlir
 // before
