@@ -118,7 +118,9 @@ def _depth(text: str) -> int:
 
 
 def run(argv: Sequence[str] | None) -> int:
-    parser = argparse.ArgumentParser(prog=PROG, description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog=PROG, description=" ".join(__doc__.split("\n\n")[0].split())
+    )
     parser.add_argument(
         "input_file", nargs="?", default="-", help="the module ('-' or none: standard input)"
     )
