@@ -470,8 +470,9 @@ class Module(OpView[ModuleOp]):
         verify_ir(self._op)
 
     def __repr__(self) -> str:
-        parts = [f.name for f in self.functions] + [f"{m.attached_name}/" for m in self.modules]
-        return f"Module({self.name}: {', '.join(parts)})"
+        """`Module(decoder: step, layer0/(block, attention, mlp), ...)`: functions, then child
+        modules with their members, two levels deep (`(...)` below), at most 8 members a level."""
+        return f"Module({self.name}: {_members(self, _REPR_DEPTH)})"
 
     def __str__(self) -> str:
         from tilefoundry.text import print_module
@@ -496,6 +497,27 @@ def _from_text(text: str, methods: list[tuple[int, dict[str, Any]]]) -> Module:
 def _names(names: Iterable[str]) -> str:
     listed = ", ".join(f"'{n}'" for n in names)
     return listed or "none"
+
+
+_REPR_DEPTH = 2
+"""The levels of members `repr(Module)` shows: the module's own, and its children's."""
+
+_REPR_MEMBERS = 8
+"""The most members `repr(Module)` shows of one module (then how many more)."""
+
+
+def _members(module: Module, depth: int) -> str:
+    parts = [f.name for f in module.functions]
+    for child in module.modules:
+        if not (child.functions or child.modules):
+            parts.append(f"{child.attached_name}/")
+        elif depth > 1:
+            parts.append(f"{child.attached_name}/({_members(child, depth - 1)})")
+        else:
+            parts.append(f"{child.attached_name}/(...)")
+    if len(parts) > _REPR_MEMBERS:
+        parts[_REPR_MEMBERS:] = [f"... ({len(parts) - _REPR_MEMBERS} more)"]
+    return ", ".join(parts)
 
 
 def _no_entry_message(module: Module) -> str:

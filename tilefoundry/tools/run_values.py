@@ -119,16 +119,16 @@ def load_value(path: str, type: IRType, what: str) -> Any:
         raise RunError(f"cannot read {what} from '{path}': {reason}") from None
 
 
-def check_output_path(path: str, type: IRType) -> None:
-    """A result of `type` can be written to `path`: a `.npy` file for a tensor, `.npz` for a
-    tuple (checked before the run); `-` (standard output), a descriptor (`/dev/stdout`), a device or
-    a FIFO takes either."""
+def check_output_path(path: str, type: IRType, what: str = "the result") -> None:
+    """A value of `type` (`what`: the result, a buffer) can be written to `path`: a `.npy` file
+    for a tensor, `.npz` for a tuple (checked before the run); `-` (standard output), a
+    descriptor (`/dev/stdout`), a device or a FIFO takes either."""
     suffix = ".npz" if isinstance(type, TupleType) else ".npy"
     if path == "-" or _is_special(path) or _DESCRIPTOR_PATH.fullmatch(os.path.abspath(path)):
         return
     if not path.endswith(suffix):
         kind = "a tuple" if isinstance(type, TupleType) else "a tensor"
-        raise RunError(f"the result is {kind}: write it to a {suffix} file, got '{path}'")
+        raise RunError(f"{what} is {kind}: write it to a {suffix} file, got '{path}'")
 
 
 _DESCRIPTOR_PATH = re.compile(r"/dev/(fd/\d+|stdout|stderr)|/proc/(self|\d+)/fd/\d+")

@@ -5,6 +5,8 @@ what it returns.
     tf-run model.mlir --function layer0.mlp    # another one, by path (or @layer0::@mlp)
     tf-run model.mlir --dim seq=16 --seed 3    # DimVar sizes (default: each one's lower bound)
     tf-run model.mlir --input x=x.npy --output y.npy
+    tf-run kernel.mlir --output out=out.npy    # a buffer parameter's contents after the run
+    cat model.mlir | tf-run -                  # the module from standard input (also: no file)
 
 Arguments not given with `--input` are drawn at random: floats from a normal distribution,
 integers and booleans from small ranges. The output shows the call, which variant or dispatch
@@ -15,6 +17,10 @@ case each choice took, and the result as numpy prints it (elided when large):
       -> array[7, 4] float32
          [[...]]
 
+A buffer parameter (`!tf.buffer`) is written in place: each one's contents after the run are
+printed after the result, and `--output NAME=FILE` saves one. A module without an entry needs
+`--function` (the error lists the functions).
+
 Failures are one line and a non-zero exit, as in tf-opt: a bad flag, a parse or verifier error
 (with the source line and a caret), a recursive function (the interpreter runs no recursion),
 an argument that does not fit its parameter.
@@ -23,12 +29,14 @@ an argument that does not fit its parameter.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any, NoReturn
 
+from tilefoundry.tools.module_input import parsed_module
 from tilefoundry.tools.output import OutputClosed, OutputError, guarded_stdout, names_stdout
 from tilefoundry.tools.run_values import (
     RunError,
@@ -108,9 +116,11 @@ def _dim_vars(types: Sequence[Any]) -> dict[str, Any]:
     return found
 
 
-def run(argv: Sequence[str] | None) -> int:
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog=PROG, description=__doc__.splitlines()[0])
-    parser.add_argument("input_file")
+    parser.add_argument(
+        "input_file", nargs="?", default="-", help="the module ('-' or none: standard input)"
+    )
     parser.add_argument(
         "--function", help="a dotted path (layer0.mlp) or @layer0::@mlp (default: the entry)"
     )
@@ -118,9 +128,12 @@ def run(argv: Sequence[str] | None) -> int:
     parser.add_argument("--input", action="append", default=[], metavar="NAME=FILE")
     parser.add_argument(
         "--output",
-        metavar="FILE",
-        help="write the result (.npy, or .npz for a tuple; '-': standard output, and the "
-        "summary goes to stderr)",
+        action="append",
+        default=[],
+        metavar="FILE | NAME=FILE",
+        help="write the result (.npy, or .npz for a tuple), or with NAME=FILE the contents of "
+        "buffer parameter NAME after the run (.npy); '-': standard output, and the summary goes "
+        "to stderr",
     )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--plugin", action="append", default=[], metavar="MODULE")
@@ -130,59 +143,65 @@ def run(argv: Sequence[str] | None) -> int:
 
     setattr(parser, "error", one_line_error)  # noqa: B010 - one line, not usage + exit
     help_through_stdout(parser)
-    args = parser.parse_args(argv)
+    return parser
 
-    import numpy as np
 
+def _load_plugins(names: Sequence[str]) -> None:
     from tilefoundry.context import PluginError, load_plugin
-    from tilefoundry.interpreter.call_graph import call_cycle
-    from tilefoundry.interpreter.evaluate import (
-        ExecutionError,
-        check_argument,
-        recording_selections,
-        run_any,
-    )
-    from tilefoundry.text import TextError, parse_module
-    from tilefoundry.tools.report import Diagnostic, format_diagnostic
-    from tilefoundry.types import BufferType, UnitType
 
-    sizes = _sizes(args.dim)
-    inputs = _pairs(args.input, "--input", "FILE")
-    for plugin in args.plugin:
+    for plugin in names:
         try:
             load_plugin(plugin)
         except PluginError as err:
             if os.environ.get("TF_OPT_TRACEBACK"):
                 raise
             raise RunError(str(err)) from None
-    try:
-        with open(args.input_file, encoding="utf-8") as stream:
-            text = stream.read()
-    except OSError as err:
-        raise RunError(f"cannot open input file '{args.input_file}': {err.strerror}") from None
-    except UnicodeDecodeError as err:
-        raise RunError(f"input file '{args.input_file}' is not UTF-8 text: {err.reason}") from None
-    try:
-        module = parse_module(text, args.input_file)
-    except TextError as err:
-        at = err.position
-        diagnostic = Diagnostic(
-            "error", at.line if at else None, at.column if at else None, err.message
-        )
-        print(format_diagnostic(diagnostic, args.input_file, text.split("\n")), file=sys.stderr)
-        return 1
-    function = (
-        module.entry_function()
-        if args.function is None
-        else _function(module, _path(args.function))
+
+
+_LISTED_FUNCTIONS = 20
+"""The most function paths the advice for a module without an entry lists."""
+
+
+def _function_paths(module: Any, prefix: tuple[str, ...] = ()) -> list[str]:
+    """Every function of the tree (prim functions too), by the path `--function` takes."""
+    from tilefoundry.selection import path_of
+
+    paths = [path_of([*prefix, f.name]) for f in module.functions]
+    for child in module.modules:
+        paths += _function_paths(child, (*prefix, child.attached_name))
+    return paths
+
+
+def _chosen_function(module: Any, spec: str | None) -> Any:
+    """The function `--function` names, else the module's entry."""
+    if spec is not None:
+        return _function(module, _path(spec))
+    if module.entry is not None:
+        return module.entry_function()
+    paths = _function_paths(module)
+    shown = ", ".join(paths[:_LISTED_FUNCTIONS]) or "none"
+    if len(paths) > _LISTED_FUNCTIONS:
+        shown += f", ... ({len(paths) - _LISTED_FUNCTIONS} more)"
+    raise RunError(
+        f"module '{module.name}' has no entry: choose a function with --function NAME "
+        f"(functions: {shown})"
     )
+
+
+def _check_not_recursive(function: Any) -> None:
+    from tilefoundry.interpreter.call_graph import call_cycle
+
     cycle = call_cycle(function.function_op)
     if cycle is not None:
         chain = " -> ".join(f"@{name}" for name in cycle)
         raise RunError(
             f"'{function.name}' is recursive ({chain}); the reference interpreter runs no recursion"
         )
-    params = {p.name: p for p in function.params}
+
+
+def _check_names(function: Any, sizes: dict[str, int], inputs: dict[str, str]) -> None:
+    """Each `--dim` names a DimVar of the function, each `--input` a parameter."""
+    params = [p.name for p in function.params]
     dim_vars = _dim_vars([p.type for p in function.params])
     for name in sizes:
         if name not in dim_vars:
@@ -196,66 +215,165 @@ def run(argv: Sequence[str] | None) -> int:
             raise RunError(
                 f"--input '{name}' names no parameter of '{function.name}' (parameters: {shown})"
             )
-    result_type = function.function_op.result_type()
-    if args.output is not None:
+
+
+def _buffer_params(function: Any) -> dict[str, Any]:
+    from tilefoundry.types import BufferType
+
+    return {p.name: p for p in function.params if isinstance(p.type, BufferType)}
+
+
+def _is_buffer_spec(spec: str) -> bool:
+    """`NAME=FILE` (a name before the first `=`, no `/` in it); anything else is a path."""
+    name, sep, _ = spec.partition("=")
+    return bool(sep and name and "/" not in name)
+
+
+def _outputs(specs: Sequence[str], function: Any) -> tuple[str | None, dict[str, str]]:
+    """Where `--output` writes: the result's path (or None), and a path per buffer parameter;
+    each checked before the run."""
+    from tilefoundry.types import UnitType
+
+    buffers = _buffer_params(function)
+    shown = ", ".join(buffers) or "none"
+    result_path: str | None = None
+    buffer_paths: dict[str, str] = {}
+    for spec in specs:
+        if _is_buffer_spec(spec):
+            name, _, path = spec.partition("=")
+            if name not in buffers:
+                raise RunError(
+                    f"--output '{name}' names no buffer parameter of '{function.name}' "
+                    f"(buffers: {shown})"
+                )
+            if not path:
+                raise RunError(f"--output takes NAME=FILE, got '{spec}'")
+            if name in buffer_paths:
+                raise RunError(f"--output '{name}' is given twice")
+            check_output_path(path, buffers[name].type.tensor, f"buffer '{name}'")
+            buffer_paths[name] = path
+            continue
+        if result_path is not None:
+            raise RunError(f"--output of the result is given twice ('{result_path}', '{spec}')")
+        result_type = function.function_op.result_type()
         if isinstance(result_type, UnitType):
+            hint = f" (a buffer is written with --output NAME=FILE; buffers: {shown})"
             raise RunError(
                 f"'{function.name}' returns nothing (an effect-only function): there is "
-                f"nothing to write to '{args.output}'"
+                f"nothing to write to '{spec}'" + (hint if buffers else "")
             )
-        check_output_path(args.output, result_type)
+        check_output_path(spec, result_type)
+        result_path = spec
+    paths = [result_path, *buffer_paths.values()]
+    if sum(names_stdout(path) for path in paths if path is not None) > 1:
+        raise RunError("--output writes at most one value to standard output")
+    return result_path, buffer_paths
 
+
+def _arguments(
+    function: Any, inputs: dict[str, str], sizes: dict[str, int], seed: int
+) -> list[Any]:
+    """The values of the function's parameters: read from `--input` files, the rest drawn."""
+    import numpy as np
+
+    from tilefoundry.interpreter.evaluate import check_argument
+
+    params = {p.name: p for p in function.params}
     given = dict(sizes)
     values: dict[str, Any] = {}
+    for name, path in inputs.items():
+        what = f"input '{name}'"
+        loaded = exact_value(load_value(path, params[name].type, what), params[name].type, what)
+        seen: dict[str, int] = {}
+        values[name] = check_argument(name, params[name].type, loaded, seen)
+        for dim, size in seen.items():
+            if given.setdefault(dim, size) != size:
+                raise RunError(
+                    f"input '{name}' has {dim} = {size}, but {dim} is {given[dim]} "
+                    "(--dim or another input)"
+                )
+    rng = np.random.default_rng(seed)
+    return [
+        values[p.name] if p.name in values else draw(p.type, given, rng) for p in function.params
+    ]
+
+
+@contextlib.contextmanager
+def _run_errors(function: Any) -> Iterator[None]:
+    """What reading the arguments or running the function refuses: one line naming it."""
+    from tilefoundry.interpreter.evaluate import ExecutionError
+
     try:
-        for name, path in inputs.items():
-            loaded = exact_value(
-                load_value(path, params[name].type, f"input '{name}'"),
-                params[name].type,
-                f"input '{name}'",
-            )
-            seen: dict[str, int] = {}
-            values[name] = check_argument(name, params[name].type, loaded, seen)
-            for dim, size in seen.items():
-                if given.setdefault(dim, size) != size:
-                    raise RunError(
-                        f"input '{name}' has {dim} = {size}, but {dim} is {given[dim]} "
-                        "(--dim or another input)"
-                    )
-        rng = np.random.default_rng(args.seed)
-        arguments = [
-            values[p.name] if p.name in values else draw(p.type, given, rng)
-            for p in function.params
-        ]
-        # IEEE results (inf, nan) are the values the run computes: numpy's warnings about
-        # them are not shown (nor turned into errors by -W error).
-        with recording_selections() as selections, np.errstate(all="ignore"):
-            result = run_any(function.function_op, arguments)
+        yield
     except ExecutionError as err:
         raise RunError(f"'{function.name}': {err}") from None
     except RecursionError:
         raise RunError(f"'{function.name}': the run nested too deep for the interpreter") from None
     except MemoryError as err:  # a tensor too large to hold: the input's doing, not a bug
         raise RunError(f"'{function.name}': out of memory: {err}") from None
-    if args.output is not None:
-        save_value(args.output, result)
-        if names_stdout(args.output):  # it holds the value: the summary goes to stderr
-            sys.stdout = sys.stderr  # (main's guarded_stdout restores it)
+
+
+def _execute(function: Any, arguments: list[Any]) -> tuple[Any, list[str]]:
+    """The function's result on `arguments` (buffers written in place), and the choices the
+    run made, in order."""
+    import numpy as np
+
+    from tilefoundry.interpreter.evaluate import recording_selections, run_any
+
+    # IEEE results (inf, nan) are the values the run computes: numpy's warnings about them are
+    # not shown (nor turned into errors by -W error).
+    with recording_selections() as selections, np.errstate(all="ignore"):
+        result = run_any(function.function_op, arguments)
+    return result, list(selections)
+
+
+def _print_value(heading: str, value: Any) -> None:
+    print(f"{heading} -> {value_summary(value)}")
+    for line in format_value(value, "     "):
+        print(line)
+
+
+def _report(function: Any, arguments: list[Any], result: Any, selections: list[str]) -> None:
+    """The call, the choices it made, the result and each buffer's contents after the run."""
+    import numpy as np
+
     shown = ", ".join(
-        f"{name}{list(np.asarray(value).shape) if not isinstance(value, tuple) else ''}"
-        for name, value in zip(params, arguments, strict=True)
+        f"{p.name}{list(np.asarray(value).shape) if not isinstance(value, tuple) else ''}"
+        for p, value in zip(function.params, arguments, strict=True)
     )
     print(f"{function.name}({shown})")
     for selection, count in Counter(selections).items():
         print(f"  ran {selection}" + (f" ({count} times)" if count > 1 else ""))
-    print(f"  -> {value_summary(result)}")
-    for line in format_value(result, "     "):
-        print(line)
+    _print_value(" ", result)
+    buffers = _buffer_params(function)
     for param, value in zip(function.params, arguments, strict=True):
-        if isinstance(param.type, BufferType):  # written in place: its contents after the run
-            print(f"  buffer {param.name} -> {value_summary(value)}")
-            for line in format_value(value, "     "):
-                print(line)
+        if param.name in buffers:  # written in place: its contents after the run
+            _print_value(f"  buffer {param.name}", value)
+
+
+def run(argv: Sequence[str] | None) -> int:
+    args = _parser().parse_args(argv)
+    sizes = _sizes(args.dim)
+    inputs = _pairs(args.input, "--input", "FILE")
+    _load_plugins(args.plugin)
+    module = parsed_module(args.input_file)
+    if module is None:
+        return 1
+    function = _chosen_function(module, args.function)
+    _check_not_recursive(function)
+    _check_names(function, sizes, inputs)
+    result_path, buffer_paths = _outputs(args.output, function)
+    with _run_errors(function):
+        arguments = _arguments(function, inputs, sizes, args.seed)
+        result, selections = _execute(function, arguments)
+    if result_path is not None:
+        save_value(result_path, result)
+    values = dict(zip((p.name for p in function.params), arguments, strict=True))
+    for buffer, path in buffer_paths.items():
+        save_value(path, values[buffer])
+    if any(names_stdout(path) for path in [result_path, *buffer_paths.values()] if path):
+        sys.stdout = sys.stderr  # it holds a value: the summary goes to stderr (main restores it)
+    _report(function, arguments, result, selections)
     return 0
 
 

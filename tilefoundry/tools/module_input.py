@@ -1,0 +1,48 @@
+"""How tf-run and tf-tree read their module: a file, or standard input for `-`; a text that
+does not parse is one MLIR-style diagnostic (the source line and a caret) on stderr."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+from tilefoundry.tools.run_values import RunError
+
+__all__ = ["parsed_module", "read_text", "source_name"]
+
+
+def source_name(path: str) -> str:
+    """The name diagnostics give the input: the path, `<stdin>` for `-`."""
+    return "<stdin>" if path == "-" else path
+
+
+def read_text(path: str) -> str:
+    """The module's text, from `path` or (`-`) from standard input (UTF-8; else RunError)."""
+    try:
+        if path == "-":
+            return sys.stdin.buffer.read().decode("utf-8")
+        with open(path, encoding="utf-8") as stream:
+            return stream.read()
+    except OSError as err:
+        raise RunError(f"cannot open input file '{path}': {err.strerror}") from None
+    except UnicodeDecodeError as err:
+        what = "standard input" if path == "-" else f"input file '{path}'"
+        raise RunError(f"{what} is not UTF-8 text: {err.reason}") from None
+
+
+def parsed_module(path: str) -> Any:
+    """The module read from `path`, or None when its text does not parse (the diagnostic is
+    printed to stderr)."""
+    from tilefoundry.text import TextError, parse_module
+    from tilefoundry.tools.report import Diagnostic, format_diagnostic
+
+    text, name = read_text(path), source_name(path)
+    try:
+        return parse_module(text, name)
+    except TextError as err:
+        at = err.position
+        diagnostic = Diagnostic(
+            "error", at.line if at else None, at.column if at else None, err.message
+        )
+        print(format_diagnostic(diagnostic, name, text.split("\n")), file=sys.stderr)
+        return None
