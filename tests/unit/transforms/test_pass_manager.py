@@ -26,7 +26,7 @@ INPUT = Path(__file__).parents[2] / "filecheck" / "transforms" / "Inputs" / "tre
 def test_builtin_module_wrapping_the_pipeline_is_the_pipeline() -> None:
     plain = parse_pipeline("canonicalize,cse", PASSES)
     wrapped = parse_pipeline("builtin.module(canonicalize,cse)", PASSES)
-    assert [type(p).__name__ for p in plain.passes] == ["Canonicalize", "Cse"]
+    assert [p.name for p in plain.passes] == ["canonicalize", "cse"]
     assert [type(p) for p in wrapped.passes] == [type(p) for p in plain.passes]
     assert all(isinstance(e, PassRun) for e in wrapped.elements)
 
