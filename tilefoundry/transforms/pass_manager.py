@@ -66,6 +66,7 @@ def did_you_mean(name: str, known: Iterable[str]) -> str:
     close = difflib.get_close_matches(name, list(known), n=1)
     return f"; did you mean '{close[0]}'?" if close else ""
 
+
 PassLoader = Callable[[], type[ModulePass]]
 
 

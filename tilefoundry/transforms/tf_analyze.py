@@ -59,9 +59,9 @@ from tilefoundry.ir.callable import FunctionLike
 from tilefoundry.ir.op_registry import Op
 from tilefoundry.target.devices import DeviceSpec
 from tilefoundry.transforms.call_graph import functions_of, roots_of
+from tilefoundry.transforms.pass_base import Anchors, TFPass
 from tilefoundry.transforms.pass_manager import PassError
 from tilefoundry.types import DimVar, IRType, TensorType, TupleType, from_attr
-from tilefoundry.transforms.pass_base import Anchors, TFPass
 
 __all__ = [
     "COST_ATTR",

@@ -35,8 +35,8 @@ from tilefoundry.diagnostics import VerifyError
 from tilefoundry.module import Module
 from tilefoundry.selection import published
 from tilefoundry.transforms.call_graph import roots_of
-from tilefoundry.transforms.pass_manager import PassError
 from tilefoundry.transforms.pass_base import Anchors, TFPass
+from tilefoundry.transforms.pass_manager import PassError
 
 __all__ = ["TfSelect"]
 

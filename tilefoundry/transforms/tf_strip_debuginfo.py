@@ -19,6 +19,7 @@ from typing import ClassVar
 from xdsl.context import Context
 from xdsl.dialects.builtin import UnknownLoc
 from xdsl.ir import Operation
+
 from tilefoundry.transforms.pass_base import Anchors, TFPass
 
 __all__ = ["TfStripDebuginfo"]

@@ -25,8 +25,8 @@ from xdsl.ir import Operation
 from tilefoundry.diagnostics import VerifyError
 from tilefoundry.module import Module
 from tilefoundry.transforms.call_graph import roots_of
-from tilefoundry.transforms.pass_manager import PassError
 from tilefoundry.transforms.pass_base import Anchors, TFPass
+from tilefoundry.transforms.pass_manager import PassError
 
 __all__ = ["TfVerifyPublished"]
 
