@@ -658,14 +658,14 @@ def function_type_end(text: str, start: int) -> int:
 
 
 def _elided(attribute: DenseIntOrFPElementsAttr, limit: int) -> bool:
-    """Whether a dense literal holds more than `limit` elements and is not a splat."""
-    data = attribute.data.data
-    count = math.prod(attribute.get_shape())
-    if count <= limit or not data:
+    """Whether a dense literal holds more than `limit` elements and is not a splat (one stored
+    element, or all equal), as MLIR elides them."""
+    if math.prod(attribute.get_shape()) <= limit:
         return False
-    size = len(data) // count if len(data) >= count else len(data)
-    view = memoryview(data)
-    return not (len(data) == size or view[size:] == view[:-size])
+    element_type = attribute.get_element_type()
+    size = getattr(element_type, "compile_time_size", 0)
+    data = memoryview(attribute.data.data)
+    return not size or len(data) > size and data[size:] != data[:-size]
 
 
 @dataclass(eq=False, repr=False)

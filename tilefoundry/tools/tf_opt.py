@@ -298,9 +298,10 @@ class TfOptMain:
                     f"{_first_difference(text, back)} differs (--verify-roundtrip)",
                 )
 
-    def _dump(self, when: str, module_pass: ModulePass, anchor: Operation, text: str) -> None:
+    def _dump(self, when: str, module_pass: ModulePass, text: str, failed: bool = False) -> None:
         """An IR dump on stderr, headed as mlir-opt heads it."""
-        title = f"{when} {type(module_pass).__name__} ({module_pass.name})"
+        title = f"{when} {type(module_pass).__name__}{' Failed' if failed else ''}"
+        title += f" ({module_pass.name})"
         sys.stderr.write(f"// -----// IR Dump {title} //----- //\n{text}\n")
 
     def _anchor_text(self, anchor: Operation, module: ModuleOp, implicit: bool) -> str:
@@ -316,7 +317,6 @@ class TfOptMain:
         started = time.perf_counter()
         args = self.args
         after_change = args.mlir_print_ir_after_change
-        keep_before = after_change or args.mlir_print_ir_after_failure
         before_text: str | None = None
         running: tuple[ModulePass, Operation] | None = None
 
@@ -326,7 +326,7 @@ class TfOptMain:
             text = None
             if args.mlir_print_ir_before_all or module_pass.name in self.dump_before:
                 text = self._anchor_text(anchor, module, implicit)
-                self._dump("Before", module_pass, anchor, text)
+                self._dump("Before", module_pass, text)
             if after_change:
                 before_text = text or self._anchor_text(anchor, module, implicit)
             started = time.perf_counter()
@@ -348,7 +348,7 @@ class TfOptMain:
             if args.mlir_print_ir_after_all or named or after_change:
                 text = self._anchor_text(anchor, module, implicit)
                 if not after_change or text != before_text or named:
-                    self._dump("After", module_pass, anchor, text)
+                    self._dump("After", module_pass, text)
             if self.args.print_between_passes and done < total:
                 sys.stderr.write(
                     f"// IR after {module_pass.name}:\n{self._print(module, implicit)}\n"
@@ -356,23 +356,12 @@ class TfOptMain:
             started = time.perf_counter()
 
         try:
-            pipeline.run(
-                self.ctx,
-                module,
-                after_pass,
-                before_pass
-                if keep_before or args.mlir_print_ir_before_all or self.dump_before
-                else None,
-            )
+            pipeline.run(self.ctx, module, after_pass, before_pass)
         except Exception:
             if args.mlir_print_ir_after_failure and running is not None:
                 failed_pass, anchor = running
-                self._dump(
-                    "After",
-                    failed_pass,
-                    anchor,
-                    self._anchor_text(anchor, module, implicit).rstrip("\n") + "\n",
-                )
+                text = self._anchor_text(anchor, module, implicit)
+                self._dump("After", failed_pass, text, failed=True)
             raise
 
     def _timed(self, stage: str) -> AbstractContextManager[None]:
