@@ -210,7 +210,7 @@ class TfOptMain:
         if _is_blank(chunk):
             # an empty input is an empty module, as mlir-opt prints it (not a split chunk)
             whole = not self.args.split_input_file and not self.args.no_implicit_module
-            return "builtin.module {\n}\n" if whole and not chunk.strip() else ""
+            return "builtin.module {\n}\n" if whole else ""
         parser = TFParser(self.ctx, chunk, name)
 
         def diagnostic(kind: str, place: tuple[int, int] | None, message: str) -> Diagnostic:

@@ -415,16 +415,17 @@ PassHook = Callable[[ModulePass, Operation], None]
 
 
 def _describe(elements: Sequence[PassRun | Nest]) -> str:
+    """xDSL's spelling of each pass with all its options (`ArgSpec`), kebab-case, nested."""
+    from xdsl.utils.arg_spec import ArgSpec
+
     parts: list[str] = []
     for element in elements:
         if isinstance(element, Nest):
             parts.append(f"{element.op_name}({_describe(element.elements)})")
             continue
-        values = [
-            f"{f.name.replace('_', '-')}={_default_text(getattr(element.pass_, f.name))}"
-            for f in dataclasses.fields(element.pass_)
-        ]
-        parts.append(element.pass_.name + (f"{{{' '.join(values)}}}" if values else ""))
+        spec = element.pass_.spec(include_default=True)
+        kebab = {key.replace("_", "-"): value for key, value in spec.parameters.items()}
+        parts.append(str(ArgSpec(spec.name, kebab)))
     return ",".join(parts)
 
 
