@@ -17,6 +17,7 @@ no SSA name MLIR cannot read (`%naïve`).
 from __future__ import annotations
 
 import io
+import math
 import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
@@ -656,6 +657,17 @@ def function_type_end(text: str, start: int) -> int:
     return bracketed_end(text, arrow.end())
 
 
+def _elided(attribute: DenseIntOrFPElementsAttr, limit: int) -> bool:
+    """Whether a dense literal holds more than `limit` elements and is not a splat (one stored
+    element, or all equal), as MLIR elides them."""
+    if math.prod(attribute.get_shape()) <= limit:
+        return False
+    element_type = attribute.get_element_type()
+    size = getattr(element_type, "compile_time_size", 0)
+    data = memoryview(attribute.data.data)
+    return not size or len(data) > size and data[size:] != data[:-size]
+
+
 @dataclass(eq=False, repr=False)
 class TFPrinter(Printer):
     """xDSL's printer, with a source span's end printed as MLIR's `to line:col`, numeric
@@ -670,6 +682,9 @@ class TFPrinter(Printer):
 
     _locations: LocationAliases = field(default_factory=LocationAliases, init=False)
     _defining: Attribute | None = field(default=None, init=False)
+    elide_elements_over: int | None = None
+    """A dense literal of more elements (not a splat) prints as `dense_resource<__elided__>`,
+    as mlir-opt's `--mlir-elide-elementsattrs-if-larger=N` prints it."""
 
     def print_location_alias(self, attribute: Attribute) -> bool:
         """Print a location that shares its parts as its alias (`loc(#loc3)`, or `#loc3`
@@ -683,6 +698,14 @@ class TFPrinter(Printer):
         return True
 
     def print_attribute(self, attribute: Attribute) -> None:
+        if (
+            self.elide_elements_over is not None
+            and isinstance(attribute, DenseIntOrFPElementsAttr)
+            and _elided(attribute, self.elide_elements_over)
+        ):
+            self.print_string("dense_resource<__elided__> : ")
+            self.print_attribute(attribute.type)
+            return
         if self.print_location_alias(attribute):
             return
         if isinstance(attribute, FusedLoc) and print_span_end_location(self, attribute):

@@ -11,6 +11,10 @@ model.mlir:2:3: note: see existing symbol definition here
 ```
 
 A diagnostic without a place in the input is the first line alone (`model.mlir: error: ...`).
+
+On a terminal (`color=True`) it is coloured as LLVM's `SourceMgr` colours mlir-opt's: the place
+and the message bold, the kind in its colour (error red, warning magenta, note black (grey),
+remark blue, all bold), the caret green; the source line plain.
 """
 
 from __future__ import annotations
@@ -19,6 +23,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 __all__ = ["Diagnostic", "format_diagnostic", "mlir_style"]
+
+_KIND_COLORS = {"error": "31", "warning": "35", "note": "30", "remark": "34"}
+"""LLVM's `raw_ostream` colours by diagnostic kind (ANSI 3x: red, magenta, black, blue)."""
+
+_BOLD, _RESET, _GREEN = "\x1b[1m", "\x1b[0m", "\x1b[0;1;32m"
 
 _SHOWN_WIDTH = 160
 """Source lines longer than this are shown as a window of this width around the column."""
@@ -58,15 +67,27 @@ def _source_lines(line_text: str, column: int) -> list[str]:
     return [line_text, caret]
 
 
-def format_diagnostic(diagnostic: Diagnostic, file_name: str, source: Sequence[str]) -> str:
-    """The diagnostic and its notes as mlir-opt prints them; `source` is the input's lines."""
+def _heading(place: str, kind: str, message: str, color: bool) -> str:
+    if not color:
+        return f"{place}: {kind}: {message}"
+    shade = _KIND_COLORS.get(kind, "39")
+    return f"{_BOLD}{place}: {_RESET}\x1b[0;1;{shade}m{kind}: {_RESET}{_BOLD}{message}{_RESET}"
+
+
+def format_diagnostic(
+    diagnostic: Diagnostic, file_name: str, source: Sequence[str], *, color: bool = False
+) -> str:
+    """The diagnostic and its notes as mlir-opt prints them; `source` is the input's lines;
+    `color`: with a terminal's colours (see the module docstring)."""
     out: list[str] = []
     for item in diagnostic.all():
         if item.line is None:
-            out.append(f"{file_name}: {item.kind}: {item.message}")
+            out.append(_heading(file_name, item.kind, item.message, color))
             continue
         column = item.column or 1
-        out.append(f"{file_name}:{item.line}:{column}: {item.kind}: {item.message}")
+        place = f"{file_name}:{item.line}:{column}"
+        out.append(_heading(place, item.kind, item.message, color))
         if 0 < item.line <= len(source):
-            out.extend(_source_lines(source[item.line - 1], column))
+            line, caret = _source_lines(source[item.line - 1], column)
+            out.extend([line, f"{_GREEN}{caret}{_RESET}" if color else caret])
     return "\n".join(out)

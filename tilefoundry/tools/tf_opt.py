@@ -89,8 +89,30 @@ class TfOptMain:
                 if os.environ.get("TF_OPT_TRACEBACK"):
                     raise
                 raise ToolError(str(err)) from None
+        if self.args.extra:  # mlir-opt's pass flags (-cse): the registry is read only then
+            from tilefoundry.tools.tf_opt_args import pass_flags
+            from tilefoundry.transforms import PASSES
+
+            self.args.passes = pass_flags(self.args, PASSES, _refuse) or self.args.passes
+        self.dump_before = self._pass_names(self.args.mlir_print_ir_before)
+        self.dump_after = self._pass_names(self.args.mlir_print_ir_after)
+        self.color = _use_color(self.args.color)
         self.timing = Timing() if self.args.timing else None
         self.tf_pipeline = self._pipeline() if self.args.passes else None
+
+    def _pass_names(self, lists: list[str]) -> frozenset[str]:
+        """The passes named by `--mlir-print-ir-before/after=a,b` (each one registered)."""
+        names = frozenset(n.strip() for text in lists for n in text.split(",") if n.strip())
+        if names:
+            from tilefoundry.transforms import PASSES
+            from tilefoundry.transforms.pass_manager import did_you_mean
+
+            for name in sorted(names - PASSES.keys()):
+                raise ToolError(
+                    f"unknown pass '{name}' in --mlir-print-ir-before/after"
+                    + did_you_mean(name, PASSES)
+                )
+        return names
 
     def _pipeline(self) -> Pipeline:
         """The pipeline of `-p` (the pass manager is imported only when there is one)."""
@@ -119,8 +141,17 @@ class TfOptMain:
         if self.args.list_ops:
             from tilefoundry.tools.op_docs import describe_ops
 
-            sys.stdout.write(describe_ops())
+            write_stdout(describe_ops())
             return
+        if self.args.show_dialects:
+            names = ",".join(sorted(self.ctx.registered_dialect_names))
+            write_stdout(f"Available Dialects: {names}\n")
+            return
+        if self.args.dump_pass_pipeline:
+            pipeline = self.tf_pipeline
+            count = 0 if pipeline is None else len(pipeline.passes)
+            shown = "builtin.module()" if pipeline is None else pipeline.describe()
+            sys.stderr.write(f"Pass Manager with {count} passes:\n{shown}\n\n")
         name = self.args.input_file or "<stdin>"
         text = self._read_input()
         source = text.split("\n")
@@ -128,7 +159,7 @@ class TfOptMain:
         failed = internal = False
         for index, (chunk, first_line) in enumerate(self._split(text)):
             if index:
-                output.write("// -----\n")
+                output.write(f"{self.args.output_split_marker}\n")
             diagnostics: list[Diagnostic] = []
             try:
                 output.write(self._process(chunk, name, first_line))
@@ -153,7 +184,7 @@ class TfOptMain:
                 from tilefoundry.tools.report import format_diagnostic
 
             for problem in problems:
-                print(format_diagnostic(problem, name, source), file=sys.stderr)
+                print(format_diagnostic(problem, name, source, color=self.color), file=sys.stderr)
             failed |= bool(problems)
         self.exit_code = 2 if internal else 1 if failed else 0
         self._write_output(output.getvalue(), succeeded=self.exit_code == 0)
@@ -182,7 +213,9 @@ class TfOptMain:
 
     def _process(self, chunk: str, name: str, first_line: int) -> str:
         if _is_blank(chunk):
-            return ""
+            # an empty input is an empty module, as mlir-opt prints it (not a split chunk)
+            whole = not self.args.split_input_file and not self.args.no_implicit_module
+            return "builtin.module {\n}\n" if whole else ""
         parser = TFParser(self.ctx, chunk, name)
 
         def diagnostic(kind: str, place: tuple[int, int] | None, message: str) -> Diagnostic:
@@ -235,13 +268,73 @@ class TfOptMain:
         except DiagnosticException as err:
             fail(None, f"a pass failed: {_one_line(str(err))}")
         with self._timed("print"):
+            printed = self._print(module, implicit)
+        if self.args.verify_roundtrip:
+            self._verify_roundtrip(module, implicit, fail)
+        return printed
+
+    def _verify_roundtrip(
+        self,
+        module: ModuleOp,
+        implicit: bool,
+        fail: Callable[[tuple[int, int] | None, str], NoReturn],
+    ) -> None:
+        """`--verify-roundtrip`: the output, in the custom and the generic form, reads back
+        and prints as it was printed (the reading verified)."""
+        for generic in (False, True):
+            text = self._print(module, implicit, generic=generic, elide=False)
+            reader = TFParser(self.ctx, text, "<roundtrip>")
+            form = "generic" if generic else "custom"
+            try:
+                again = reader.parse_module(not self.args.no_implicit_module)
+                verify_ir(again)
+            except (ParseError, DiagnosticException, OpVerifyError) as err:
+                message = err.msg if isinstance(err, ParseError) else str(err)
+                fail(
+                    None,
+                    f"the output in the {form} form does not read back: "
+                    f"{_one_line(message)} (--verify-roundtrip)",
+                )
+            back = self._print(again, again not in reader.op_offsets, generic=generic, elide=False)
+            if back != text:
+                fail(
+                    None,
+                    f"the output in the {form} form reads back as other IR: line "
+                    f"{_first_difference(text, back)} differs (--verify-roundtrip)",
+                )
+
+    def _dump(self, when: str, module_pass: ModulePass, text: str, failed: bool = False) -> None:
+        """An IR dump on stderr, headed as mlir-opt heads it."""
+        title = f"{when} {type(module_pass).__name__}{' Failed' if failed else ''}"
+        title += f" ({module_pass.name})"
+        sys.stderr.write(f"// -----// IR Dump {title} //----- //\n{text}\n")
+
+    def _anchor_text(self, anchor: Operation, module: ModuleOp, implicit: bool) -> str:
+        if anchor is module:
             return self._print(module, implicit)
+        return self._print_ops([anchor])
 
     def _run_pipeline(self, pipeline: Pipeline, module: ModuleOp, implicit: bool) -> None:
-        """Run the pipeline, verifying after every pass (and timing, printing between)."""
+        """Run the pipeline, verifying after every pass (and timing, printing between and
+        around passes on stderr, as mlir-opt's `--mlir-print-ir-*`)."""
         total = len(pipeline.passes)
         done = 0
         started = time.perf_counter()
+        args = self.args
+        after_change = args.mlir_print_ir_after_change
+        before_text: str | None = None
+        running: tuple[ModulePass, Operation] | None = None
+
+        def before_pass(module_pass: ModulePass, anchor: Operation) -> None:
+            nonlocal before_text, running, started
+            running = (module_pass, anchor)
+            text = None
+            if args.mlir_print_ir_before_all or module_pass.name in self.dump_before:
+                text = self._anchor_text(anchor, module, implicit)
+                self._dump("Before", module_pass, text)
+            if after_change:
+                before_text = text or self._anchor_text(anchor, module, implicit)
+            started = time.perf_counter()
 
         def after_pass(module_pass: ModulePass, anchor: Operation) -> None:
             nonlocal done, started
@@ -251,33 +344,55 @@ class TfOptMain:
                 self.timing.add(f"pass {module_pass.name}", elapsed)
             if self.args.time_passes:
                 print(f"Pass {module_pass.name} took {elapsed} seconds", file=sys.stderr)
-            if not self.args.disable_verify:
+            if not self.args.disable_verify and self.args.verify_each:
                 from tilefoundry.transforms.pass_manager import verify_pass_output
 
                 with self._timed("verify"):
                     verify_pass_output(module_pass, module)
+            named = module_pass.name in self.dump_after
+            if args.mlir_print_ir_after_all or named or after_change:
+                text = self._anchor_text(anchor, module, implicit)
+                if not after_change or text != before_text or named:
+                    self._dump("After", module_pass, text)
             if self.args.print_between_passes and done < total:
-                write_stdout(f"// IR after {module_pass.name}:\n{self._print(module, implicit)}\n")
+                sys.stderr.write(
+                    f"// IR after {module_pass.name}:\n{self._print(module, implicit)}\n"
+                )
             started = time.perf_counter()
 
-        pipeline.run(self.ctx, module, after_pass)
+        try:
+            pipeline.run(self.ctx, module, after_pass, before_pass)
+        except Exception:
+            if args.mlir_print_ir_after_failure and running is not None:
+                failed_pass, anchor = running
+                text = self._anchor_text(anchor, module, implicit)
+                self._dump("After", failed_pass, text, failed=True)
+            raise
 
     def _timed(self, stage: str) -> AbstractContextManager[None]:
         return nullcontext() if self.timing is None else self.timing.measure(stage)
 
-    def _print(self, module: ModuleOp, implicit: bool) -> str:
+    def _print(
+        self, module: ModuleOp, implicit: bool, generic: bool | None = None, elide: bool = True
+    ) -> str:
+        ops = list(module.ops) if implicit and not module.attributes else [module]
+        return self._print_ops(ops, generic, elide)
+
+    def _print_ops(
+        self, ops: Sequence[Operation], generic: bool | None = None, elide: bool = True
+    ) -> str:
         stream = StringIO()
         printer = TFPrinter(
             stream=stream,
-            print_generic_format=self.args.print_op_generic,
+            print_generic_format=self.args.print_op_generic if generic is None else generic,
             print_properties_as_attributes=self.args.print_no_properties,
             print_debuginfo=self.args.print_debuginfo,
+            elide_elements_over=self.args.mlir_elide_elementsattrs_if_larger if elide else None,
         )
-        if self.args.print_irdl_generic:
+        if self.args.print_irdl_generic and generic is None:
             from tilefoundry.ir.irdl_printer import irdl_printer
 
             printer = irdl_printer(stream, print_debuginfo=self.args.print_debuginfo)
-        ops = list(module.ops) if implicit and not module.attributes else [module]
         try:
             for op in ops:
                 printer.print_op(op)
@@ -305,6 +420,27 @@ class TfOptMain:
 
 def _refuse(message: str) -> NoReturn:
     raise ToolError(message)
+
+
+def _first_difference(text: str, other: str) -> int:
+    """The 1-based number of the first line where two texts differ."""
+    lines, others = text.split("\n"), other.split("\n")
+    for number, (line, that) in enumerate(zip(lines, others, strict=False), 1):
+        if line != that:
+            return number
+    return min(len(lines), len(others)) + 1
+
+
+def _use_color(when: str) -> bool:
+    """`--color`: always, never, or auto (stderr is a terminal and NO_COLOR is not set)."""
+    if when != "auto":
+        return when == "always"
+    if os.environ.get("NO_COLOR"):
+        return False
+    try:
+        return sys.stderr.isatty()
+    except (AttributeError, ValueError):
+        return False
 
 
 def _known_place(

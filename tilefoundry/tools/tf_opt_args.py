@@ -8,10 +8,10 @@ start-up, for options it does not have (frontends, targets, shrinking).
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import NoReturn
 
-__all__ = ["help_through_stdout", "parse_arguments"]
+__all__ = ["help_through_stdout", "parse_arguments", "pass_flags"]
 
 _DESCRIPTION = (
     "tf-opt: parse, verify, transform and print TileFoundry IR (the tf, hir, tir dialects)"
@@ -26,8 +26,28 @@ class _Version(argparse.Action):
 
         from tilefoundry.tools.output import write_stdout
 
-        write_stdout(f"tf-opt (TileFoundry core IR, xdsl {version('xdsl')})\n")
+        ours = version("tilefoundry")
+        write_stdout(f"tf-opt {ours} (TileFoundry core IR, xdsl {version('xdsl')})\n")
         parser.exit()
+
+
+def _boolean(text: str) -> bool:
+    """An LLVM boolean option's value: `--verify-each=false`."""
+    if text.lower() in ("true", "1", "yes", "on"):
+        return True
+    if text.lower() in ("false", "0", "no", "off"):
+        return False
+    raise argparse.ArgumentTypeError(f"expects true or false, got '{text}'")
+
+
+def _color(text: str) -> str:
+    """`--color` / `--color=always|never|auto` (also LLVM's `-color=true|false`)."""
+    choice = {"true": "always", "1": "always", "false": "never", "0": "never"}.get(
+        text.lower(), text.lower()
+    )
+    if choice not in ("always", "never", "auto"):
+        raise argparse.ArgumentTypeError(f"expects always, never or auto, got '{text}'")
+    return choice
 
 
 def help_through_stdout(parser: argparse.ArgumentParser) -> None:
@@ -45,16 +65,27 @@ def help_through_stdout(parser: argparse.ArgumentParser) -> None:
 def parse_arguments(
     argv: Sequence[str] | None, error: Callable[[str], NoReturn]
 ) -> argparse.Namespace:
-    """The parsed command line; `error(message)` reports a mistake (it does not return)."""
+    """The parsed command line; `error(message)` reports a mistake (it does not return).
+
+    What argparse does not know is left in `extra`, in order: mlir-opt's pass flags (`-cse`,
+    `--tf-inline=max-ops=5`), which only the pass registry can tell from a mistake, once the
+    plugins are loaded (`pass_flags`)."""
     parser = argparse.ArgumentParser(prog="tf-opt", description=_DESCRIPTION)
     setattr(parser, "error", error)  # noqa: B010 - one line, not usage + exit
     help_through_stdout(parser)
-    add = parser.add_argument
+    option_strings: list[str] = []
+
+    def add(*names: str, **kwargs: object) -> None:
+        option_strings.extend(n for n in names if n.startswith("-"))
+        parser.add_argument(*names, **kwargs)  # type: ignore[arg-type]
+
     add("input_file", nargs="?", help="the input (default: stdin)")
     add("-o", "--output-file", help="write the output here (only when the run succeeds)")
     add(
         "-p",
         "--passes",
+        "--pass-pipeline",
+        dest="passes",
         default="",
         help="the pass pipeline, as mlir-opt writes it: 'a,b{opt=v}', 'builtin.module(a,b)', "
         "op-anchored 'tf.module(hir.func(cse))' (see --list-passes)",
@@ -82,7 +113,12 @@ def parse_arguments(
         "met by a diagnostic on its line (@+N, @-N, @above, @below), and no other diagnostic may "
         "be reported; exit 1 otherwise",
     )
-    add("--print-op-generic", action="store_true", help="print the generic form")
+    add(
+        "--print-op-generic",
+        "--mlir-print-op-generic",
+        action="store_true",
+        help="print the generic form",
+    )
     add(
         "--print-no-properties",
         action="store_true",
@@ -95,15 +131,102 @@ def parse_arguments(
         "dialects/*.irdl.mlir (--irdl-file): inherent data as attributes, tf attributes in "
         "IRDL's parameter syntax, each block of a tf/hir/tir op ended by llvm.unreachable",
     )
-    add("--print-debuginfo", action="store_true", help="print locations: all the metadata")
+    add(
+        "--print-debuginfo",
+        "--mlir-print-debuginfo",
+        action="store_true",
+        help="print locations: all the metadata",
+    )
     add(
         "--print-between-passes",
         action="store_true",
-        help="print the IR after each pass but the last",
+        help="print the IR after each pass but the last (stderr)",
+    )
+    dumps = parser.add_argument_group(
+        "IR dumps (stderr, as mlir-opt: '// -----// IR Dump After Cse (cse) //----- //')"
+    )
+
+    def dump(*names: str, **kwargs: object) -> None:
+        option_strings.extend(names)
+        dumps.add_argument(*names, **kwargs)  # type: ignore[arg-type]
+
+    dump("--mlir-print-ir-before-all", action="store_true", help="before every pass")
+    dump("--mlir-print-ir-after-all", action="store_true", help="after every pass")
+    dump(
+        "--mlir-print-ir-after-change",
+        action="store_true",
+        help="after a pass only when it changed the IR (with --mlir-print-ir-after-all: the "
+        "passes that changed it)",
+    )
+    dump(
+        "--mlir-print-ir-after-failure",
+        action="store_true",
+        help="after the pass that failed, the IR it left",
+    )
+    dump(
+        "--mlir-print-ir-before",
+        action="append",
+        default=[],
+        metavar="PASS",
+        help="before each run of these passes (comma-separated, repeatable)",
+    )
+    dump(
+        "--mlir-print-ir-after",
+        action="append",
+        default=[],
+        metavar="PASS",
+        help="after each run of these passes (comma-separated, repeatable)",
+    )
+    add(
+        "--dump-pass-pipeline",
+        action="store_true",
+        help="print the pipeline in full, every option with its value (stderr)",
+    )
+    add(
+        "--show-dialects",
+        action="store_true",
+        help="list the dialects tf-opt knows, then exit",
+    )
+    add(
+        "--verify-each",
+        nargs="?",
+        const=True,
+        default=True,
+        type=_boolean,
+        metavar="BOOL",
+        help="verify the IR after each pass (default true; --verify-each=false does not)",
+    )
+    add(
+        "--verify-roundtrip",
+        action="store_true",
+        help="check that the output reads back and prints the same, in the custom and the "
+        "generic form",
+    )
+    add(
+        "--mlir-elide-elementsattrs-if-larger",
+        type=int,
+        metavar="N",
+        help="print a dense literal of more than N elements as dense_resource<__elided__>",
+    )
+    add(
+        "--output-split-marker",
+        default="// -----",
+        metavar="MARKER",
+        help="with --split-input-file, the line between the chunks of the output",
+    )
+    add(
+        "--color",
+        nargs="?",
+        const="always",
+        default="auto",
+        type=_color,
+        metavar="WHEN",
+        help="colour the diagnostics: auto (on a terminal, unless NO_COLOR is set), always, never",
     )
     add("--time-passes", action="store_true", help="print the time each pass took (stderr)")
     add(
         "--timing",
+        "--mlir-timing",
         action="store_true",
         help="print a table of the time spent reading, verifying, in each pass, and printing "
         "(stderr), as mlir-opt --mlir-timing",
@@ -129,4 +252,33 @@ def parse_arguments(
         help="import a Python module that registers ops, metadata classes or passes (repeatable)",
     )
     add("-v", "--version", action=_Version, nargs=0, help="print the version and exit")
-    return parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    args.extra = extra
+    args.option_strings = ["-h", "--help", *option_strings]
+    return args
+
+
+def pass_flags(
+    args: argparse.Namespace, passes: Collection[str], error: Callable[[str], NoReturn]
+) -> str:
+    """The pipeline that mlir-opt's pass flags say (`-cse --tf-inline=max-ops=5` is
+    `cse,tf-inline{max-ops=5}`), in command-line order; anything else left over is refused,
+    with the nearest flag or pass ("did you mean")."""
+    elements: list[str] = []
+    for text in args.extra:
+        name, _, value = text.lstrip("-").partition("=")
+        if text.startswith("-") and name in passes:
+            elements.append(f"{name}{{{value}}}" if value else name)
+            continue
+        from tilefoundry.transforms.pass_manager import did_you_mean
+
+        known = [*args.option_strings, *(f"--{p}" for p in passes)]
+        guess = did_you_mean(text.partition("=")[0] if text.startswith("--") else text, known)
+        error(f"unrecognized arguments: {text}{guess}")
+    if elements and args.passes:
+        error(
+            "the pass pipeline (-p, --pass-pipeline) cannot be given with pass flags ("
+            + " ".join(args.extra)
+            + ")"
+        )
+    return ",".join(elements)

@@ -18,6 +18,7 @@ hir.return %x : tensor<4xf32>
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import ClassVar
 
 from xdsl.context import Context
@@ -26,14 +27,20 @@ from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriteWal
 from xdsl.transforms.canonicalize import CanonicalizationRewritePattern, CanonicalizePass
 from xdsl.transforms.dead_code_elimination import region_dce
 
+from tilefoundry.transforms.pass_base import ANY_OP, Anchors, TFPass
+
 __all__ = ["Canonicalize"]
 
 
-class Canonicalize(CanonicalizePass):
-    """Canonicalize every region of the anchor op (see the module docstring)."""
+@dataclass(frozen=True)
+class Canonicalize(TFPass, CanonicalizePass):
+    """Canonicalize every region of the anchor op (see the module docstring).
+
+    A wrapper, not a bare anchor: xDSL's `apply` works on `op.body`, the region of a
+    `builtin.module`; this one works on every region of whatever anchor op it is given."""
 
     name = "canonicalize"
-    anchors: ClassVar[tuple[str, ...] | None] = None
+    anchors: ClassVar[Anchors] = ANY_OP
 
     def apply(self, ctx: Context, op: Operation) -> None:
         pattern = GreedyRewritePatternApplier(

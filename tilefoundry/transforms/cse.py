@@ -18,23 +18,9 @@ buffer are one only when nothing may write between them; writes and allocs are n
 
 from __future__ import annotations
 
-from typing import ClassVar
-
-from xdsl.context import Context
-from xdsl.ir import Operation
-from xdsl.transforms.common_subexpression_elimination import (
-    CommonSubexpressionElimination,
-    cse,
-)
+from xdsl.transforms.common_subexpression_elimination import CommonSubexpressionElimination
 
 __all__ = ["Cse"]
 
-
-class Cse(CommonSubexpressionElimination):
-    """Eliminate common subexpressions in the anchor op (see the module docstring)."""
-
-    name = "cse"
-    anchors: ClassVar[tuple[str, ...] | None] = None
-
-    def apply(self, ctx: Context, op: Operation) -> None:
-        cse(op)
+Cse = CommonSubexpressionElimination
+"""xDSL's pass itself: its `cse(op)` already works on any anchor op (`FOREIGN_ANCHORS`)."""

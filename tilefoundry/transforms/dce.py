@@ -16,20 +16,27 @@ hir.return %x : tensor<4xf32>
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.ir import Operation
 from xdsl.transforms.dead_code_elimination import DeadCodeElimination, region_dce
 
+from tilefoundry.transforms.pass_base import ANY_OP, Anchors, TFPass
+
 __all__ = ["Dce"]
 
 
-class Dce(DeadCodeElimination):
-    """Erase dead ops in every region of the anchor op (see the module docstring)."""
+@dataclass(frozen=True)
+class Dce(TFPass, DeadCodeElimination):
+    """Erase dead ops in every region of the anchor op (see the module docstring).
+
+    A wrapper, not a bare anchor: xDSL's `apply` works on `op.body`, the region of a
+    `builtin.module`; this one works on every region of whatever anchor op it is given."""
 
     name = "dce"
-    anchors: ClassVar[tuple[str, ...] | None] = None
+    anchors: ClassVar[Anchors] = ANY_OP
 
     def apply(self, ctx: Context, op: Operation) -> None:
         for region in op.regions:

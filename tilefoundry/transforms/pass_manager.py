@@ -22,7 +22,7 @@ import dataclasses
 import sys
 import types
 import typing
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,6 +31,7 @@ from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 
 from tilefoundry.diagnostics import PassError, PassOutputError
+from tilefoundry.transforms.pass_base import TFPass, anchors_of
 
 __all__ = [
     "MAX_PIPELINE_NESTING",
@@ -41,7 +42,9 @@ __all__ = [
     "PassRun",
     "Pipeline",
     "PipelineError",
+    "TFPass",
     "anchors_of",
+    "did_you_mean",
     "describe_passes",
     "option_infos",
     "parse_pipeline",
@@ -50,6 +53,19 @@ __all__ = [
 
 NESTING_ANCHORS = ("builtin.module", "tf.module", "hir.func", "hir.variant", "tir.prim_func")
 """The ops a pipeline nests on: the ones isolated from above."""
+
+ANY = "any"
+"""`any(...)`: nest on every op directly in the anchor that is one of `NESTING_ANCHORS`, as
+MLIR's op-agnostic pass manager does; only passes that run on any op may go in it."""
+
+
+def did_you_mean(name: str, known: Iterable[str]) -> str:
+    """`; did you mean 'x'?` when a known name is close to `name`, else nothing."""
+    import difflib
+
+    close = difflib.get_close_matches(name, list(known), n=1)
+    return f"; did you mean '{close[0]}'?" if close else ""
+
 
 PassLoader = Callable[[], type[ModulePass]]
 
@@ -227,13 +243,6 @@ def parse_text(text: str) -> tuple[PassText | NestText, ...]:
 # Passes and their options
 
 
-def anchors_of(pass_class: type[ModulePass]) -> tuple[str, ...] | None:
-    """The ops a pass runs on (None: any op)."""
-    return typing.cast(
-        "tuple[str, ...] | None", getattr(pass_class, "anchors", ("builtin.module",))
-    )
-
-
 @dataclass(frozen=True)
 class OptionInfo:
     """One option of a pass: kebab-case name, type text, default (None when required)."""
@@ -332,7 +341,9 @@ def make_pass(pass_class: type[ModulePass], spec: PassText) -> ModulePass:
         if field is None:
             known = ", ".join(fields) or "none"
             raise PipelineError(
-                f"pass '{spec.name}' has no option '{key}' (options: {known})", column
+                f"pass '{spec.name}' has no option '{key}' (options: {known})"
+                + did_you_mean(key, fields),
+                column,
             )
         where = f"option '{field.name.replace('_', '-')}' of '{spec.name}'"
         try:
@@ -388,22 +399,49 @@ class Pipeline:
         self,
         ctx: Context,
         root: Operation,
-        after_pass: Callable[[ModulePass, Operation], None] | None = None,
+        after_pass: PassHook | None = None,
+        before_pass: PassHook | None = None,
     ) -> None:
-        """Run on `root`; `after_pass(pass, anchor)` is called after each pass on each anchor."""
-        _run(self.elements, ctx, root, after_pass)
+        """Run on `root`; `before_pass(pass, anchor)` and `after_pass(pass, anchor)` are called
+        around each pass on each anchor."""
+        _run(self.elements, ctx, root, after_pass, before_pass)
+
+    def describe(self) -> str:
+        """The pipeline in full, every option with its value (`--dump-pass-pipeline`)."""
+        return f"builtin.module({_describe(self.elements)})"
+
+
+PassHook = Callable[[ModulePass, Operation], None]
+
+
+def _describe(elements: Sequence[PassRun | Nest]) -> str:
+    """xDSL's spelling of each pass with all its options (`ArgSpec`), kebab-case, nested."""
+    from xdsl.utils.arg_spec import ArgSpec
+
+    parts: list[str] = []
+    for element in elements:
+        if isinstance(element, Nest):
+            parts.append(f"{element.op_name}({_describe(element.elements)})")
+            continue
+        spec = element.pass_.spec(include_default=True)
+        kebab = {key.replace("_", "-"): value for key, value in spec.parameters.items()}
+        parts.append(str(ArgSpec(spec.name, kebab)))
+    return ",".join(parts)
 
 
 def _run(
     elements: Sequence[PassRun | Nest],
     ctx: Context,
     anchor: Operation,
-    after_pass: Callable[[ModulePass, Operation], None] | None,
+    after_pass: PassHook | None,
+    before_pass: PassHook | None = None,
 ) -> None:
     from tilefoundry.dialects.effects import kept_summaries
 
     for element in elements:
         if isinstance(element, PassRun):
+            if before_pass is not None:
+                before_pass(element.pass_, anchor)
             with kept_summaries():  # the memory effects of calls, summarised once a pass
                 element.pass_.apply(ctx, typing.cast(Any, anchor))
             if after_pass is not None:
@@ -414,10 +452,10 @@ def _run(
             for region in anchor.regions
             for block in region.blocks
             for op in block.ops
-            if op.name == element.op_name
+            if op.name == element.op_name or (element.op_name == ANY and op.name in NESTING_ANCHORS)
         ]
         for target in targets:
-            _run(element.elements, ctx, target, after_pass)
+            _run(element.elements, ctx, target, after_pass, before_pass)
 
 
 def verify_pass_output(module_pass: ModulePass, root: Operation) -> None:
@@ -450,7 +488,7 @@ def _build(
                     "'builtin.module(...)' names the root: it encloses the whole pipeline",
                     element.column,
                 )
-            if element.op_name not in NESTING_ANCHORS:
+            if element.op_name != ANY and element.op_name not in NESTING_ANCHORS:
                 why = (
                     "is not isolated from above" if "." in element.op_name else "is not an op name"
                 )
@@ -466,11 +504,18 @@ def _build(
         loader = available.get(element.name)
         if loader is None:
             raise PipelineError(
-                f"unknown pass '{element.name}' (available passes: {', '.join(sorted(available))})",
+                f"unknown pass '{element.name}' (available passes: {', '.join(sorted(available))})"
+                + did_you_mean(element.name, available),
                 element.column,
             )
         pass_class = loader()
         anchors = anchors_of(pass_class)
+        if anchors is not None and anchor == ANY:
+            raise PipelineError(
+                f"pass '{element.name}' runs on {' or '.join(anchors)}, not on any op "
+                "(inside 'any(...)')",
+                element.column,
+            )
         if anchors is not None and anchor not in anchors:
             raise PipelineError(
                 f"pass '{element.name}' runs on {' or '.join(anchors)}, not on '{anchor}'",
@@ -480,10 +525,12 @@ def _build(
     return tuple(built)
 
 
-def _summary(pass_class: type[ModulePass]) -> str:
+def _summary(name: str, pass_class: type[ModulePass]) -> str:
     """The first sentence of the pass's module docstring (`name`: what it does.), else of its
-    class docstring."""
-    module = sys.modules.get(pass_class.__module__)
+    class docstring; xDSL's own passes are described by their module here (`cse.py`)."""
+    module = sys.modules.get(f"tilefoundry.transforms.{name.replace('-', '_')}")
+    if module is None or getattr(module, "__doc__", None) is None:
+        module = sys.modules.get(pass_class.__module__)
     text = (module.__doc__ if module is not None else None) or pass_class.__doc__ or ""
     paragraph = " ".join(text.strip().split("\n\n")[0].split())
     if paragraph.startswith("`") and "`: " in paragraph:
@@ -498,7 +545,7 @@ def describe_passes(available: Mapping[str, PassLoader]) -> str:
     lines: list[str] = []
     for name in sorted(available):
         pass_class = available[name]()
-        summary = _summary(pass_class)
+        summary = _summary(name, pass_class)
         anchors = anchors_of(pass_class)
         runs_on = "any op" if anchors is None else ", ".join(anchors)
         lines.append(f"{name}")

@@ -48,7 +48,6 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.ir import Attribute, Block, Operation
-from xdsl.passes import ModulePass
 
 from tilefoundry.diagnostics import VerifyError
 from tilefoundry.dialects.hir import FuncOp
@@ -60,6 +59,7 @@ from tilefoundry.ir.callable import FunctionLike
 from tilefoundry.ir.op_registry import Op
 from tilefoundry.target.devices import DeviceSpec
 from tilefoundry.transforms.call_graph import functions_of, roots_of
+from tilefoundry.transforms.pass_base import Anchors, TFPass
 from tilefoundry.transforms.pass_manager import PassError
 from tilefoundry.types import DimVar, IRType, TensorType, TupleType, from_attr
 
@@ -367,11 +367,11 @@ def analyze_tree(
 
 
 @dataclass(frozen=True)
-class TfAnalyze(ModulePass):
+class TfAnalyze(TFPass):
     """Record FLOPs, bytes and the roofline time on every function (see the module docstring)."""
 
     name = "tf-analyze"
-    anchors: ClassVar[tuple[str, ...] | None] = ("builtin.module", "tf.module")
+    anchors: ClassVar[Anchors] = ("builtin.module", "tf.module")
 
     dims: tuple[str, ...] = field(
         default=(),

@@ -27,10 +27,10 @@ from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.ir import Operation
-from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriteWalker
 
 from tilefoundry.transforms.canonicalization import DEFAULT_MAX_ELEMENTS, FoldConstantCall
+from tilefoundry.transforms.pass_base import Anchors, TFPass
 
 __all__ = ["MAX_FOLD_ELEMENTS", "TfFoldConstants"]
 
@@ -40,11 +40,11 @@ held in memory, element by element, so the bound is what one fold may allocate."
 
 
 @dataclass(frozen=True)
-class TfFoldConstants(ModulePass):
+class TfFoldConstants(TFPass):
     """Fold op calls on literals, up to a size (see the module docstring)."""
 
     name = "tf-fold-constants"
-    anchors: ClassVar[tuple[str, ...] | None] = None
+    anchors: ClassVar[Anchors] = None
 
     max_elements: int = field(
         default=DEFAULT_MAX_ELEMENTS,

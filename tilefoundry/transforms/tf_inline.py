@@ -54,7 +54,6 @@ from typing import ClassVar
 from xdsl.context import Context
 from xdsl.dialects.builtin import ArrayAttr, CallSiteLoc, SymbolRefAttr, UnknownLoc
 from xdsl.ir import Operation, SSAValue
-from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import EffectInstance, IsTerminator, MemoryEffectKind, get_effects
 
@@ -66,6 +65,7 @@ from tilefoundry.dialects.tir import DispatchOp, EvaluateOp, LetOp, PrimFuncOp, 
 from tilefoundry.ir.callable import FunctionLike
 from tilefoundry.ir.expr import dominates, is_defined_within
 from tilefoundry.transforms.call_graph import callees, functions_of, reachable_from, roots_of
+from tilefoundry.transforms.pass_base import Anchors, TFPass
 
 __all__ = ["TfInline", "inline_calls"]
 
@@ -332,11 +332,11 @@ def _tidy_statement(statement: LetOp | EvaluateOp) -> None:
 
 
 @dataclass(frozen=True)
-class TfInline(ModulePass):
+class TfInline(TFPass):
     """Inline calls of functions of the module tree (see the module docstring)."""
 
     name = "tf-inline"
-    anchors: ClassVar[tuple[str, ...] | None] = ("builtin.module", "tf.module")
+    anchors: ClassVar[Anchors] = ("builtin.module", "tf.module")
 
     max_ops: int = field(
         default=DEFAULT_MAX_OPS,

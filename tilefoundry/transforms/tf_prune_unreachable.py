@@ -40,7 +40,6 @@ from typing import ClassVar
 from xdsl.context import Context
 from xdsl.dialects.builtin import SymbolRefAttr
 from xdsl.ir import Operation
-from xdsl.passes import ModulePass
 from xdsl.traits import SymbolTable
 
 from tilefoundry.dialects.tf import CallOp, ModuleOp
@@ -48,6 +47,7 @@ from tilefoundry.dialects.tf_module import lookup_symbol
 from tilefoundry.dialects.tir import DispatchOp
 from tilefoundry.ir.callable import FunctionLike
 from tilefoundry.transforms.call_graph import functions_of, reachable_from, roots_of
+from tilefoundry.transforms.pass_base import Anchors, TFPass
 
 __all__ = ["TfPruneUnreachable", "prune_unreachable"]
 
@@ -109,11 +109,11 @@ def _drop_empty_children(module: ModuleOp) -> None:
 
 
 @dataclass(frozen=True)
-class TfPruneUnreachable(ModulePass):
+class TfPruneUnreachable(TFPass):
     """Keep only the functions the root's entry reaches (see the module docstring)."""
 
     name = "tf-prune-unreachable"
-    anchors: ClassVar[tuple[str, ...] | None] = ("builtin.module", "tf.module")
+    anchors: ClassVar[Anchors] = ("builtin.module", "tf.module")
 
     def apply(self, ctx: Context, op: Operation) -> None:
         for root in roots_of(op):

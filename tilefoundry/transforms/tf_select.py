@@ -30,23 +30,23 @@ from typing import ClassVar
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp as BuiltinModuleOp
 from xdsl.ir import Operation
-from xdsl.passes import ModulePass
 
 from tilefoundry.diagnostics import VerifyError
 from tilefoundry.module import Module
 from tilefoundry.selection import published
 from tilefoundry.transforms.call_graph import roots_of
+from tilefoundry.transforms.pass_base import Anchors, TFPass
 from tilefoundry.transforms.pass_manager import PassError
 
 __all__ = ["TfSelect"]
 
 
 @dataclass(frozen=True)
-class TfSelect(ModulePass):
+class TfSelect(TFPass):
     """Replace the root with the node a path names, published (see the module docstring)."""
 
     name = "tf-select"
-    anchors: ClassVar[tuple[str, ...] | None] = ("builtin.module",)
+    anchors: ClassVar[Anchors] = ("builtin.module",)
 
     path: str = field(
         default="",

@@ -31,7 +31,6 @@ from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.ir import Operation
-from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriter,
@@ -41,6 +40,7 @@ from xdsl.pattern_rewriter import (
 from xdsl.transforms.dead_code_elimination import region_dce
 
 from tilefoundry.transforms.canonicalization import simplification_patterns
+from tilefoundry.transforms.pass_base import Anchors, TFPass
 
 __all__ = ["TfSimplify"]
 
@@ -58,11 +58,11 @@ class _ByOpName(RewritePattern):
 
 
 @dataclass(frozen=True)
-class TfSimplify(ModulePass):
+class TfSimplify(TFPass):
     """Fold identities and forward values, without computing literals."""
 
     name = "tf-simplify"
-    anchors: ClassVar[tuple[str, ...] | None] = None
+    anchors: ClassVar[Anchors] = None
 
     def apply(self, ctx: Context, op: Operation) -> None:
         walker = PatternRewriteWalker(

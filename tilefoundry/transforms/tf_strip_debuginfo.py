@@ -19,17 +19,18 @@ from typing import ClassVar
 from xdsl.context import Context
 from xdsl.dialects.builtin import UnknownLoc
 from xdsl.ir import Operation
-from xdsl.passes import ModulePass
+
+from tilefoundry.transforms.pass_base import Anchors, TFPass
 
 __all__ = ["TfStripDebuginfo"]
 
 
 @dataclass(frozen=True)
-class TfStripDebuginfo(ModulePass):
+class TfStripDebuginfo(TFPass):
     """Set every location to unknown and drop the binding names (see the module docstring)."""
 
     name = "tf-strip-debuginfo"
-    anchors: ClassVar[tuple[str, ...] | None] = None
+    anchors: ClassVar[Anchors] = None
 
     def apply(self, ctx: Context, op: Operation) -> None:
         unknown = UnknownLoc()

@@ -21,22 +21,22 @@ from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.ir import Operation
-from xdsl.passes import ModulePass
 
 from tilefoundry.diagnostics import VerifyError
 from tilefoundry.module import Module
 from tilefoundry.transforms.call_graph import roots_of
+from tilefoundry.transforms.pass_base import Anchors, TFPass
 from tilefoundry.transforms.pass_manager import PassError
 
 __all__ = ["TfVerifyPublished"]
 
 
 @dataclass(frozen=True)
-class TfVerifyPublished(ModulePass):
+class TfVerifyPublished(TFPass):
     """Check that each root declares its target and topology levels (see the module docstring)."""
 
     name = "tf-verify-published"
-    anchors: ClassVar[tuple[str, ...] | None] = ("builtin.module", "tf.module")
+    anchors: ClassVar[Anchors] = ("builtin.module", "tf.module")
 
     def apply(self, ctx: Context, op: Operation) -> None:
         for root in roots_of(op):

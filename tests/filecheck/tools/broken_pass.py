@@ -9,18 +9,18 @@ from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.ir import Operation
-from xdsl.passes import ModulePass
 
 from tilefoundry.dialects.hir import FuncOp, ReturnOp
 from tilefoundry.transforms import PASSES
+from tilefoundry.transforms.pass_base import Anchors, TFPass
 
 
 @dataclass(frozen=True)
-class BreakReturn(ModulePass):
+class BreakReturn(TFPass):
     """Return the first parameter of every function (a test of tf-opt's report)."""
 
     name = "test-break-return"
-    anchors: ClassVar[tuple[str, ...] | None] = None
+    anchors: ClassVar[Anchors] = None
 
     def apply(self, ctx: Context, op: Operation) -> None:
         for function in [f for f in op.walk() if isinstance(f, FuncOp)]:

@@ -26,7 +26,7 @@ INPUT = Path(__file__).parents[2] / "filecheck" / "transforms" / "Inputs" / "tre
 def test_builtin_module_wrapping_the_pipeline_is_the_pipeline() -> None:
     plain = parse_pipeline("canonicalize,cse", PASSES)
     wrapped = parse_pipeline("builtin.module(canonicalize,cse)", PASSES)
-    assert [type(p).__name__ for p in plain.passes] == ["Canonicalize", "Cse"]
+    assert [p.name for p in plain.passes] == ["canonicalize", "cse"]
     assert [type(p) for p in wrapped.passes] == [type(p) for p in plain.passes]
     assert all(isinstance(e, PassRun) for e in wrapped.elements)
 
@@ -163,3 +163,29 @@ def test_help_describes_tf_opts_own_behaviour() -> None:
     assert "MLIR's diagnostic checking" in text
     assert "'builtin.module(a,b)'" in text
     assert "--list-passes" in text
+
+
+def test_a_dumped_pipeline_reads_back_as_itself() -> None:
+    """`--dump-pass-pipeline`'s text (every option with its value) is a pipeline that builds
+    the same passes, for every registered pass and for nesting, `any(...)` included."""
+    for text in [*sorted(PASSES), "tf.module(any(cse),hir.func(canonicalize)),tf-select{path=a}"]:
+        dumped = parse_pipeline(text, PASSES).describe()
+        again = parse_pipeline(dumped, PASSES)
+        assert again.describe() == dumped
+        assert again.passes == parse_pipeline(text, PASSES).passes
+
+
+def test_any_nests_on_every_anchor_op_in_the_anchor() -> None:
+    pipeline = parse_pipeline("tf.module(any(cse))", PASSES)
+    (outer,) = pipeline.elements
+    assert isinstance(outer, Nest) and isinstance(outer.elements[0], Nest)
+    assert outer.elements[0].op_name == "any"
+    with pytest.raises(PipelineError, match=r"pass 'tf-select' runs on builtin.module, not on any"):
+        parse_pipeline("any(tf-select)", PASSES)
+
+
+def test_an_unknown_pass_or_option_names_the_nearest() -> None:
+    for text, nearest in [("canonicalise", "canonicalize"), ("tf-inline{max-op=3}", "max-ops")]:
+        with pytest.raises(PipelineError) as info:
+            parse_pipeline(text, PASSES)
+        assert info.value.message.endswith(f"; did you mean '{nearest}'?")

@@ -1,0 +1,5 @@
+tf.module @a {
+}
+// -----
+tf.module @b {
+}
