@@ -31,6 +31,7 @@ from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 
 from tilefoundry.diagnostics import PassError, PassOutputError
+from tilefoundry.transforms.stale_costs import costs_kept_fresh
 
 __all__ = [
     "MAX_PIPELINE_NESTING",
@@ -402,7 +403,8 @@ def _run(
 ) -> None:
     for element in elements:
         if isinstance(element, PassRun):
-            element.pass_.apply(ctx, typing.cast(Any, anchor))
+            with costs_kept_fresh(anchor):
+                element.pass_.apply(ctx, typing.cast(Any, anchor))
             if after_pass is not None:
                 after_pass(element.pass_, anchor)
             continue

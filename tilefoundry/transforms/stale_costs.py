@@ -1,0 +1,92 @@
+"""`costs_kept_fresh`: no pass leaves a `tf.cost` that no longer describes its function.
+
+A `tf.cost` (see `tf-analyze`) describes the IR it was measured on: a function's own ops, its
+callees (its cost includes theirs) and the target its module resolves. So the pass manager runs
+every pass inside `costs_kept_fresh(anchor)`: when the module tree around the anchor holds a
+`tf.cost` before the pass, it takes a structural fingerprint of that tree (each op's name,
+properties, attributes other than `tf.cost`, operands, result and block argument types, in
+order, by identity) before and after the pass; a tree whose fingerprint changed, or a tree
+the pass put in the input, has every `tf.cost` in it dropped. A pass that changes nothing (or only records costs, as `tf-analyze`
+does) keeps them; a tree with no `tf.cost` costs one walk. A pass that fails changes nothing
+and is not looked at.
+
+```mlir
+// tf-opt -p 'tf-analyze,canonicalize': canonicalize removed `x * 1`, so the cost goes
+hir.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+  hir.return %x : tensor<4xf32>
+}
+```
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from xdsl.dialects.builtin import ModuleOp as BuiltinModuleOp
+from xdsl.ir import Operation
+
+from tilefoundry.dialects.tf import ModuleOp
+from tilefoundry.transforms.cost import COST_ATTR
+
+__all__ = ["costs_kept_fresh", "drop_costs"]
+
+
+def _trees(anchor: Operation) -> list[Operation]:
+    """The module trees a pass on `anchor` can change: the outermost `tf.module` around it, or
+    every root when it runs on the input itself."""
+    outermost: Operation | None = None
+    op: Operation | None = anchor
+    while op is not None:
+        if isinstance(op, ModuleOp):
+            outermost = op
+        op = op.parent_op()
+    if outermost is not None:
+        return [outermost]
+    if isinstance(anchor, BuiltinModuleOp):
+        return list(anchor.body.block.ops)
+    return [anchor]
+
+
+def _has_cost(tree: Operation) -> bool:
+    return any(COST_ATTR in op.attributes for op in tree.walk())
+
+
+def _fingerprint(tree: Operation) -> list[tuple[object, ...]]:
+    """Each op of the tree in order, with what a pass can change on it (the ops themselves
+    are held, so an identity is never reused while the fingerprint lives)."""
+    return [
+        (
+            op,
+            op.name,
+            tuple(sorted(op.properties.items())),
+            tuple(sorted((k, v) for k, v in op.attributes.items() if k != COST_ATTR)),
+            tuple(id(v) for v in op.operands),
+            tuple(op.result_types),
+            tuple(tuple(b.arg_types) for r in op.regions for b in r.blocks),
+        )
+        for op in tree.walk()
+    ]
+
+
+def drop_costs(tree: Operation) -> None:
+    """Remove every `tf.cost` in the tree."""
+    for op in tree.walk():
+        if COST_ATTR in op.attributes:
+            del op.attributes[COST_ATTR]
+
+
+@contextmanager
+def costs_kept_fresh(anchor: Operation) -> Iterator[None]:
+    """Run a pass on `anchor` inside this: a tree it changed loses its `tf.cost`s (see the
+    module docstring)."""
+    trees = _trees(anchor)
+    if not any(_has_cost(tree) for tree in trees):
+        yield
+        return
+    before = {tree: _fingerprint(tree) for tree in trees}
+    yield
+    for tree in _trees(anchor):
+        fingerprint = before.get(tree)
+        if fingerprint is None or _fingerprint(tree) != fingerprint:
+            drop_costs(tree)
