@@ -208,18 +208,20 @@ def _points_svg(axes: _Axes, rows: Sequence[Row], x_min: float, y_min: float) ->
 
 
 def _labels_svg(labels: list[tuple[float, float, str, str]]) -> list[str]:
-    """Each label right of its point, pushed down so that no two overlap."""
+    """Each label right of its point and just below it (clear of a roof through the point and
+    of the memory slope), pushed down so that it overlaps no other label and no point."""
     out = []
-    placed: list[tuple[float, float, float]] = []  # (x0, x1, y) of the labels placed so far
+    # (x0, x1, baseline) of what a label must not cover: the points, then the labels placed
+    placed: list[tuple[float, float, float]] = [(x - 6, x + 6, y + 4) for x, y, _, _ in labels]
     for x, y, text, colour in sorted(labels, key=lambda item: item[1]):
         width = 7.0 * len(text)
-        ly = y + 4
+        ly = y + 13
         while any(
             abs(ly - py) < 14 and x + 9 < px1 and px0 < x + 9 + width for px0, px1, py in placed
         ):
             ly += 14
         placed.append((x + 9, x + 9 + width, ly))
-        if abs(ly - (y + 4)) > 1:
+        if ly - (y + 13) > 1:
             out.append(
                 f'<line class="leader" x1="{x + 4:.1f}" y1="{y:.1f}" x2="{x + 9:.1f}" '
                 f'y2="{ly - 4:.1f}" stroke="{colour}" stroke-width="0.8"/>'

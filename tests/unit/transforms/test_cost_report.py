@@ -133,3 +133,40 @@ def test_a_pass_that_changes_the_ir_drops_every_cost() -> None:
     assert "tf.cost" not in tf.print_module(tf.run_passes(analyzed, "canonicalize"))
     nested = tf.run_passes(analyzed, "tf.module(hir.func(canonicalize))")
     assert "tf.cost" not in tf.print_module(nested)
+
+
+TWO_ROOTS = """
+tf.module @a target #tf.target<"h100"> topologies [] {
+  hir.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+    %y = tf.call tf.math.unary<kind = exp>(%x) : (tensor<4xf32>) -> tensor<4xf32>
+    hir.return %y : tensor<4xf32>
+  }
+}
+tf.module @b target #tf.target<"DEVICE"> topologies [] {
+  hir.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+    hir.return %x : tensor<4xf32>
+  }
+}
+"""
+
+
+def test_rows_of_several_roots_name_their_root(tmp_path: Path) -> None:
+    source = tmp_path / "two.mlir"
+    source.write_text(TWO_ROOTS.replace("DEVICE", "h100"))
+    code, _, err = _tf_opt(["-p", "tf-analyze"], source)
+    assert code == 0
+    assert [line.split()[0] for line in err.splitlines()[3:]] == ["a:f", "b:f"]
+
+
+def test_a_plot_of_functions_on_different_devices_is_refused(tmp_path: Path) -> None:
+    source = tmp_path / "two.mlir"
+    source.write_text(TWO_ROOTS.replace("DEVICE", "a100"))
+    plot = tmp_path / "roofline.svg"
+    code, out, err = _tf_opt(["-p", f"tf-analyze{{plot={plot}}}"], source)
+    assert code != 0 and out == "" and not plot.exists()
+    assert (
+        "pass 'tf-analyze' failed: plot draws one device's roofline, but the functions resolve "
+        "a100, h100" in err
+    )
+    code, _, err = _tf_opt(["-p", "tf-analyze"], source)
+    assert code == 0 and "h100 (NVIDIA H100 SXM5 80GB)" in err and "a100 (" in err
