@@ -2,8 +2,9 @@
 the results on numpy inputs against a numpy reference. `make demo` runs this.
 
 1. build a decoder of N layers cloned from one prototype under an H100 root;
-2. analyze the whole model: `canonicalize,cse,tf-analyze` — a table of every function's FLOPs,
-   bytes and roofline time on the H100 (N cloned layers, N measurements);
+2. analyze the whole model: `canonicalize,cse,tf-analyze` — tf-analyze's table of every
+   function's FLOPs, bytes and roofline time on the H100 (N cloned layers, N measurements),
+   and its roofline plot (`build/roofline.svg`);
 3. compile one layer as a kernel: `tf-select` a layer's block (published with the target and
    hierarchy it resolves), `tf-inline` its calls, `tf-prune-unreachable` what is no longer
    called, `canonicalize`, `cse`, `tf-analyze`;
@@ -29,7 +30,7 @@ import tilefoundry as tf
 sys.path.insert(0, str(Path(__file__).parent))
 from decoder import WEIGHTS, build_decoder, random_weights, reference  # noqa: E402
 
-MODEL_PIPELINE = "canonicalize,cse,tf-analyze{{dims=seq={seq}}}"
+MODEL_PIPELINE = "canonicalize,cse,tf-analyze{{dims=seq={seq} plot={plot}}}"
 KERNEL_PIPELINE = (
     "tf-select{{path=layer{layer}.block}},tf-inline,tf-prune-unreachable,canonicalize,cse,"
     "tf-analyze{{dims=seq={seq}}}"
@@ -53,27 +54,16 @@ def _tf_opt(source: Path, pipeline: str, output: Path) -> tf.Module | None:
         print(run.stderr, file=sys.stderr, end="")
         return None
     result = tf.parse_module(output.read_text(), str(output))
-    print(f"      done in {time.perf_counter() - started:.2f} s")
+    print(f"      done in {time.perf_counter() - started:.2f} s; tf-analyze's table (stderr):")
+    print("\n".join(f"      {line}" for line in run.stderr.splitlines()))
     return result
 
 
-def _cost_table(module: tf.Module) -> list[str]:
-    """The tf.cost each function records, as a table (path, flops, bytes, time, bound)."""
-    rows = [("function", "FLOPs", "bytes", "roofline time", "bound")]
-    for path, function in tf.function_selectors(module):
-        cost = tf.Cost.from_attr(function.function_op.attributes["tf.cost"])
-        time_text = f"{cost.time_s * 1e9:.2f} ns"
-        rows.append((path, f"{cost.flops:,}", f"{cost.bytes:,}", time_text, cost.bound))
-    widths = [max(len(row[i]) for row in rows) for i in range(5)]
-    lines = []
-    for index, row in enumerate(rows):
-        cells = [row[0].ljust(widths[0])] + [
-            c.rjust(w) for c, w in zip(row[1:], widths[1:], strict=True)
-        ]
-        lines.append("      " + "  ".join(cells))
-        if index == 0:
-            lines.append("      " + "  ".join("-" * w for w in widths))
-    return lines
+def example_roofline() -> str:
+    """The roofline of the 4-layer decoder at seq = 16 after `canonicalize,cse`, as the model
+    pipeline draws it: `docs/images/roofline.svg` (`--docs-image` rewrites it)."""
+    model = tf.run_passes(build_decoder(4), "canonicalize,cse")
+    return tf.analyze(model, dims={"seq": 16}).roofline_svg()
 
 
 def main() -> int:
@@ -82,7 +72,16 @@ def main() -> int:
     parser.add_argument("--seq", type=int, default=16)
     parser.add_argument("--layer", type=int, default=2, help="the layer compiled as a kernel")
     parser.add_argument("--out", default="build")
+    parser.add_argument(
+        "--docs-image", action="store_true", help="rewrite docs/images/roofline.svg and stop"
+    )
     args = parser.parse_args()
+    if args.docs_image:
+        image = Path(__file__).parents[1] / "docs" / "images" / "roofline.svg"
+        image.parent.mkdir(exist_ok=True)
+        image.write_text(example_roofline())
+        print(f"wrote {image}")
+        return 0
     if not 0 <= args.layer < args.layers:
         parser.error(f"--layer must name one of the {args.layers} layers")
     out = Path(args.out)
@@ -96,10 +95,12 @@ def main() -> int:
     print(f"      {source}: {sum(_op_count(root).values())} ops, target {target} ({target.arch})")
 
     print(f"[2/4] analyzing the whole model at seq = {args.seq} ...", flush=True)
-    model = _tf_opt(source, MODEL_PIPELINE.format(seq=args.seq), out / "decoder.opt.mlir")
+    plot = out / "roofline.svg"
+    pipeline = MODEL_PIPELINE.format(seq=args.seq, plot=plot)
+    model = _tf_opt(source, pipeline, out / "decoder.opt.mlir")
     if model is None:
         return 1
-    print("\n".join(_cost_table(model)))
+    print(f"      {plot}: the roofline, a point per function (docs/passes.md shows it)")
 
     print(f"[3/4] compiling layer{args.layer}.block as a kernel ...", flush=True)
     pipeline = KERNEL_PIPELINE.format(layer=args.layer, seq=args.seq)
@@ -116,7 +117,6 @@ def main() -> int:
     for name in sorted(set(before) | set(after)):
         if before[name] != after[name]:
             print(f"      {name}: {before[name]} -> {after[name]}")
-    print("\n".join(_cost_table(kernel)))
 
     print(f"[4/4] running both on x[{args.seq}x64] against numpy ...", flush=True)
     weights = random_weights(root)

@@ -3,7 +3,9 @@ function of a module tree, keyed by the paths `function_selectors` gives.
 
 ```python
 costs = analyze(decoder, dims={"seq": 512})
-costs["layer0.block"].flops, costs["layer0.block"].time_s, costs["layer0.block"].bound
+costs["layer0.block"].flops, costs["layer0.block"].self_flops, costs["layer0.block"].bound
+print(costs.table())                                   # what tf-analyze prints
+Path("roofline.svg").write_text(costs.roofline_svg())  # what tf-analyze{plot=...} draws
 ```
 
 The sizes are checked as `tf-run --dim` checks them (a name that no function's signature has, a
@@ -15,18 +17,44 @@ N cloned layers are N functions and report N measurements. See
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from tilefoundry.arguments import mapping_of, refuse_type, shown
 from tilefoundry.diagnostics import PassError
 from tilefoundry.module import Module
 from tilefoundry.selection import function_selectors
-from tilefoundry.transforms.tf_analyze import Cost, analyze_tree, check_dims
+from tilefoundry.transforms.cost_report import Row, cost_table
+from tilefoundry.transforms.roofline import roofline_svg
+from tilefoundry.transforms.tf_analyze import Cost, analyze_tree, check_dims, report_rows
 
-__all__ = ["Cost", "analyze"]
+__all__ = ["Analysis", "Cost", "analyze"]
 
 
-def analyze(module: Module, dims: Mapping[str, int] | None = None) -> dict[str, Cost]:
+class Analysis(dict[str, Cost]):
+    """The cost of every HIR function by its path, and the report of every function instance
+    (TIR ones too) that `tf-analyze` prints: `table()` and `roofline_svg()`."""
+
+    def __init__(self, costs: Mapping[str, Cost], rows: Sequence[Row]) -> None:
+        super().__init__(costs)
+        self.rows = tuple(rows)
+
+    def table(self) -> str:
+        """The table `tf-analyze` prints, one row per function instance."""
+        return cost_table(self.rows)
+
+    def roofline_svg(self) -> str:
+        """The roofline plot `tf-analyze{plot=...}` draws (ValueError when the functions
+        resolve different devices, or there are none)."""
+        devices = {row.device.name: row.device for row in self.rows}
+        if len(devices) != 1:
+            raise ValueError(
+                "a roofline plot draws one device, but the functions resolve "
+                + (", ".join(sorted(devices)) or "none")
+            )
+        return roofline_svg(self.rows, self.rows[0].device)
+
+
+def analyze(module: Module, dims: Mapping[str, int] | None = None) -> Analysis:
     """The cost of every HIR function of the tree, by its `function_selectors` path."""
     if not isinstance(module, Module):
         refuse_type("analyze module", "a Module", module)
@@ -41,4 +69,5 @@ def analyze(module: Module, dims: Mapping[str, int] | None = None) -> dict[str, 
     except PassError as err:
         raise ValueError(f"analyze {err.message}") from None
     costs = analyze_tree(module.module_op, sizes, "analyze")
-    return {path: costs[function.function_op] for path, function in function_selectors(module)}
+    by_path = {path: costs[function.function_op] for path, function in function_selectors(module)}
+    return Analysis(by_path, report_rows([module.module_op], [costs]))

@@ -32,6 +32,7 @@ from xdsl.passes import ModulePass
 
 from tilefoundry.diagnostics import PassError, PassOutputError
 from tilefoundry.transforms.pass_base import TFPass, anchors_of
+from tilefoundry.transforms.stale_costs import costs_kept_fresh
 
 __all__ = [
     "MAX_PIPELINE_NESTING",
@@ -442,7 +443,7 @@ def _run(
         if isinstance(element, PassRun):
             if before_pass is not None:
                 before_pass(element.pass_, anchor)
-            with kept_summaries():  # the memory effects of calls, summarised once a pass
+            with kept_summaries(), costs_kept_fresh(anchor):
                 element.pass_.apply(ctx, typing.cast(Any, anchor))
             if after_pass is not None:
                 after_pass(element.pass_, anchor)

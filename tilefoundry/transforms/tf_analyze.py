@@ -2,17 +2,22 @@
 every function, on the target and hierarchy it resolves through its owners.
 
 For each function of the tree:
-- **flops**: what each op call of its body counts (`Op.flops`: elementwise ops one per output
-  element, `matmul` 2·M·K·N, reductions one per input element, data movement none), plus the
-  flops of every function it calls (a dispatch: the case the sizes choose);
-- **bytes**: its parameters and its result at their dtype's width (`i1` takes a byte);
-- **time_s**: the roofline lower bound `max(compute, bytes / bandwidth)`, where compute is the
-  sum over op calls of `flops / peak` (for one kind of op, `flops / peak`): an op that runs on
-  the matrix units (`Op.matrix_unit`, e.g. matmul) at the device's tensor peak for its dtype
-  (`bf16_tensor`, `fp16_tensor`, `int8_tensor`, `fp64_tensor`; f32 at `fp32`), any other at the
-  vector peak (`fp64` for f64, else `fp32`); peaks and bandwidth come from the device document
-  of the target;
+- **self_flops**: what each op call of its own body counts (`Op.flops`: elementwise ops one per
+  output element, `matmul` 2·M·K·N, reductions one per input element, data movement none);
+- **self_bytes**: its parameters and its result at their dtype's width (`i1` takes a byte);
+- **flops**, **bytes**: inclusive, its own plus the inclusive figures of every function it
+  calls, once per call (a dispatch: the case the sizes choose), so a caller never reports less
+  than a callee;
+- **time_s**: the roofline lower bound `max(compute, bytes / bandwidth)` of the inclusive
+  figures, where compute is the sum over the op calls it runs of `flops / peak`: an op that
+  runs on the matrix units (`Op.matrix_unit`, e.g. matmul) at the device's tensor peak for its
+  dtype (`bf16_tensor`, `fp16_tensor`, `int8_tensor`, `fp64_tensor`; f32 at `fp32`), any other
+  at the vector peak (`fp64` for f64, else `fp32`); peaks and bandwidth come from the device
+  document of the target;
 - **bound**: `"compute"` or `"memory"`, the larger of the two terms.
+
+The pass prints a table of them, a row per function by its path (`table`: `-` for stderr, a
+file, `""` for none), and draws the roofline (`plot=FILE.svg`; `roofline.py`).
 
 A DimVar takes the size `dims` gives its name, else the largest of its envelope (`hi - 1`):
 the bound holds for every size. `dims` is checked as `tf-run --dim` checks its sizes: each name
@@ -26,28 +31,24 @@ changes nothing.
 
 ```mlir
 // tf-analyze on an H100 root
-hir.func @mm(%a: tensor<64x32xf32>, %b: tensor<32x16xf32>) -> tensor<64x16xf32> attributes {tf.cost = {bound = "memory", bytes = 14336 : i64, flops = 65536 : i64, time_s = 4.279...e-09 : f64}} { ... }
+hir.func @mm(%a: tensor<64x32xf32>, %b: tensor<32x16xf32>) -> tensor<64x16xf32> attributes {tf.cost = {flops = 65536 : i64, bytes = 14336 : i64, time_s = 4.279...e-09 : f64, bound = "memory", self_flops = 65536 : i64, self_bytes = 14336 : i64}} { ... }
 ```
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+import sys
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
-    DictionaryAttr,
-    FloatAttr,
-    IntegerAttr,
-    StringAttr,
     SymbolRefAttr,
-    f64,
-    i64,
 )
-from xdsl.ir import Attribute, Block, Operation
+from xdsl.ir import Block, Operation
 
 from tilefoundry.diagnostics import VerifyError
 from tilefoundry.dialects.hir import FuncOp
@@ -59,8 +60,11 @@ from tilefoundry.ir.callable import FunctionLike
 from tilefoundry.ir.op_registry import Op
 from tilefoundry.target.devices import DeviceSpec
 from tilefoundry.transforms.call_graph import functions_of, roots_of
+from tilefoundry.transforms.cost import COST_ATTR, Cost
+from tilefoundry.transforms.cost_report import Row, cost_table, device_of, function_paths
 from tilefoundry.transforms.pass_base import Anchors, TFPass
 from tilefoundry.transforms.pass_manager import PassError
+from tilefoundry.transforms.roofline import roofline_svg
 from tilefoundry.types import DimVar, IRType, TensorType, TupleType, from_attr
 
 __all__ = [
@@ -72,10 +76,8 @@ __all__ = [
     "measure_tree",
     "parse_dims",
     "record_costs",
+    "report_rows",
 ]
-
-COST_ATTR = "tf.cost"
-"""The discardable attribute a function's measurement is recorded in."""
 
 _WIDTH = {"i1": 1, "i8": 1, "i16": 2, "i32": 4, "i64": 8, "f16": 2, "bf16": 2, "f32": 4, "f64": 8}
 _TENSOR_PEAK = {
@@ -84,46 +86,6 @@ _TENSOR_PEAK = {
     "i8": "int8_tensor",
     "f64": "fp64_tensor",
 }
-
-
-@dataclass(frozen=True)
-class Cost:
-    """One function's measurement (see the module docstring)."""
-
-    flops: int
-    bytes: int
-    time_s: float
-    bound: str
-
-    def to_attr(self) -> DictionaryAttr:
-        return DictionaryAttr(
-            {
-                "flops": IntegerAttr(self.flops, i64),
-                "bytes": IntegerAttr(self.bytes, i64),
-                "time_s": FloatAttr(self.time_s, f64),
-                "bound": StringAttr(self.bound),
-            }
-        )
-
-    @staticmethod
-    def from_attr(attr: Attribute) -> Cost:
-        """The cost a `tf.cost` attribute records (ValueError when it is not one)."""
-        if not isinstance(attr, DictionaryAttr):
-            raise ValueError(f"{COST_ATTR} must be a dictionary, got {attr}")
-        fields = attr.data
-        expected = {"flops", "bytes", "time_s", "bound"}
-        if set(fields) != expected:
-            raise ValueError(
-                f"{COST_ATTR} holds flops, bytes, time_s and bound, got {', '.join(sorted(fields))}"
-            )
-        flops, bytes_, time_s, bound = (fields[k] for k in ("flops", "bytes", "time_s", "bound"))
-        if not (isinstance(flops, IntegerAttr) and isinstance(bytes_, IntegerAttr)):
-            raise ValueError(f"{COST_ATTR} flops and bytes are integers")
-        if not isinstance(time_s, FloatAttr):
-            raise ValueError(f"{COST_ATTR} time_s is a float")
-        if not isinstance(bound, StringAttr) or bound.data not in ("compute", "memory"):
-            raise ValueError(f'{COST_ATTR} bound is "compute" or "memory"')
-        return Cost(flops.value.data, bytes_.value.data, time_s.value.data, bound.data)
 
 
 _I64_MAX = 2**63 - 1
@@ -180,12 +142,16 @@ def check_dims(roots: list[ModuleOp], dims: Mapping[str, int], pass_name: str) -
 
 @dataclass
 class _Work:
+    """What a function's run does, callees included: flops, compute time, bytes moved."""
+
     flops: int = 0
     compute_s: float = 0.0
+    bytes: int = 0
 
     def add(self, other: _Work) -> None:
         self.flops += other.flops
         self.compute_s += other.compute_s
+        self.bytes += other.bytes
 
 
 class _Analyzer:
@@ -195,6 +161,7 @@ class _Analyzer:
         self.dims = dims
         self.pass_name = pass_name
         self.work_of: dict[Operation, _Work] = {}
+        self.self_flops_of: dict[Operation, int] = {}
         self.active: list[Operation] = []
 
     def size(self, dim: int | DimVar) -> int:
@@ -235,17 +202,27 @@ class _Analyzer:
             )
         return target.device
 
-    def cost(self, function: Operation) -> Cost:
+    def io_bytes(self, function: Operation) -> int:
         assert isinstance(function, FunctionLike)
+        return sum(self.nbytes(t) for t in (*function.param_types(), function.result_type()))
+
+    def cost(self, function: Operation) -> Cost:
         device = self.device(function)
         work = self.work(function, device)
-        io = [*function.param_types(), function.result_type()]
-        total_bytes = sum(self.nbytes(t) for t in io)
-        memory_s = total_bytes / device.memory_bandwidth_bytes_per_s
+        memory_s = work.bytes / device.memory_bandwidth_bytes_per_s
         bound = "compute" if work.compute_s > memory_s else "memory"
-        return Cost(work.flops, total_bytes, max(work.compute_s, memory_s), bound)
+        return Cost(
+            work.flops,
+            work.bytes,
+            max(work.compute_s, memory_s),
+            bound,
+            self.self_flops_of[function],
+            self.io_bytes(function),
+        )
 
     def work(self, function: Operation, device: DeviceSpec) -> _Work:
+        """The function's inclusive work: its own op calls, its parameters and result, and the
+        inclusive work of every function it calls (once per call)."""
         known = self.work_of.get(function)
         if known is not None:
             return known
@@ -256,11 +233,15 @@ class _Analyzer:
                 self.pass_name, f"recursive calls ({shown}) have no static cost", function
             )
         self.active.append(function)
-        work = _Work()
+        work = _Work(bytes=self.io_bytes(function))
+        own = 0
         for op in self.body(function).walk():
-            work.add(self.op_work(op, device))
+            done, is_own = self.op_work(op, device)
+            work.add(done)
+            own += done.flops if is_own else 0
         self.active.pop()
         self.work_of[function] = work
+        self.self_flops_of[function] = own
         return work
 
     def body(self, function: Operation) -> Block:
@@ -276,23 +257,25 @@ class _Analyzer:
         assert isinstance(function, PrimFuncOp)
         return function.body.block
 
-    def op_work(self, op: Operation, device: DeviceSpec) -> _Work:
+    def op_work(self, op: Operation, device: DeviceSpec) -> tuple[_Work, bool]:
+        """The op's work, and whether it is the function's own (an op call) or a callee's."""
         if isinstance(op, CallOp) and isinstance(op.callee, OpAttr):
             target = attr_to_op(op.callee)
             args = [self.concrete(from_attr(v.type)) for v in op.args_]
             result = self.concrete(op.type)
             flops = target.flops(args, result)
-            return _Work(flops, flops / _peak(device, target, result, args) if flops else 0.0)
+            peak = _peak(device, target, result, args) if flops else 1.0
+            return _Work(flops, flops / peak if flops else 0.0), True
         if isinstance(op, CallOp) and isinstance(op.callee, SymbolRefAttr):
-            return self.callee_work(op, op.callee, device)
+            return self.callee_work(op, op.callee, device), False
         if isinstance(op, DispatchOp):
             sizes = {d.name: self.size(d) for t in op.args.types for d in _dim_vars(from_attr(t))}
             for callee, patterns in zip(op.callees, op.case_patterns, strict=True):
                 if all(p.dim_var in sizes and p.match(sizes[p.dim_var]) for p in patterns):
-                    return self.callee_work(op, callee, device)
+                    return self.callee_work(op, callee, device), False
             cases = [self.callee_work(op, c, device) for c in op.callees]
-            return max(cases, key=lambda w: w.compute_s)
-        return _Work()
+            return max(cases, key=lambda w: w.compute_s), False
+        return _Work(), True
 
     def callee_work(self, op: Operation, ref: SymbolRefAttr, device: DeviceSpec) -> _Work:
         callee = lookup_symbol(op, ref)
@@ -366,6 +349,33 @@ def analyze_tree(
     return costs
 
 
+def report_rows(
+    roots: Sequence[ModuleOp], measured: Sequence[Mapping[Operation, Cost]]
+) -> list[Row]:
+    """A row per measured function, by its path from its root (`root:path` when the input
+    holds more than one root)."""
+    rows = []
+    for root, costs in zip(roots, measured, strict=True):
+        for path, function in function_paths(root):
+            shown = path if len(roots) == 1 else f"{root.sym_name.data}:{path}"
+            rows.append(Row(shown, costs[function], device_of(function)))
+    return rows
+
+
+def _write(pass_name: str, what: str, path: str, text: str, anchor: Operation) -> None:
+    if path == "-":
+        sys.stderr.write(text)
+        sys.stderr.flush()
+        return
+    try:
+        Path(path).write_text(text, encoding="utf-8")
+    except OSError as err:
+        reason = err.strerror or str(err)
+        raise PassError(
+            pass_name, f"cannot write the {what} to '{path}': {reason}", anchor
+        ) from None
+
+
 @dataclass(frozen=True)
 class TfAnalyze(TFPass):
     """Record FLOPs, bytes and the roofline time on every function (see the module docstring)."""
@@ -377,6 +387,14 @@ class TfAnalyze(TFPass):
         default=(),
         metadata={"help": "sizes of DimVars by name, e.g. seq=512,batch=4 (default: the largest)"},
     )
+    table: str = field(
+        default="-",
+        metadata={"help": 'where the table of costs goes: - for stderr, a file, or "" for none'},
+    )
+    plot: str = field(
+        default="",
+        metadata={"help": "an SVG file to draw the device's roofline in, a point per function"},
+    )
 
     def __post_init__(self) -> None:
         parse_dims(self.dims)
@@ -386,5 +404,21 @@ class TfAnalyze(TFPass):
         roots = roots_of(op)
         check_dims(roots, sizes, self.name)
         measured = [measure_tree(root, sizes, self.name) for root in roots]
+        rows = report_rows(roots, measured)
+        if self.plot:
+            devices = {row.device.name: row.device for row in rows}
+            if len(devices) > 1:
+                raise PassError(
+                    self.name,
+                    "plot draws one device's roofline, but the functions resolve "
+                    + ", ".join(sorted(devices)),
+                    op,
+                )
+        # the files first: a refusal to write one changes nothing
+        if self.table:
+            _write(self.name, "table", self.table, cost_table(rows), op)
+        if self.plot and rows:
+            svg = roofline_svg(rows, rows[0].device)
+            _write(self.name, "roofline plot", self.plot, svg, op)
         for costs in measured:  # every tree measured before any is written
             record_costs(costs)

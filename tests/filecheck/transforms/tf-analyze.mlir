@@ -3,7 +3,8 @@
 
 // tf-analyze records each function's cost on it (tf.cost): flops (matmul 2*M*K*N, an
 // elementwise op one per output element, a reduction one per input element, plus what the
-// callees count), bytes (its parameters and result), and the roofline time on its target.
+// callees count), bytes (its parameters and result, plus what the callees move), their own
+// part (self_flops, self_bytes), and the roofline time on its target.
 // H100: fp32 peak 6.69e13 flop/s, bandwidth 3.35e12 B/s.
 
 tf.module @m target #tf.target<"h100"> topologies [#tf.topology<"cta", 4>] entry @main {
@@ -23,15 +24,16 @@ tf.module @m target #tf.target<"h100"> topologies [#tf.topology<"cta", 4>] entry
 }
 
 // seq = 64: matmul 2*64*32*16 = 65536; act: exp 1024 + sum 1024 + div 1024 = 3072.
-// bytes: main (64*32 + 32*16 + 64*16) * 4 = 14336; act (64*16 * 2) * 4 = 8192.
+// bytes: main (64*32 + 32*16 + 64*16) * 4 = 14336 of its own, 22528 with the 8192 of act;
+// act (64*16 * 2) * 4 = 8192.
 // CHECK-LABEL: hir.func @main(
-// CHECK-SAME:    attributes {tf.cost = {flops = 68608 : i64, bytes = 14336 : i64, time_s = {{.*}} : f64, bound = "memory"}}
+// CHECK-SAME:    attributes {tf.cost = {flops = 68608 : i64, bytes = 22528 : i64, time_s = {{.*}} : f64, bound = "memory", self_flops = 65536 : i64, self_bytes = 14336 : i64}}
 // CHECK:         hir.func @act(
-// CHECK-SAME:    attributes {tf.cost = {flops = 3072 : i64, bytes = 8192 : i64, time_s = {{.*}} : f64, bound = "memory"}}
+// CHECK-SAME:    attributes {tf.cost = {flops = 3072 : i64, bytes = 8192 : i64, time_s = {{.*}} : f64, bound = "memory", self_flops = 3072 : i64, self_bytes = 8192 : i64}}
 
 // Without dims a DimVar takes the largest size of its envelope (seq = 512).
 // LARGEST-LABEL: hir.func @main(
-// LARGEST-SAME:    tf.cost = {flops = 548864 : i64, bytes = 100352 : i64
+// LARGEST-SAME:    tf.cost = {flops = 548864 : i64, bytes = 165888 : i64
 
 // -----
 
@@ -55,7 +57,7 @@ tf.module @mm target #tf.target<"h100"> topologies [] {
 
 // 2 * 1024^3 = 2147483648 flops at 9.894e14 flop/s: 2.17e-06 s; 3 * 2 MiB at 3.35e12 B/s: 1.88e-06 s.
 // CHECK-LABEL: hir.func @gemm(
-// CHECK-SAME:    tf.cost = {flops = 2147483648 : i64, bytes = 6291456 : i64, time_s = 2.17{{[0-9]*}}e-06 : f64, bound = "compute"}
+// CHECK-SAME:    tf.cost = {flops = 2147483648 : i64, bytes = 6291456 : i64, time_s = 2.17{{[0-9]*}}e-06 : f64, bound = "compute", self_flops = 2147483648 : i64, self_bytes = 6291456 : i64}
 // seq = 64 runs the variant: 64 exps.
 // CHECK:         hir.func @pick(
 // CHECK-SAME:    tf.cost = {flops = 64 : i64, bytes = 512 : i64

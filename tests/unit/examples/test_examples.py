@@ -8,6 +8,7 @@ import io
 import re
 import runpy
 import sys
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import numpy as np
@@ -68,3 +69,18 @@ def test_the_demo_runs_its_pipelines_and_matches_numpy(tmp_path: Path) -> None:
     assert "layer1.mlp" in run.stdout and "roofline time" in run.stdout
     assert "layer1 kernel: max abs error" in run.stdout
     assert "MISMATCH" not in run.stdout
+    plot = ET.fromstring((tmp_path / "roofline.svg").read_text())
+    paths = {c.get("data-path") for c in plot.iter("{http://www.w3.org/2000/svg}circle")}
+    assert paths == {
+        "step",
+        *(f"layer{i}.{f}" for i in (0, 1) for f in ("block", "attention", "mlp")),
+    }
+
+
+def test_the_mlp_example_prints_self_and_inclusive_costs() -> None:
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert runpy.run_path(str(ROOT / "examples" / "mlp.py"))["main"]() == 0
+    rows = {line.split()[0]: line.split() for line in out.getvalue().splitlines()[3:]}
+    assert rows["forward"][3:5] == ["3,145,728", "10,485,760"]
+    assert rows["fc1.proj"][3:5] == ["3,670,016", "3,670,016"]

@@ -228,7 +228,9 @@ def test_analyze_checks_dims_as_tf_run_does() -> None:
 
 
 def test_a_cost_attribute_round_trips_and_is_checked() -> None:
-    cost = tf.Cost(1, 2, 3.0, "memory")
+    cost = tf.Cost(1, 2, 3.0, "memory", 1, 1)
     assert tf.Cost.from_attr(cost.to_attr()) == cost
-    with pytest.raises(ValueError, match="holds flops, bytes, time_s and bound"):
+    with pytest.raises(
+        ValueError, match="holds flops, bytes, time_s, bound, self_flops, self_bytes"
+    ):
         tf.Cost.from_attr(DictionaryAttr({}))

@@ -51,7 +51,7 @@ def test_options_are_typed_and_kebab_case() -> None:
     (select,) = parse_pipeline('tf-select{path="a.b"}', PASSES).passes
     assert select.path == "a.b"
     names = {o.name for name in PASSES for o in option_infos(PASSES[name]())}
-    assert names == {"max-elements", "dims", "path", "max-ops"}
+    assert names == {"max-elements", "dims", "path", "max-ops", "table", "plot"}
 
 
 @pytest.mark.parametrize(
