@@ -43,8 +43,8 @@ demo-torch: $(STAMP)
 ## ruff (lint + format) and mypy --strict; installs the [dev] extras.
 lint: $(STAMP)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
-	$(BIN)/ruff check tilefoundry examples benchmarks tests
-	$(BIN)/ruff format --check tilefoundry examples benchmarks tests
+	$(BIN)/ruff check tilefoundry tilefoundry_client examples benchmarks tests
+	$(BIN)/ruff format --check tilefoundry tilefoundry_client examples benchmarks tests
 	$(BIN)/mypy
 
 ## dialects/*.irdl.mlir (the dialects in IRDL, for upstream mlir-opt --irdl-file) and their
@@ -56,12 +56,13 @@ dialects: $(STAMP)
 	$(BIN)/python -m tilefoundry.tools.op_docs
 
 ## Speed: the whole tool against xdsl-opt and mlir-opt, in-process scaling, the Python surface,
-## bounded work on adversarial inputs.
+## bounded work on adversarial inputs, a lit RUN line's start-up (the tf-opt server).
 bench: $(STAMP)
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python benchmarks/run.py
 	cd benchmarks && ../$(BIN)/python inprocess.py
 	$(BIN)/python benchmarks/surface.py
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python benchmarks/bounded.py
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python benchmarks/lit_speed.py --lit-path tests/filecheck/transforms
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache

@@ -1,0 +1,113 @@
+"""The `tf-opt` and `tf-run` commands: a client of the resident server when there is one.
+
+When `TF_OPT_SERVER` names the Unix socket of a running `tilefoundry.tools.server` (lit starts
+one per run, `tests/filecheck/lit.cfg`), the command sends its argv, working directory and
+environment, passes its standard input, output and error (SCM_RIGHTS), and exits as the
+server's fresh fork of a pristine, pre-imported parent exited: same bytes, same status. It
+imports only `os`, `socket` and `sys`, so that a RUN line costs a Python start-up, not the
+import of xDSL. Without the variable, or when the server cannot be reached or declines the
+request, the tool runs in this process, as it always has:
+
+```
+$ TF_OPT_SERVER=/tmp/x/tf-opt.sock tf-opt in.mlir -p canonicalize   # served, or in-process
+```
+
+This is a package of its own (not `tilefoundry.tools`) because importing anything under
+`tilefoundry` imports xDSL (`tilefoundry/__init__.py` wires the layers).
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import sys
+from typing import NoReturn
+
+__all__ = ["ENV", "request", "served", "tf_opt", "tf_run"]
+
+ENV = "TF_OPT_SERVER"
+TOOLS = ("tf-opt", "tf-run")
+
+
+def request(tool: str, argv: list[str], cwd: str, path0: str, env: dict[bytes, bytes]) -> bytes:
+    """The request, after its 8-byte length: NUL-separated fields (none holds a NUL)."""
+    fields = [tool.encode(), os.fsencode(cwd), os.fsencode(path0), str(len(argv)).encode()]
+    fields += [os.fsencode(arg) for arg in argv]
+    fields += [key + b"=" + value for key, value in env.items()]
+    payload = b"\0".join(fields)
+    return len(payload).to_bytes(8, "big") + payload
+
+
+def served(tool: str) -> int | None:
+    """Run `tool` in the server named by `TF_OPT_SERVER`: its exit status (a negative number
+    is a signal), or None when it did not run there (no server, or it declined)."""
+    path = os.environ.get(ENV)
+    if not path:
+        return None
+    try:
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    except OSError:
+        return None
+    with sock:
+        try:
+            sock.connect(path)
+            socket.send_fds(sock, [b"T"], [0, 1, 2])
+            sock.sendall(request(tool, sys.argv, os.getcwd(), sys.path[0], dict(os.environb)))
+        except OSError:  # no server (a stale variable), a closed standard stream, a lost cwd
+            return None
+        return _wait(sock)
+
+
+def _wait(sock: socket.socket) -> int | None:
+    reply = b""
+    while True:
+        try:
+            chunk = sock.recv(64)
+        except KeyboardInterrupt:  # Ctrl-C reaches this process only: pass it on
+            try:
+                sock.sendall(b"I")
+            except OSError:
+                pass
+            continue
+        except OSError:
+            chunk = b""
+        if not chunk:
+            break
+        reply += chunk
+    if not reply.startswith(b"S"):
+        return None  # declined, or the server went away before the run started
+    marker = reply.find(b"X")
+    if marker < 0 or len(reply) < marker + 5:  # the run started, so it cannot run here too
+        sys.stderr.write(f"{TOOLS[0]}: error: the tf-opt server was lost during the run\n")
+        return 2
+    return int.from_bytes(reply[marker + 1 : marker + 5], "big", signed=True)
+
+
+def _exit(status: int) -> NoReturn:
+    if status < 0:  # the run was killed by a signal: so is this process
+        import signal
+
+        signal.signal(-status, signal.SIG_DFL)
+        os.kill(os.getpid(), -status)
+        status = 128 - status
+    os._exit(status)
+
+
+def tf_opt() -> NoReturn:
+    """The `tf-opt` command."""
+    status = served("tf-opt")
+    if status is not None:
+        _exit(status)
+    from tilefoundry.tools.tf_opt import entry
+
+    entry()
+
+
+def tf_run() -> NoReturn:
+    """The `tf-run` command."""
+    status = served("tf-run")
+    if status is not None:
+        _exit(status)
+    from tilefoundry.tools.tf_run import main
+
+    sys.exit(main())
