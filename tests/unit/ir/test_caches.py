@@ -110,3 +110,34 @@ def test_an_identity_memo_never_holds_more_than_its_limit() -> None:
         assert len(memo.entries) <= 4
     assert memo.holds((kept[-1],))
     assert not memo.holds((object(),))
+
+
+def test_library_calls_leave_the_collector_running() -> None:
+    # With a low threshold the collector runs during any call that allocates, unless the call
+    # pauses it: parse_module, verify_ir and Module.cloned never do (only the tools do).
+    import gc
+
+    collections: list[str] = []
+
+    def observe(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            collections.append(phase)
+
+    module = _module(BindingMetadata("h"))
+    text = print_module(module, debuginfo=True)
+    threshold = gc.get_threshold()
+    gc.callbacks.append(observe)
+    gc.set_threshold(20)
+    try:
+        calls = {
+            "parse_module": lambda: parse_module(text),
+            "verify_ir": lambda: verify_ir(module.module_op),
+            "cloned": module.cloned,
+        }
+        for name, call in calls.items():
+            collections.clear()
+            call()
+            assert collections, f"{name} paused the collector"
+    finally:
+        gc.set_threshold(*threshold)
+        gc.callbacks.remove(observe)
