@@ -39,8 +39,8 @@ from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
-from tilefoundry.ir.caches import CACHES, BoundedMapping
 from tilefoundry.diagnostics import VerifyError
+from tilefoundry.ir.caches import CACHES, BoundedMapping
 from tilefoundry.ir.op_registry import (
     Op,
     close_names,

@@ -70,9 +70,9 @@ from tilefoundry.ir.asm import (
     plain_operand_names,
     register_plain_form,
 )
+from tilefoundry.ir.caches import CACHES
 from tilefoundry.ir.callable import FunctionLike, fits
 from tilefoundry.ir.expr import Expr, ExprOp, Var, dominates, expr_value
-from tilefoundry.ir.caches import CACHES
 from tilefoundry.ir.metadata import (
     IRMetadata,
     MetaAttr,

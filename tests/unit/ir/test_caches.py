@@ -22,7 +22,7 @@ from tilefoundry import (
 from tilefoundry.dialects import op_attr
 from tilefoundry.hir import Function
 from tilefoundry.ir.caches import CACHES, BoundedMapping, IdentityMemo
-from tilefoundry.ir.op_registry import Op, register_op
+from tilefoundry.ir.op_registry import Op, lookup_op_class, register_op
 from tilefoundry.ir.verifier import verify_ir
 
 T4 = TensorType((4,), "f32")
@@ -71,7 +71,7 @@ def _tagged(*fields: tuple[str, type]) -> type[IRMetadata]:
 
 def test_a_class_defined_again_forgets_the_verdicts_of_the_first() -> None:
     first = _tagged(("group", int))
-    module = _module(first(3))
+    module = _module(first(group=3))  # type: ignore[call-arg]
     module.verify()  # the verdict on its location is remembered
     generation = CACHES.generation
     _tagged(("label", str))  # the same class, defined again with other fields: replaces it
@@ -91,7 +91,7 @@ def test_registering_an_op_empties_every_cache() -> None:
 
     assert CACHES.generation == generation + 1
     assert len(op_attr._OPS) == 0
-    assert op_attr.lookup_op_class("test.caches.cache_probe") is CacheProbe
+    assert lookup_op_class("test.caches.cache_probe") is CacheProbe
 
 
 def test_a_bounded_mapping_never_holds_more_than_its_limit() -> None:
