@@ -3,7 +3,8 @@
 For each size N (5,000 / 50,000 / 100,000 ops by default) the module is F functions of
 elementwise call chains (`generate.large_module`, 500 calls per function), written as text,
 then read by `TFParser`, verified by `verify_ir` and printed by `TFPrinter`, each step timed
-alone (`time.perf_counter`; the garbage collector as tf-opt has it: paused while parsing). Each
+alone (`time.perf_counter`; the garbage collector as tf-opt has it: paused while parsing and
+verifying). Each
 size runs in a fresh process, so the peak resident memory (`ru_maxrss`) is that size's own. The
 report says how each step grows: the time for 10x the ops over the time for 1x (linear is 10).
 
@@ -46,7 +47,8 @@ def measure(ops: int) -> dict[str, float]:
         module = TFParser(make_context(), text, "bench.mlir").parse_module()
     parse = time.perf_counter() - started
     started = time.perf_counter()
-    verify_ir(module)
+    with collection_paused():
+        verify_ir(module)
     verify = time.perf_counter() - started
     stream = io.StringIO()
     started = time.perf_counter()

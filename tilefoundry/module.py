@@ -54,7 +54,6 @@ from tilefoundry.dialects.tf_module import (
 from tilefoundry.dialects.tir import PrimFuncOp
 from tilefoundry.hir import Function, seal
 from tilefoundry.interpreter.evaluate import function_runner
-from tilefoundry.ir.allocation import collection_paused
 from tilefoundry.ir.callable import FunctionLike
 from tilefoundry.ir.state import Slot
 from tilefoundry.ir.verifier import verify_ir
@@ -382,8 +381,7 @@ class Module(OpView[ModuleOp]):
         """An independent copy: functions, bodies, children and calls between them are copies
         (calls inside the copy reach the copies); the owner, target and topologies around it
         stay shared. Methods are shared too (they are plain Python functions)."""
-        with collection_paused():
-            copy = self._op.clone()
+        copy = self._op.clone()
         # The context stays shared: the copy records, in its IR, what its original's owner
         # provides (so it resolves the same, printed and parsed back too), and, for Python,
         # which module that owner is.

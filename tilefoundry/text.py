@@ -22,7 +22,6 @@ from tilefoundry.context import make_context
 from tilefoundry.dialects.hir import FuncOp
 from tilefoundry.dialects.tf import ModuleOp
 from tilefoundry.dialects.tir import PrimFuncOp
-from tilefoundry.ir.allocation import collection_paused
 from tilefoundry.ir.asm import SourcePosition, TFParser, TFPrinter
 from tilefoundry.ir.verifier import OpVerifyError, verify_ir
 from tilefoundry.module import Module
@@ -47,8 +46,7 @@ def parse_module(text: str, name: str = "<string>") -> Module:
         refuse_type("parse_module name", "a str (the file name diagnostics show)", name)
     parser = TFParser(make_context(), text, name)
     try:
-        with collection_paused():
-            top = parser.parse_module()
+        top = parser.parse_module()
     except ParseError as err:
         raise TextError(parser.position_of(err.span.start), err.msg) from None
     except DiagnosticException as err:  # an attribute's verifier, run while parsing

@@ -40,6 +40,7 @@ from xdsl.printer import Printer
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from tilefoundry.diagnostics import VerifyError
+from tilefoundry.ir.caches import CACHES, BoundedMapping
 from tilefoundry.ir.op_registry import (
     Op,
     close_names,
@@ -219,11 +220,12 @@ def op_to_attr(op: Op) -> OpAttr:
     values = {key: value_to_attr(value) for key, value in op.attrs.items()}
     attr = OpAttr(StringAttr(op.op_name), DictionaryAttr(values))
     with contextlib.suppress(TypeError):
-        _ATTRS[op] = attr
+        _ATTRS.set(op, attr)
     return attr
 
 
-_ATTRS: dict[Op, OpAttr] = {}
+_ATTRS: BoundedMapping[Op, OpAttr] = CACHES.mapping()
+"""`op_to_attr`'s answers: bounded, and emptied when a registry changes (`ir/caches.py`)."""
 
 
 def canonical(name: StringAttr, values: DictionaryAttr) -> OpAttr:
@@ -237,7 +239,8 @@ def canonical(name: StringAttr, values: DictionaryAttr) -> OpAttr:
         return attr
 
 
-_OPS: dict[OpAttr, Op] = {}
+_OPS: BoundedMapping[OpAttr, Op] = CACHES.mapping()
+"""`attr_to_op`'s answers: bounded, and emptied when a registry changes (`ir/caches.py`)."""
 
 
 def attr_to_op(attr: OpAttr) -> Op:
@@ -254,7 +257,7 @@ def attr_to_op(attr: OpAttr) -> Op:
         op = op_class(**values)
     except TypeError as err:
         raise VerifyError(str(err)) from None
-    _OPS[attr] = op
+    _OPS.set(attr, op)
     return op
 
 

@@ -70,9 +70,9 @@ from tilefoundry.ir.asm import (
     plain_operand_names,
     register_plain_form,
 )
+from tilefoundry.ir.caches import CACHES
 from tilefoundry.ir.callable import FunctionLike, fits
 from tilefoundry.ir.expr import Expr, ExprOp, Var, dominates, expr_value
-from tilefoundry.ir.memo import IdentityMemo
 from tilefoundry.ir.metadata import (
     IRMetadata,
     MetaAttr,
@@ -599,10 +599,12 @@ class CallOp(ExprOp, IRDLOperation):
             printer.print_function_type(self.args_.types, self.result_types)
 
 
+@CACHES.owns
 @functools.lru_cache(maxsize=1024)
 def _op_body_text(callee: OpAttr) -> str:
     """The custom text of a call's op target (`tf.math.binary<kind = add>`): the same few
-    targets are printed many times, and print alike in every printer: cached."""
+    targets are printed many times, and print alike in every printer: cached (until the op
+    registry changes: the defaults left out are those of the op registered under the name)."""
     stream = io.StringIO()
     _print_op_body(TFPrinter(stream=stream), callee)
     return stream.getvalue()
@@ -619,7 +621,7 @@ _PLAIN_SYMBOL = re.compile(r"@[A-Za-z_][A-Za-z0-9_$.]*(?:::@[A-Za-z_][A-Za-z0-9_
 _PLAIN_OP_END = re.compile(r"\s*(?:[^\s/l]|\Z)")
 """What may follow a plain op: anything but a location (`loc(...)`, perhaps after a comment)."""
 
-_CHECKED_CALLS = IdentityMemo()
+_CHECKED_CALLS = CACHES.memo()
 """The signatures (callee, argument types, result types) of op calls that verified: a module
 repeats a few signatures thousands of times."""
 

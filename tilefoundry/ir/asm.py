@@ -757,14 +757,20 @@ class TFPrinter(Printer):
             return name
         # xDSL keeps the hint of a name such as `_0` as "" (it strips the `_N` suffix), which
         # its own setter then refuses: "" is no hint.
-        carried = value.name_hint or None
-        if hint == carried:
+        if hint == (value.name_hint or None):
             return super().print_ssa_value(value)
-        value.name_hint = hint
-        try:
-            return super().print_ssa_value(value)
-        finally:
-            value.name_hint = carried
+        # Named as xDSL names a value from its hint (`extract_valid_name`, as its setter keeps
+        # it), without writing the hint onto the value: printing never changes the IR.
+        hint = SSAValue.extract_valid_name(hint) if hint is not None else None
+        if hint:
+            count = self.ssa_names.get(hint, 0)
+            name = f"{hint}_{count}" if count else hint
+            self.ssa_names[hint] = count + 1
+        else:
+            name = self._get_new_valid_name_id()
+        self._ssa_values[value] = name
+        self.print_string(f"%{name}")
+        return name
 
 
 def _name_of(value: SSAValue) -> str | None:

@@ -23,7 +23,7 @@ from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, SSAVal
 
 from tilefoundry.arguments import described, refuse_type, shown
 from tilefoundry.diagnostics import VerifyError, with_context
-from tilefoundry.ir.memo import IdentityMemo
+from tilefoundry.ir.caches import CACHES
 from tilefoundry.ir.metadata import (
     BindingMetadata,
     IRMetadata,
@@ -161,7 +161,7 @@ class ExprOp(Expr):
         return f"<{self.name} : {_type_text(self)}>"
 
 
-_CHECKED_LOCATIONS = IdentityMemo()
+_CHECKED_LOCATIONS = CACHES.memo()
 """Locations found to hold valid metadata (locations are immutable)."""
 
 

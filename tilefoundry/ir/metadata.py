@@ -45,6 +45,7 @@ from xdsl.printer import Printer
 
 from tilefoundry.arguments import items_of, refuse_type, shown
 from tilefoundry.diagnostics import VerifyError, with_context
+from tilefoundry.ir.caches import CACHES
 from tilefoundry.ir.values import attr_to_python, python_to_attr
 from tilefoundry.irdl_syntax import parse_irdl_parameters
 
@@ -67,6 +68,10 @@ _LOCATION_LIMIT = 2**32
 """MLIR keeps a location's line and column as unsigned 32-bit integers."""
 
 
+def _qualified(cls: type) -> str:
+    return f"{cls.__module__}.{cls.__qualname__}"
+
+
 @dataclass(frozen=True)
 class IRMetadata:
     """The immutable base of every typed annotation stored on an Expr.
@@ -81,8 +86,17 @@ class IRMetadata:
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         name = cls.__dict__.get("metadata_name") or f"{cls.__module__}.{cls.__qualname__}"
+        taken = _METADATA_CLASSES.get(name)
+        if taken is not None and _qualified(taken) != _qualified(cls):
+            # Replacing it would change what text already printed means (and what the caches
+            # remember); the same class defined again (a module reloaded) replaces itself.
+            raise TypeError(
+                f"metadata name '{name}' is already taken by {_qualified(taken)}; "
+                f"give {_qualified(cls)} a metadata_name of its own"
+            )
         cls.metadata_name = name
         _METADATA_CLASSES[name] = cls
+        CACHES.bump()
 
     def format_comment(self) -> str | None:
         """A printable comment for this value; None unless a concrete class provides one."""

@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal, NoReturn, TypeVar, cas
 
 from tilefoundry.arguments import items_of, refuse_type, shown
 from tilefoundry.diagnostics import VerifyError
+from tilefoundry.ir.caches import CACHES
 from tilefoundry.ir.patterns import Pattern
 from tilefoundry.types import BufferType, IRType, TensorType, TupleType, UnitType
 
@@ -413,6 +414,7 @@ def register_op(
         _OPS_BY_NAME[full] = klass
         schema = OpSchema(dialect, category, op_name, klass, tuple(klass.params()), klass)
         _BUCKETS.setdefault((dialect, category, op_name), []).append(schema)
+        CACHES.bump()  # an answer remembered before may name this op now
         return klass
 
     return register if cls is None else register(cls)
@@ -434,6 +436,7 @@ def register_alias(
     def register(builder: Callable[..., Op]) -> Callable[..., Op]:
         schema = OpSchema(dialect, category, name, None, tuple(params), builder)
         _BUCKETS.setdefault((dialect, category, name), []).insert(0, schema)
+        CACHES.bump()
         return builder
 
     return register

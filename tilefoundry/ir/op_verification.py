@@ -22,7 +22,7 @@ from __future__ import annotations
 from xdsl.ir import Dialect, Operation
 from xdsl.irdl import IRDLOperation, OpDef
 
-from tilefoundry.ir.memo import IdentityMemo
+from tilefoundry.ir.caches import CACHES
 
 __all__ = ["MemoizedOpDefVerifier", "memoize_verification"]
 
@@ -38,7 +38,7 @@ class MemoizedOpDefVerifier:
         self.property_names = tuple(op_def.properties)
         self.attribute_names = tuple(op_def.attributes)
         self.traits = tuple(op_def.traits)
-        self.memo = IdentityMemo()
+        self.memo = CACHES.memo()
 
     def __call__(self, op: Operation) -> None:
         signature = self.signature(op)

@@ -19,7 +19,6 @@ from xdsl.traits import NoTerminator, SymbolOpInterface, SymbolTable
 from xdsl.utils.exceptions import VerifyException
 
 from tilefoundry.diagnostics import VerifyError, with_context
-from tilefoundry.ir.allocation import collection_paused
 from tilefoundry.ir.metadata import location_to_metadata, metadata_context
 
 __all__ = ["OpVerifyError", "op_context", "op_name", "verify_ir"]
@@ -71,10 +70,8 @@ def verify_ir(root: Operation) -> None:
 
     Besides each op's own verifier: a value defined in a block is used only after its
     definition (dominance, in the single-block regions this IR has). The garbage collector is
-    paused meanwhile: verifying allocates little and frees nothing, and its passes over a large
-    module made verification grow faster than the module."""
-    with collection_paused():
-        _verify_all(root)
+    left as the caller has it (the tools pause it: `ir/allocation.py`)."""
+    _verify_all(root)
 
 
 def _verify_all(root: Operation) -> None:

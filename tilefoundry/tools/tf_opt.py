@@ -254,7 +254,7 @@ class TfOptMain:
         implicit = module not in parser.op_offsets
         try:
             if not self.args.disable_verify:
-                with self._timed("verify"):
+                with self._timed("verify"), collection_paused():
                     verify_ir(module)
             if self.tf_pipeline is not None:
                 self._run_pipeline(self.tf_pipeline, module, implicit)

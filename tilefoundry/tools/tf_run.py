@@ -36,6 +36,7 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from typing import Any, NoReturn
 
+from tilefoundry.ir.allocation import collection_paused
 from tilefoundry.tools.module_input import parsed_module
 from tilefoundry.tools.output import OutputClosed, OutputError, guarded_stdout, names_stdout
 from tilefoundry.tools.run_values import (
@@ -380,7 +381,8 @@ def run(argv: Sequence[str] | None) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     try:
         with guarded_stdout():  # a full or closed standard output: one line, or quiet
-            return run(argv)
+            with collection_paused():  # a tool's run: see ir/allocation.py
+                return run(argv)
     except (RunError, OutputError) as err:
         print(f"{PROG}: error: {err}", file=sys.stderr)
         return 1

@@ -1,0 +1,143 @@
+"""The caches of verification and parsing never change an answer (`ir/caches.py`): a registry
+change empties them, a name already taken cannot be taken again, and each is bounded."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, make_dataclass
+from typing import ClassVar
+
+import pytest
+
+from tilefoundry import (
+    BindingMetadata,
+    IRMetadata,
+    Module,
+    TensorType,
+    Var,
+    VerifyError,
+    ops,
+    parse_module,
+    print_module,
+)
+from tilefoundry.dialects import op_attr
+from tilefoundry.hir import Function
+from tilefoundry.ir.caches import CACHES, BoundedMapping, IdentityMemo
+from tilefoundry.ir.op_registry import Op, lookup_op_class, register_op
+from tilefoundry.ir.verifier import verify_ir
+
+T4 = TensorType((4,), "f32")
+
+
+def _module(*metadata: IRMetadata) -> Module:
+    x = Var("x", T4)
+    body = ops.exp(x, metadata=metadata)
+    return Module(name="m", functions=[Function(name="f", params=[x], body=body)])
+
+
+def test_a_second_metadata_class_cannot_take_a_name() -> None:
+    module = _module(BindingMetadata("h"))
+    with pytest.raises(TypeError, match="metadata name 'binding' is already taken by .*"):
+
+        @dataclass(frozen=True)
+        class Impostor(IRMetadata):
+            metadata_name: ClassVar[str] = "binding"
+            other: int = 0
+
+    # The first class keeps the name: text printed with it reads back, and verifies.
+    text = print_module(module, debuginfo=True)
+    assert print_module(parse_module(text), debuginfo=True) == text
+    module.verify()
+
+
+def test_a_second_op_cannot_take_a_name() -> None:
+    with pytest.raises(ValueError, match="an op named 'tf.math.binary' is already registered"):
+
+        @register_op(dialect="tf", category="math", name="binary")
+        class Impostor(Op):
+            pass
+
+
+def _tagged(*fields: tuple[str, type]) -> type[IRMetadata]:
+    """The class `tests.tagged`, defined here each time (as a reloaded module defines it)."""
+    cls = make_dataclass(
+        "Tagged",
+        [("metadata_name", ClassVar[str], "tests.tagged"), *fields],
+        bases=(IRMetadata,),
+        frozen=True,
+        namespace={"__module__": __name__, "__qualname__": "Tagged"},
+    )
+    return cls
+
+
+def test_a_class_defined_again_forgets_the_verdicts_of_the_first() -> None:
+    first = _tagged(("group", int))
+    module = _module(first(group=3))  # type: ignore[call-arg]
+    module.verify()  # the verdict on its location is remembered
+    generation = CACHES.generation
+    _tagged(("label", str))  # the same class, defined again with other fields: replaces it
+    assert CACHES.generation > generation
+    with pytest.raises(VerifyError):
+        module.verify()  # the location holds `group`, which the class has no more
+
+
+def test_registering_an_op_empties_every_cache() -> None:
+    verify_ir(_module(BindingMetadata("h")).module_op)
+    assert len(op_attr._OPS) > 0
+    generation = CACHES.generation
+
+    @register_op(dialect="test", category="caches", name="cache_probe")
+    class CacheProbe(Op):
+        pass
+
+    assert CACHES.generation == generation + 1
+    assert len(op_attr._OPS) == 0
+    assert lookup_op_class("test.caches.cache_probe") is CacheProbe
+
+
+def test_a_bounded_mapping_never_holds_more_than_its_limit() -> None:
+    mapping: BoundedMapping[int, int] = BoundedMapping(limit=4)
+    for key in range(10):
+        mapping.set(key, key)
+        assert len(mapping) <= 4
+    assert mapping.get(9) == 9
+
+
+def test_an_identity_memo_never_holds_more_than_its_limit() -> None:
+    memo = IdentityMemo(limit=4)
+    kept = [object() for _ in range(10)]
+    for item in kept:
+        memo.add((item,))
+        assert len(memo.entries) <= 4
+    assert memo.holds((kept[-1],))
+    assert not memo.holds((object(),))
+
+
+def test_library_calls_leave_the_collector_running() -> None:
+    # With a low threshold the collector runs during any call that allocates, unless the call
+    # pauses it: parse_module, verify_ir and Module.cloned never do (only the tools do).
+    import gc
+
+    collections: list[str] = []
+
+    def observe(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            collections.append(phase)
+
+    module = _module(BindingMetadata("h"))
+    text = print_module(module, debuginfo=True)
+    threshold = gc.get_threshold()
+    gc.callbacks.append(observe)
+    gc.set_threshold(20)
+    try:
+        calls = {
+            "parse_module": lambda: parse_module(text),
+            "verify_ir": lambda: verify_ir(module.module_op),
+            "cloned": module.cloned,
+        }
+        for name, call in calls.items():
+            collections.clear()
+            call()
+            assert collections, f"{name} paused the collector"
+    finally:
+        gc.set_threshold(*threshold)
+        gc.callbacks.remove(observe)
