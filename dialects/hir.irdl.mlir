@@ -7,8 +7,8 @@ irdl.dialect @hir {
   // optional attribute "arg_attrs": #builtin.array of #builtin.dictionary
   // region "variants" is optional: the IRDL form writes an absent one as an empty region (IRDL 19
   // states a fixed number of regions)
-  // traits (checked by tf-opt, not stated in IRDL 19): IsolatedFromAbove, NoTerminator,
-  // SymbolOpInterface
+  // traits (checked by tf-opt, not stated in IRDL 19): FunctionCallable, IsolatedFromAbove,
+  // NoTerminator, SymbolOpInterface
   irdl.operation @func {
     %sym_name = irdl.base "#builtin.string"
     %function_type = irdl.base "!builtin.function"

@@ -5,8 +5,8 @@
 irdl.dialect @tir {
   // tir.prim_func: A TIR function: named parameters and a body of statements.
   // optional attribute "arg_attrs": #builtin.array of #builtin.dictionary
-  // traits (checked by tf-opt, not stated in IRDL 19): IsolatedFromAbove, NoTerminator,
-  // SymbolOpInterface
+  // traits (checked by tf-opt, not stated in IRDL 19): FunctionCallable, IsolatedFromAbove,
+  // NoTerminator, SymbolOpInterface
   irdl.operation @prim_func {
     %sym_name = irdl.base "#builtin.string"
     %function_type = irdl.base "!builtin.function"

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any, cast
+from typing import Any, ClassVar, cast
 
 from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, UnitAttr
 from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
@@ -133,9 +133,14 @@ def print_signature(
 
 
 class ValuesFormat:
-    """The format `attr-dict ($values^ `:` type($values))?` of the terminators (`hir.return`,
-    `tir.return`, `tf.yield`), written by hand: xDSL's declarative-format machinery costs
-    tf-opt 20 ms of start-up, a tenth of what it takes on a small file."""
+    """The format `ASSEMBLY_FORMAT` of the terminators (`hir.return`, `tir.return`, `tir.yield`,
+    `tf.yield`), declared here and written by hand: xDSL's declarative-format machinery costs
+    tf-opt 20 ms of start-up (a tenth of what it takes on a small file) on every run, since every
+    file ends a body with one of them, so building it lazily would not save it (see
+    docs/decisions.md). `tests/unit/dialects/test_declared_formats.py` checks that xDSL's
+    program for `ASSEMBLY_FORMAT` prints every terminator of the lit inputs as this does."""
+
+    ASSEMBLY_FORMAT: ClassVar[str] = "attr-dict ($values^ `:` type($values))?"
 
     @classmethod
     def parse(cls, parser: Parser) -> Any:

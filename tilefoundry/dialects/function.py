@@ -5,7 +5,9 @@ and callables are keyed by them, so they are printed exactly) and `arg_attrs` (`
 external constant tensor). `FunctionOpMixin` gives them the `Var` and `FunctionLike` answers,
 `verify_signature` the rules, `parse_header` / `print_header` the text
 `@name(%x: T {const}, ...) -> R attributes {...}`, and `signature_properties` the properties for
-a function built from Python.
+a function built from Python. `FunctionCallable` is xDSL's `CallableOpInterface` on both ops (so
+xDSL's own utilities read their body and signature); `FunctionLike`'s types are read through it.
+`FunctionReturn` is the one verifier of their return ops (`hir.return`, `tir.return`).
 
 `is_expression_op` / `check_body_ops` say what a body holds: expressions (`tf.call`,
 `tf.constant`, `tf.tuple`, `tf.mesh`) and its terminator; never a foreign op (a module, a
@@ -28,6 +30,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.parser import Parser
 from xdsl.printer import Printer
+from xdsl.traits import CallableOpInterface
 
 from tilefoundry.diagnostics import VerifyError
 from tilefoundry.dialects.asm import ParsedParam, parse_signature, print_signature
@@ -41,7 +44,9 @@ from tilefoundry.types import DimVar, IRType, TensorType, TupleType, UnitType, f
 __all__ = [
     "EXPRESSION_OPS",
     "PARAM_ATTRS",
+    "FunctionCallable",
     "FunctionOpMixin",
+    "FunctionReturn",
     "check_body_ops",
     "check_dim_vars",
     "is_expression_op",
@@ -88,6 +93,23 @@ class _Signature(Protocol):
     body: Region
 
 
+class FunctionCallable(CallableOpInterface):
+    """xDSL's `CallableOpInterface` for `hir.func` / `tir.prim_func`: the body region and the
+    `function_type`'s inputs and outputs."""
+
+    @classmethod
+    def get_callable_region(cls, op: Operation) -> Region:
+        return cast(_Signature, op).body
+
+    @classmethod
+    def get_argument_types(cls, op: Operation) -> tuple[Attribute, ...]:
+        return cast(_Signature, op).function_type.inputs.data
+
+    @classmethod
+    def get_result_types(cls, op: Operation) -> tuple[Attribute, ...]:
+        return cast(_Signature, op).function_type.outputs.data
+
+
 class FunctionOpMixin(VarOwner, FunctionLike):
     """`Var` and `FunctionLike` answers for an op with a signature (see the module docstring)."""
 
@@ -110,10 +132,11 @@ class FunctionOpMixin(VarOwner, FunctionLike):
         return self._signature().sym_name.data
 
     def param_types(self) -> tuple[IRType, ...]:
-        return tuple(from_attr(t) for t in self._signature().function_type.inputs)
+        op = cast(Operation, self)
+        return tuple(from_attr(t) for t in FunctionCallable.get_argument_types(op))
 
     def result_type(self) -> IRType:
-        outputs = self._signature().function_type.outputs.data
+        outputs = FunctionCallable.get_result_types(cast(Operation, self))
         return from_attr(outputs[0]) if outputs else UnitType()
 
     def verify_signature(self) -> dict[str, DimVar]:
@@ -129,6 +152,29 @@ class FunctionOpMixin(VarOwner, FunctionLike):
             signature.arg_attrs,
             f"function '@{signature.sym_name.data}'",
         )
+
+
+class FunctionReturn:
+    """The verifier `hir.return` and `tir.return` share: the values returned are the types the
+    enclosing function declares (its results, or nothing). The function is the return's parent, or
+    the parent's parent when the return ends a body nested in the function (a `hir.variant`);
+    where the return may stand is each op's `HasParent` trait."""
+
+    def verify_(self) -> None:
+        op = cast(Operation, self)
+        function = op.parent_op()
+        if function is not None and not isinstance(function, FunctionOpMixin):
+            function = function.parent_op()
+        if not isinstance(function, FunctionOpMixin):
+            return
+        expected = FunctionCallable.get_result_types(function)
+        actual = tuple(op.operand_types)  # the returned values are its only operands
+        if actual != expected:
+            shown = ", ".join(str(t) for t in expected) or "nothing"
+            got = ", ".join(str(t) for t in actual) or "nothing"
+            raise VerifyError(
+                f"returns {got}, but function '@{function.function_name()}' returns {shown}"
+            )
 
 
 def verify_signature(

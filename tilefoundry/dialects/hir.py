@@ -46,7 +46,9 @@ from tilefoundry.dialects.asm import ValuesFormat, parse_signature, print_signat
 from tilefoundry.dialects.dim_range import DimRangeAttr, check_ranges, parse_ranges, print_ranges
 from tilefoundry.dialects.function import (
     PARAM_ATTRS,
+    FunctionCallable,
     FunctionOpMixin,
+    FunctionReturn,
     check_body_ops,
     parse_header,
     print_header,
@@ -94,7 +96,9 @@ class FuncOp(FunctionOpMixin, IRDLOperation):
     variants = opt_region_def("single_block")
 
     # The body's terminator (hir.return) is checked by verify_; the variants need none.
-    traits = traits_def(SymbolOpInterface(), IsolatedFromAbove(), NoTerminator())
+    traits = traits_def(
+        SymbolOpInterface(), FunctionCallable(), IsolatedFromAbove(), NoTerminator()
+    )
 
     def variant_ops(self) -> tuple[VariantOp, ...]:
         if self.variants is None:
@@ -235,7 +239,7 @@ class VariantOp(VarOwner, IRDLOperation):
 
 
 @irdl_op_definition
-class ReturnOp(ValuesFormat, IRDLOperation):
+class ReturnOp(FunctionReturn, ValuesFormat, IRDLOperation):
     """Ends a function (or variant) body with its value, or nothing for an effect-only one.
 
     ```mlir
@@ -251,20 +255,6 @@ class ReturnOp(ValuesFormat, IRDLOperation):
 
     def __init__(self, *values: SSAValue) -> None:
         super().__init__(operands=[list(values)])
-
-    def verify_(self) -> None:
-        parent = self.parent_op()
-        function = parent.parent_op() if isinstance(parent, VariantOp) else parent
-        if not isinstance(function, FuncOp):
-            return
-        expected = function.function_type.outputs.data
-        actual = tuple(self.values.types)
-        if actual != expected:
-            shown = ", ".join(str(t) for t in expected) or "nothing"
-            got = ", ".join(str(t) for t in actual) or "nothing"
-            raise VerifyError(
-                f"returns {got}, but function '@{function.sym_name.data}' returns {shown}"
-            )
 
 
 HIR = memoize_verification(Dialect("hir", [FuncOp, VariantOp, ReturnOp], []))

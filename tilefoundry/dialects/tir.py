@@ -68,7 +68,9 @@ from tilefoundry.dialects.canonicalization import Canonicalization
 from tilefoundry.dialects.dim_range import DimRangeAttr, check_ranges, parse_ranges, print_ranges
 from tilefoundry.dialects.effects import function_call_effects
 from tilefoundry.dialects.function import (
+    FunctionCallable,
     FunctionOpMixin,
+    FunctionReturn,
     check_dim_vars,
     parse_header,
     print_header,
@@ -107,7 +109,9 @@ class PrimFuncOp(FunctionOpMixin, IRDLOperation):
     arg_attrs = opt_prop_def(ArrayAttr[DictionaryAttr])
     body = region_def("single_block")
 
-    traits = traits_def(SymbolOpInterface(), IsolatedFromAbove(), NoTerminator())
+    traits = traits_def(
+        SymbolOpInterface(), FunctionCallable(), IsolatedFromAbove(), NoTerminator()
+    )
 
     def verify_(self) -> None:
         where = f"function '@{self.sym_name.data}'"
@@ -531,7 +535,7 @@ class DispatchOp(ExprOp, IRDLOperation):
 
 
 @irdl_op_definition
-class ReturnOp(ValuesFormat, IRDLOperation):
+class ReturnOp(FunctionReturn, ValuesFormat, IRDLOperation):
     """Ends a prim function's body, with its value when it has one.
 
     ```mlir
@@ -547,19 +551,6 @@ class ReturnOp(ValuesFormat, IRDLOperation):
 
     def __init__(self, *values: SSAValue) -> None:
         super().__init__(operands=[list(values)])
-
-    def verify_(self) -> None:
-        function = self.parent_op()
-        if not isinstance(function, PrimFuncOp):
-            return
-        expected = function.function_type.outputs.data
-        actual = tuple(self.values.types)
-        if actual != expected:
-            shown = ", ".join(str(t) for t in expected) or "nothing"
-            got = ", ".join(str(t) for t in actual) or "nothing"
-            raise VerifyError(
-                f"returns {got}, but function '@{function.sym_name.data}' returns {shown}"
-            )
 
 
 def statement_values(op: Operation) -> Sequence[SSAValue]:
