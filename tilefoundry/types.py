@@ -129,8 +129,30 @@ class DimVar:
         return f"{self.name}: {self.lo} to {self.hi}"
 
 
+class _Shaped:
+    """What a tensor and a buffer type share: dims (ints and `DimVar`s) and a dtype."""
+
+    shape: tuple[int | DimVar, ...]
+    dtype: str
+
+    @property
+    def rank(self) -> int:
+        return len(self.shape)
+
+    @property
+    def is_static(self) -> bool:
+        return all(isinstance(d, int) for d in self.shape)
+
+    @property
+    def dim_vars(self) -> tuple[DimVar, ...]:
+        return tuple(d for d in self.shape if isinstance(d, DimVar))
+
+    def __str__(self) -> str:
+        return str(to_attr(cast("TensorType | BufferType", self)))
+
+
 @dataclass(frozen=True)
-class TensorType:
+class TensorType(_Shaped):
     """A tensor of `dtype` elements; each dim is a non-negative int or a `DimVar`. Rank 0 is a scalar."""
 
     shape: tuple[int | DimVar, ...]
@@ -155,24 +177,9 @@ class TensorType:
         object.__setattr__(self, "shape", dims)
         object.__setattr__(self, "dtype", dtype)
 
-    @property
-    def rank(self) -> int:
-        return len(self.shape)
-
-    @property
-    def is_static(self) -> bool:
-        return all(isinstance(d, int) for d in self.shape)
-
-    @property
-    def dim_vars(self) -> tuple[DimVar, ...]:
-        return tuple(d for d in self.shape if isinstance(d, DimVar))
-
-    def __str__(self) -> str:
-        return str(to_attr(self))
-
 
 @dataclass(frozen=True)
-class BufferType:
+class BufferType(_Shaped):
     """A TIR buffer of `dtype` elements: memory that ops read and write in place (see the module
     docstring). Its dims are a tensor's (ints and `DimVar`s); `tensor` is the type of a load."""
 
@@ -188,21 +195,6 @@ class BufferType:
     def tensor(self) -> TensorType:
         """The tensor type of the same shape and dtype (the value a `tf.memory.load` gives)."""
         return TensorType(self.shape, self.dtype)
-
-    @property
-    def rank(self) -> int:
-        return len(self.shape)
-
-    @property
-    def is_static(self) -> bool:
-        return all(isinstance(d, int) for d in self.shape)
-
-    @property
-    def dim_vars(self) -> tuple[DimVar, ...]:
-        return tuple(d for d in self.shape if isinstance(d, DimVar))
-
-    def __str__(self) -> str:
-        return str(to_attr(self))
 
 
 @dataclass(frozen=True)
