@@ -12,7 +12,7 @@ program may hold:
   `tf.shape.split`, `tf.tuple` / `tf.tuple.get_item` (negative indices too); `tf.nn.activation`
   (every kind), `tf.nn.softmax`, `tf.reduce.mean` on floats, `tf.reduce.cumsum`, `tf.logic.*`
   on i1, `tf.tensor.where`, and on static tensors `tf.tensor.reshape` / `broadcast_to` /
-  `slice` / `concat` (`index`, `gather`, `iota`, `full` are not generated yet);
+  `slice` / `concat`, `tf.tensor.iota` / `full` (`index`, `gather` are not generated yet);
 - constants, dense and splat, of every dtype of `tilefoundry.types.DTYPES`, with the edge
   values (`-0.0`, `±inf`, NaN, denormals, the largest finite value, the integer extremes, `0`,
   `±1`) written as their bits;
@@ -378,8 +378,9 @@ class _Body:
                 "broadcast_to",
                 "slice",
                 "concat",
+                "iota_full",
             ],
-            weights=[8, 5, 3, 2, 2, 2, 1, 1, 3, 3, 1, 2, 2, 1, 1, 1, 1],
+            weights=[8, 5, 3, 2, 2, 2, 1, 1, 3, 3, 1, 2, 2, 1, 1, 1, 1, 1],
         )[0]
         made: Value | None = getattr(self, f"_{choice}")()
         return made
@@ -701,6 +702,28 @@ class _Body:
         shown_axis = axis - len(shape) if self.rng.random() < 0.3 else axis
         text = self.call_line(f"tf.tensor.concat<axis = {shown_axis}>", [t], result)
         return self.value_op(text, result, [t])
+
+    def _iota_full(self) -> Value | None:
+        """`tf.tensor.iota` (start, step, any dtype but i1) or `tf.tensor.full` (any dtype)."""
+        rng = self.rng
+        if rng.random() < 0.5:
+            dtype = rng.choice([d for d in ALL_DTYPES if d != "i1"])
+            size = rng.randint(1, 6)
+            attrs = f"start = {rng.randint(-3, 3)}, step = {rng.randint(-2, 3)}, size = {size}"
+            text = self.call_line(f'tf.tensor.iota<{attrs}, dtype = "{dtype}">', [],
+                                  Tensor((size,), dtype))  # fmt: skip
+            return self.value_op(text, Tensor((size,), dtype), [])
+        dtype = self.gen.dtype()
+        shape = rng.choice(STATIC_SHAPES)
+        if dtype == "i1":
+            value = rng.choice(["0.0", "1.0"])
+        elif dtype in INT_DTYPES:
+            value = rng.choice(["0.0", "1.0", "-2.0", "7.0"])
+        else:
+            value = rng.choice(["0.0", "1.5", "-0.75", "2.0", "0.125"])
+        attrs = f"shape = {list(shape)}, value = {value}, dtype = \"{dtype}\""
+        text = self.call_line(f"tf.tensor.full<{attrs}>", [], Tensor(shape, dtype))
+        return self.value_op(text, Tensor(shape, dtype), [])
 
     def ops(self, count: int) -> None:
         for _ in range(count):

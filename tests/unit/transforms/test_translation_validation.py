@@ -112,6 +112,8 @@ COVERED = [
     "tf.tensor.broadcast_to<shape = [",
     "tf.tensor.slice<axis = ",
     "tf.tensor.concat<axis = ",
+    "tf.tensor.iota<start = ",
+    "tf.tensor.full<shape = [",
     'loc("gen.py"',
     *(f"kind = {k}>" for k in ops.BINARY_ALIASES),
     *(f"kind = {k}>" for k in ops.UNARY_ALIASES),
