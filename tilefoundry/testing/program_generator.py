@@ -9,7 +9,10 @@ program may hold:
 - every registered op with random attributes: `tf.math.binary` (every kind), `tf.math.unary`
   (every kind its dtype allows), `tf.math.cast` (to every dtype), `tf.reduce.sum` / `max`
   (axis, keepdims), `tf.linalg.matmul`, `tf.linalg.transpose` (any permutation),
-  `tf.shape.split`, `tf.tuple` / `tf.tuple.get_item` (negative indices too);
+  `tf.shape.split`, `tf.tuple` / `tf.tuple.get_item` (negative indices too); `tf.nn.activation`
+  (every kind), `tf.nn.softmax`, `tf.reduce.mean` on floats, `tf.reduce.cumsum`, `tf.logic.*`
+  on i1, `tf.tensor.where`, and on static tensors `tf.tensor.reshape` / `broadcast_to` /
+  `slice` / `concat`, `tf.tensor.iota` / `full` (`index`, `gather` are not generated yet);
 - constants, dense and splat, of every dtype of `tilefoundry.types.DTYPES`, with the edge
   values (`-0.0`, `±inf`, NaN, denormals, the largest finite value, the integer extremes, `0`,
   `±1`) written as their bits;
@@ -60,6 +63,7 @@ BINARY_KINDS = ("add", "sub", "mul", "div", "max", "min", "pow")
 COMPARISONS = ("cmp_eq", "cmp_ne", "cmp_lt", "cmp_le", "cmp_gt", "cmp_ge")
 UNARY_FLOAT = ("neg", "exp", "log", "sqrt", "rsqrt", "tanh", "abs", "sigmoid", "relu")
 UNARY_INT = ("neg", "abs", "relu")
+ACTIVATION_KINDS = ("silu", "gelu", "gelu_tanh", "sin", "cos", "erf")
 LEVELS = ("cta", "warp")
 
 _FLOAT_BITS = {"f16": 16, "bf16": 16, "f32": 32, "f64": 64}
@@ -366,8 +370,17 @@ class _Body:
                 "split",
                 "tuple",
                 "repeat",
+                "float_op",
+                "cumsum",
+                "logical",
+                "where",
+                "reshape",
+                "broadcast_to",
+                "slice",
+                "concat",
+                "iota_full",
             ],
-            weights=[8, 5, 3, 2, 2, 2, 1, 1, 3],
+            weights=[8, 5, 3, 2, 2, 2, 1, 1, 3, 3, 1, 2, 2, 1, 1, 1, 1, 1],
         )[0]
         made: Value | None = getattr(self, f"_{choice}")()
         return made
@@ -544,6 +557,173 @@ class _Body:
         result = t.type.fields[index]
         text = self.call_line(f"tf.tuple.get_item<index = {index}>", [t], result)
         return self.value_op(text, result, [t])
+
+    # the tensor and nn ops (tilefoundry/ops/tensor.py, nn.py)
+
+    def _pick_static(self, pred: Any = None) -> Value:
+        """A static tensor in scope (matching `pred`), else a new constant."""
+        values = [
+            v
+            for v in self.tensor_values(dynamic=False)
+            if pred is None or pred(v.type)  # type: ignore[union-attr]
+        ]
+        if values and self.rng.random() < 0.8:
+            return values[-min(len(values), self.rng.randint(1, 3))]
+        dtypes = [d for d in ALL_DTYPES if pred is None or pred(Tensor((1,), d))]
+        return self.constant(Tensor(self.rng.choice(STATIC_SHAPES), self.rng.choice(dtypes)))
+
+    def _float_op(self) -> Value | None:
+        """`tf.nn.activation` (every kind), `tf.nn.softmax`, `tf.reduce.mean` on a float."""
+        a = self.pick_tensor()
+        assert isinstance(a.type, Tensor)
+        if a.type.dtype not in FLOAT_DTYPES:
+            return None
+        choice = self.rng.choice(["activation", "activation", "softmax", "mean"])
+        axis = self.rng.randint(-a.type.rank, a.type.rank - 1)
+        if choice == "activation":
+            kind = self.rng.choice(ACTIVATION_KINDS)
+            text = self.call_line(f"tf.nn.activation<kind = {kind}>", [a], a.type)
+            return self.value_op(text, a.type, [a])
+        if choice == "softmax":
+            text = self.call_line(f"tf.nn.softmax<axis = {axis}>", [a], a.type)
+            return self.value_op(text, a.type, [a])
+        keep = self.rng.random() < 0.4 or a.type.rank == 1
+        norm = axis % a.type.rank
+        kept: tuple[int | None, ...] = (1,) if keep else ()
+        result = Tensor((*a.type.shape[:norm], *kept, *a.type.shape[norm + 1 :]), a.type.dtype)
+        attrs = f"axis = {axis}" + (", keepdims = true" if keep else "")
+        text = self.call_line(f"tf.reduce.mean<{attrs}>", [a], result)
+        return self.value_op(text, result, [a])
+
+    def _cumsum(self) -> Value | None:
+        a = self.pick_tensor()
+        assert isinstance(a.type, Tensor)
+        if a.type.dtype == "i1":
+            return None
+        axis = self.rng.randint(-a.type.rank, a.type.rank - 1)
+        text = self.call_line(f"tf.reduce.cumsum<axis = {axis}>", [a], a.type)
+        return self.value_op(text, a.type, [a])
+
+    def _logical(self) -> Value | None:
+        a = self.pick_tensor()
+        assert isinstance(a.type, Tensor)
+        if a.type.dtype != "i1":
+            return None
+        kind = self.rng.choice(["and", "or", "xor", "not"])
+        if kind == "not":
+            text = self.call_line("tf.logic.not", [a], a.type)
+            return self.value_op(text, a.type, [a])
+        same = [v for v in self.tensor_values() if v.type == a.type]
+        b = self.rng.choice(same)
+        text = self.call_line(f"tf.logic.binary<kind = {kind}>", [a, b], a.type)
+        return self.value_op(text, a.type, [a, b])
+
+    def _where(self) -> Value | None:
+        a = self.pick_tensor()
+        assert isinstance(a.type, Tensor)
+        conds = [v for v in self.tensor_values() if v.type == a.type.with_dtype("i1")]
+        if conds and self.rng.random() < 0.7:
+            c = self.rng.choice(conds)
+        elif a.type.dynamic:
+            return None
+        else:
+            c = self.constant(a.type.with_dtype("i1"))
+        same = [v for v in self.tensor_values() if v.type == a.type]
+        b = self.rng.choice(same)
+        lhs, rhs = (a, b) if self.rng.random() < 0.5 else (b, a)
+        text = self.call_line("tf.tensor.where", [c, lhs, rhs], a.type)
+        return self.value_op(text, a.type, [c, lhs, rhs])
+
+    def _reshape(self) -> Value | None:
+        a = self._pick_static()
+        assert isinstance(a.type, Tensor)
+        count = math.prod(_static(a.type.shape))
+        shapes = [s for s in STATIC_SHAPES + ((count,),) if math.prod(s) == count]
+        shape = self.rng.choice(shapes)
+        shown = list(shape)
+        if self.rng.random() < 0.4:
+            shown[self.rng.randrange(len(shown))] = -1
+        result = Tensor(shape, a.type.dtype)
+        text = self.call_line(f"tf.tensor.reshape<shape = {shown}>", [a], result)
+        return self.value_op(text, result, [a])
+
+    def _broadcast_to(self) -> Value | None:
+        a = self._pick_static()
+        assert isinstance(a.type, Tensor)
+        dims = [self.rng.randint(1, 3) if d == 1 else d for d in _static(a.type.shape)]
+        shown: list[int] = [self.rng.choice([-1, d]) if d == a.type.shape[i] else d
+                            for i, d in enumerate(dims)]  # fmt: skip
+        if self.rng.random() < 0.4:
+            lead = self.rng.randint(1, 3)
+            dims, shown = [lead, *dims], [lead, *shown]
+        result = Tensor(tuple(dims), a.type.dtype)
+        text = self.call_line(f"tf.tensor.broadcast_to<shape = {shown}>", [a], result)
+        return self.value_op(text, result, [a])
+
+    def _slice(self) -> Value | None:
+        a = self._pick_static()
+        assert isinstance(a.type, Tensor)
+        shape = _static(a.type.shape)
+        axis = self.rng.randrange(len(shape))
+        size = shape[axis]
+        start = self.rng.randint(0, size - 1)
+        stop = self.rng.randint(start + 1, size)
+        step = self.rng.randint(1, 3)
+        new = len(range(start, stop, step))
+        shown_axis = axis - len(shape) if self.rng.random() < 0.3 else axis
+        attrs = f"axis = {shown_axis}, start = {start}, stop = {stop}"
+        if step != 1:
+            attrs += f", step = {step}"
+        result = Tensor((*shape[:axis], new, *shape[axis + 1 :]), a.type.dtype)
+        text = self.call_line(f"tf.tensor.slice<{attrs}>", [a], result)
+        return self.value_op(text, result, [a])
+
+    def _concat(self) -> Value | None:
+        a = self._pick_static()
+        assert isinstance(a.type, Tensor)
+        shape = _static(a.type.shape)
+        axis = self.rng.randrange(len(shape))
+        parts = [a]
+        for _ in range(self.rng.randint(0, 2)):
+            size = self.rng.randint(1, 3)
+            part = Tensor((*shape[:axis], size, *shape[axis + 1 :]), a.type.dtype)
+            same = [v for v in self.tensor_values() if v.type == part]
+            parts.append(self.rng.choice(same) if same else self.constant(part))
+        self.rng.shuffle(parts)
+        pair = Tuple(tuple(p.type for p in parts))  # type: ignore[misc]
+        t = self.value_op(
+            f"tf.tuple {', '.join('%' + p.name for p in parts)} : {pair.text()}",
+            pair,
+            parts,
+            repeatable=False,
+        )
+        total = sum(_static(p.type.shape)[axis] for p in parts)  # type: ignore[union-attr]
+        result = Tensor((*shape[:axis], total, *shape[axis + 1 :]), a.type.dtype)
+        shown_axis = axis - len(shape) if self.rng.random() < 0.3 else axis
+        text = self.call_line(f"tf.tensor.concat<axis = {shown_axis}>", [t], result)
+        return self.value_op(text, result, [t])
+
+    def _iota_full(self) -> Value | None:
+        """`tf.tensor.iota` (start, step, any dtype but i1) or `tf.tensor.full` (any dtype)."""
+        rng = self.rng
+        if rng.random() < 0.5:
+            dtype = rng.choice([d for d in ALL_DTYPES if d != "i1"])
+            size = rng.randint(1, 6)
+            attrs = f"start = {rng.randint(-3, 3)}, step = {rng.randint(-2, 3)}, size = {size}"
+            text = self.call_line(f'tf.tensor.iota<{attrs}, dtype = "{dtype}">', [],
+                                  Tensor((size,), dtype))  # fmt: skip
+            return self.value_op(text, Tensor((size,), dtype), [])
+        dtype = self.gen.dtype()
+        shape = rng.choice(STATIC_SHAPES)
+        if dtype == "i1":
+            value = rng.choice(["0.0", "1.0"])
+        elif dtype in INT_DTYPES:
+            value = rng.choice(["0.0", "1.0", "-2.0", "7.0"])
+        else:
+            value = rng.choice(["0.0", "1.5", "-0.75", "2.0", "0.125"])
+        attrs = f"shape = {list(shape)}, value = {value}, dtype = \"{dtype}\""
+        text = self.call_line(f"tf.tensor.full<{attrs}>", [], Tensor(shape, dtype))
+        return self.value_op(text, Tensor(shape, dtype), [])
 
     def ops(self, count: int) -> None:
         for _ in range(count):

@@ -30,6 +30,7 @@ import tilefoundry as tf
 from tilefoundry import ops
 from tilefoundry.dialects.tf import ConstantOp
 from tilefoundry.testing.program_generator import (
+    ACTIVATION_KINDS,
     ALL_DTYPES,
     generate_program,
 )
@@ -100,6 +101,19 @@ COVERED = [
     "tf.reduce.sum",
     "tf.reduce.max",
     "keepdims = true",
+    *(f"tf.nn.activation<kind = {k}>" for k in ACTIVATION_KINDS),
+    "tf.nn.softmax<axis = ",
+    "tf.reduce.mean<axis = ",
+    "tf.reduce.cumsum<axis = ",
+    *(f"tf.logic.binary<kind = {k}>" for k in ("and", "or", "xor")),
+    "tf.logic.not",
+    "tf.tensor.where",
+    "tf.tensor.reshape<shape = [",
+    "tf.tensor.broadcast_to<shape = [",
+    "tf.tensor.slice<axis = ",
+    "tf.tensor.concat<axis = ",
+    "tf.tensor.iota<start = ",
+    "tf.tensor.full<shape = [",
     'loc("gen.py"',
     *(f"kind = {k}>" for k in ops.BINARY_ALIASES),
     *(f"kind = {k}>" for k in ops.UNARY_ALIASES),
