@@ -721,7 +721,7 @@ class _Body:
             value = rng.choice(["0.0", "1.0", "-2.0", "7.0"])
         else:
             value = rng.choice(["0.0", "1.5", "-0.75", "2.0", "0.125"])
-        attrs = f"shape = {list(shape)}, value = {value}, dtype = \"{dtype}\""
+        attrs = f'shape = {list(shape)}, value = {value}, dtype = "{dtype}"'
         text = self.call_line(f"tf.tensor.full<{attrs}>", [], Tensor(shape, dtype))
         return self.value_op(text, Tensor(shape, dtype), [])
 
