@@ -562,11 +562,7 @@ class _Body:
 
     def _pick_static(self, pred: Any = None) -> Value:
         """A static tensor in scope (matching `pred`), else a new constant."""
-        values = [
-            v
-            for v in self.tensor_values(dynamic=False)
-            if pred is None or pred(v.type)  # type: ignore[union-attr]
-        ]
+        values = [v for v in self.tensor_values(dynamic=False) if pred is None or pred(v.type)]
         if values and self.rng.random() < 0.8:
             return values[-min(len(values), self.rng.randint(1, 3))]
         dtypes = [d for d in ALL_DTYPES if pred is None or pred(Tensor((1,), d))]
@@ -697,7 +693,8 @@ class _Body:
             parts,
             repeatable=False,
         )
-        total = sum(_static(p.type.shape)[axis] for p in parts)  # type: ignore[union-attr]
+        sizes: list[int] = [_static(p.type.shape)[axis] for p in parts]  # type: ignore[union-attr]
+        total = sum(sizes)
         result = Tensor((*shape[:axis], total, *shape[axis + 1 :]), a.type.dtype)
         shown_axis = axis - len(shape) if self.rng.random() < 0.3 else axis
         text = self.call_line(f"tf.tensor.concat<axis = {shown_axis}>", [t], result)
