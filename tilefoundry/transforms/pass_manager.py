@@ -179,21 +179,19 @@ class _Reader:
         return tuple(options)
 
     def value(self) -> str:
-        """An option value as MLIR reads it: a quoted string, or the text up to a space or the
-        closing `}` (braces inside it nest, and a quoted part, as in `@"c d"::@g`, is kept
-        whole, spaces and braces included)."""
-        if self.at() == '"':
-            end = self.text.find('"', self.pos + 1)
-            if end < 0:
-                self.fail("unterminated quoted option value")
-            start, self.pos = self.pos + 1, end + 1
-            return self.text[start:end]
+        """An option value as MLIR's `parseNextArg` reads it: the text up to a space or the
+        closing `}`; braces inside it nest, and a quoted part, as in `@"c d"::@g`, is kept
+        whole, spaces and braces included (`_unquoted` drops the quotes of a quoted value)."""
         start, depth = self.pos, 0
         while (char := self.at()) and not (depth == 0 and (char == "}" or char.isspace())):
             if char == '"':
                 end = self.text.find('"', self.pos + 1)
                 if end < 0:
-                    self.fail("unterminated quoted part of an option value")
+                    self.fail(
+                        "unterminated quoted option value"
+                        if self.pos == start
+                        else "unterminated quoted part of an option value"
+                    )
                 self.pos = end
             depth += {"{": 1, "}": -1}.get(char, 0)
             self.pos += 1
@@ -252,9 +250,26 @@ def _values(hint: Any, text: str | None, where: str) -> ParameterListType:
         raise ValueError(errors[0])
     if origin is tuple:  # a list option: comma-separated, as MLIR's ListOption
         item = typing.get_args(hint)[0]
-        parts = text.split(",") if text else []
-        return tuple(_scalar(item, part.strip(), where) for part in parts)
-    return (_scalar(hint, text, where),)
+        parts = [_unquoted(part.strip()) for part in _split(text or "")]
+        return () if parts == [""] else tuple(_scalar(item, part, where) for part in parts)
+    return (_scalar(hint, None if text is None else _unquoted(text), where),)
+
+
+def _split(text: str) -> list[str]:
+    """A list value's elements: at each comma outside a quoted part (`"a,b",c` is two)."""
+    parts, start, quoted = [], 0, False
+    for index, char in enumerate(text):
+        quoted ^= char == '"'
+        if char == "," and not quoted:
+            parts.append(text[start:index])
+            start = index + 1
+    return [*parts, text[start:]]
+
+
+def _unquoted(text: str) -> str:
+    """A value written in quotes, without them, as MLIR drops them (and as xDSL's `ArgSpec`
+    prints each string: `dims="seq=4","batch=2"` reads back)."""
+    return text[1:-1] if len(text) >= 2 and text[0] == text[-1] == '"' else text
 
 
 def make_pass(pass_class: type[ModulePass], spec: PassText) -> ModulePass:

@@ -50,6 +50,10 @@ def test_options_are_typed_and_kebab_case() -> None:
     assert analyze.dims == ("seq=512", "batch=4")
     (select,) = parse_pipeline('tf-select{path="a.b"}', PASSES).passes
     assert select.path == "a.b"
+    (analyze,) = parse_pipeline('tf-analyze{dims="seq=512","batch=4"}', PASSES).passes
+    assert analyze.dims == ("seq=512", "batch=4")  # as `--dump-pass-pipeline` writes a list
+    (select,) = parse_pipeline('tf-select{path=@"c d"::@g}', PASSES).passes
+    assert select.path == '@"c d"::@g'  # a quoted part inside a value is kept, as in MLIR
     names = {o.name for name in PASSES for o in option_infos(PASSES[name]())}
     assert names == {"max-elements", "dims", "path", "max-ops", "table", "plot"}
 
@@ -168,7 +172,8 @@ def test_help_describes_tf_opts_own_behaviour() -> None:
 def test_a_dumped_pipeline_reads_back_as_itself() -> None:
     """`--dump-pass-pipeline`'s text (every option with its value) is a pipeline that builds
     the same passes, for every registered pass and for nesting, `any(...)` included."""
-    for text in [*sorted(PASSES), "tf.module(any(cse),hir.func(canonicalize)),tf-select{path=a}"]:
+    nested = "tf.module(any(cse),hir.func(canonicalize)),tf-select{path=a}"
+    for text in [*sorted(PASSES), nested, "tf-analyze{dims=seq=512,batch=4 table=out.csv}"]:
         dumped = parse_pipeline(text, PASSES).describe()
         again = parse_pipeline(dumped, PASSES)
         assert again.describe() == dumped
