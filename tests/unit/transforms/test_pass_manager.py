@@ -194,3 +194,21 @@ def test_an_unknown_pass_or_option_names_the_nearest() -> None:
         with pytest.raises(PipelineError) as info:
             parse_pipeline(text, PASSES)
         assert info.value.message.endswith(f"; did you mean '{nearest}'?")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "cse,dce,canonicalize",
+        "tf-fold-constants{max-elements=7},tf-inline{max-ops=5}",
+        'tf-analyze{dims="seq=4","batch=2" table="" plot="a.svg"},tf-select{path="a.b"}',
+        "tf-analyze{dims},tf-select{path=layer0}",
+        "tf-fold-constants{max_elements=3}",
+    ],
+)
+def test_a_flat_pipeline_xdsl_reads_builds_what_xdsl_builds(text: str) -> None:
+    """Where xDSL's own reader (`PassPipeline.parse_spec`) takes the text, the layer builds the
+    same passes: it adds MLIR's nesting and values to xDSL's options, it does not change them."""
+    from xdsl.passes import PassPipeline
+
+    assert parse_pipeline(text, PASSES).passes == PassPipeline.parse_spec(PASSES, text).passes
