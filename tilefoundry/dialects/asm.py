@@ -14,12 +14,16 @@ from typing import Any, ClassVar, cast
 
 from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, UnitAttr
 from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
+from xdsl.irdl import IRDLOperation, var_operand_def
 from xdsl.parser import Parser
 from xdsl.printer import Printer
+
+from tilefoundry.types import ONE_VALUE_TYPE
 
 __all__ = [
     "ParsedParam",
     "ValuesFormat",
+    "ValuesTerminator",
     "parse_param",
     "parse_signature",
     "print_named_value",
@@ -171,3 +175,14 @@ class ValuesFormat:
             printer.print_list(op.operands, printer.print_operand)
             printer.print_string(" : ")
             printer.print_list(op.operand_types, printer.print_attribute)
+
+
+class ValuesTerminator(ValuesFormat, IRDLOperation):
+    """What the terminators that pass values on (`hir.return`, `tir.return`, `tir.yield`,
+    `tf.yield`) declare alike: their operands are the values, of one value type each, printed
+    by `ValuesFormat`. Each op adds its name, traits and verifier."""
+
+    values = var_operand_def(ONE_VALUE_TYPE)
+
+    def __init__(self, *values: SSAValue) -> None:
+        super().__init__(operands=[list(values)])

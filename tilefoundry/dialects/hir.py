@@ -28,7 +28,6 @@ from xdsl.irdl import (
     prop_def,
     region_def,
     traits_def,
-    var_operand_def,
 )
 from xdsl.parser import Parser
 from xdsl.printer import Printer
@@ -42,7 +41,7 @@ from xdsl.traits import (
 )
 
 from tilefoundry.diagnostics import VerifyError
-from tilefoundry.dialects.asm import ValuesFormat, parse_signature, print_signature
+from tilefoundry.dialects.asm import ValuesTerminator, parse_signature, print_signature
 from tilefoundry.dialects.dim_range import DimRangeAttr, check_ranges, parse_ranges, print_ranges
 from tilefoundry.dialects.function import (
     PARAM_ATTRS,
@@ -57,7 +56,7 @@ from tilefoundry.ir.expr import VarOwner
 from tilefoundry.ir.op_verification import memoize_verification
 from tilefoundry.ir.patterns import DimVarRangePat
 from tilefoundry.ir.verifier import OpVerifyError
-from tilefoundry.types import ONE_VALUE_TYPE, BufferAttr
+from tilefoundry.types import BufferAttr
 
 __all__ = ["HIR", "FuncOp", "ReturnOp", "VariantOp"]
 
@@ -239,7 +238,7 @@ class VariantOp(VarOwner, IRDLOperation):
 
 
 @irdl_op_definition
-class ReturnOp(FunctionReturn, ValuesFormat, IRDLOperation):
+class ReturnOp(FunctionReturn, ValuesTerminator):
     """Ends a function (or variant) body with its value, or nothing for an effect-only one.
 
     ```mlir
@@ -249,12 +248,7 @@ class ReturnOp(FunctionReturn, ValuesFormat, IRDLOperation):
 
     name = "hir.return"
 
-    values = var_operand_def(ONE_VALUE_TYPE)
-
     traits = traits_def(IsTerminator(), ReturnLike(), HasParent(FuncOp, VariantOp))
-
-    def __init__(self, *values: SSAValue) -> None:
-        super().__init__(operands=[list(values)])
 
 
 HIR = memoize_verification(Dialect("hir", [FuncOp, VariantOp, ReturnOp], []))

@@ -63,7 +63,7 @@ from xdsl.traits import (
 )
 
 from tilefoundry.diagnostics import VerifyError
-from tilefoundry.dialects.asm import ValuesFormat
+from tilefoundry.dialects.asm import ValuesTerminator
 from tilefoundry.dialects.canonicalization import Canonicalization
 from tilefoundry.dialects.dim_range import DimRangeAttr, check_ranges, parse_ranges, print_ranges
 from tilefoundry.dialects.effects import function_call_effects
@@ -83,7 +83,7 @@ from tilefoundry.ir.metadata import BindingMetadata, location_to_metadata
 from tilefoundry.ir.op_registry import Op
 from tilefoundry.ir.op_verification import memoize_verification
 from tilefoundry.ir.patterns import DimVarRangePat
-from tilefoundry.types import ONE_VALUE_TYPE, VALUE_TYPES, BufferAttr, from_attr
+from tilefoundry.types import VALUE_TYPES, BufferAttr, from_attr
 
 __all__ = ["TIR", "DispatchOp", "EvaluateOp", "LetOp", "PrimFuncOp", "ReturnOp", "YieldOp"]
 
@@ -389,7 +389,7 @@ class EvaluateOp(IRDLOperation):
 
 
 @irdl_op_definition
-class YieldOp(ValuesFormat, IRDLOperation):
+class YieldOp(ValuesTerminator):
     """Ends a statement body: the value a `tir.let` binds, nothing for a `tir.evaluate`.
 
     ```mlir
@@ -399,12 +399,7 @@ class YieldOp(ValuesFormat, IRDLOperation):
 
     name = "tir.yield"
 
-    values = var_operand_def(ONE_VALUE_TYPE)
-
     traits = traits_def(IsTerminator(), Pure(), HasParent(LetOp, EvaluateOp))
-
-    def __init__(self, *values: SSAValue) -> None:
-        super().__init__(operands=[list(values)])
 
 
 class DispatchSymbolUse(SymbolUserOpInterface):
@@ -535,7 +530,7 @@ class DispatchOp(ExprOp, IRDLOperation):
 
 
 @irdl_op_definition
-class ReturnOp(FunctionReturn, ValuesFormat, IRDLOperation):
+class ReturnOp(FunctionReturn, ValuesTerminator):
     """Ends a prim function's body, with its value when it has one.
 
     ```mlir
@@ -545,12 +540,7 @@ class ReturnOp(FunctionReturn, ValuesFormat, IRDLOperation):
 
     name = "tir.return"
 
-    values = var_operand_def(ONE_VALUE_TYPE)
-
     traits = traits_def(IsTerminator(), ReturnLike(), HasParent(PrimFuncOp))
-
-    def __init__(self, *values: SSAValue) -> None:
-        super().__init__(operands=[list(values)])
 
 
 def statement_values(op: Operation) -> Sequence[SSAValue]:
