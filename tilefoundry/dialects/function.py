@@ -18,19 +18,26 @@ function, an op of another dialect or an unregistered one). `hir.func`, `hir.var
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Protocol, cast
+from typing import Any, cast
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
     DictionaryAttr,
     FunctionType,
     StringAttr,
+    SymbolNameConstraint,
     UnitAttr,
 )
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
+from xdsl.irdl import IRDLOperation, opt_prop_def, prop_def, region_def, traits_def
 from xdsl.parser import Parser
 from xdsl.printer import Printer
-from xdsl.traits import CallableOpInterface
+from xdsl.traits import (
+    CallableOpInterface,
+    IsolatedFromAbove,
+    NoTerminator,
+    SymbolOpInterface,
+)
 
 from tilefoundry.diagnostics import VerifyError
 from tilefoundry.dialects.asm import ParsedParam, parse_signature, print_signature
@@ -83,74 +90,73 @@ def check_body_ops(
         )
 
 
-class _Signature(Protocol):
-    """The properties a function op holds (declared by each op's IRDL definition)."""
-
-    sym_name: StringAttr
-    function_type: FunctionType
-    param_names: ArrayAttr[StringAttr]
-    arg_attrs: ArrayAttr[DictionaryAttr] | None
-    body: Region
-
-
 class FunctionCallable(CallableOpInterface):
     """xDSL's `CallableOpInterface` for `hir.func` / `tir.prim_func`: the body region and the
     `function_type`'s inputs and outputs."""
 
     @classmethod
     def get_callable_region(cls, op: Operation) -> Region:
-        return cast(_Signature, op).body
+        return cast(FunctionOpMixin, op).body
 
     @classmethod
     def get_argument_types(cls, op: Operation) -> tuple[Attribute, ...]:
-        return cast(_Signature, op).function_type.inputs.data
+        return cast(FunctionOpMixin, op).function_type.inputs.data
 
     @classmethod
     def get_result_types(cls, op: Operation) -> tuple[Attribute, ...]:
-        return cast(_Signature, op).function_type.outputs.data
+        return cast(FunctionOpMixin, op).function_type.outputs.data
 
 
-class FunctionOpMixin(VarOwner, FunctionLike):
-    """`Var` and `FunctionLike` answers for an op with a signature (see the module docstring)."""
+class FunctionOpMixin(VarOwner, FunctionLike, IRDLOperation):
+    """What `hir.func` and `tir.prim_func` declare alike (the signature's properties, the body,
+    the traits), and their `Var` and `FunctionLike` answers (see the module docstring). A
+    subclass that adds a region declares `body` again before it (regions are in declaration
+    order, a subclass's first)."""
 
-    def _signature(self) -> _Signature:
-        return cast(_Signature, self)
+    sym_name = prop_def(SymbolNameConstraint())
+    function_type = prop_def(FunctionType)
+    param_names = prop_def(ArrayAttr[StringAttr])
+    arg_attrs = opt_prop_def(ArrayAttr[DictionaryAttr])
+    body = region_def("single_block")
+
+    # The body's return is checked by each op's verify_ (hir.func's variants need none).
+    traits = traits_def(
+        SymbolOpInterface(), FunctionCallable(), IsolatedFromAbove(), NoTerminator()
+    )
 
     def var_name(self, value: SSAValue) -> str:
         assert isinstance(value, BlockArgument)
-        return self._signature().param_names.data[value.index].data
+        return self.param_names.data[value.index].data
 
     def var_is_const(self, value: SSAValue) -> bool:
         assert isinstance(value, BlockArgument)
         return "const" in self.param_attrs(value.index)
 
     def param_attrs(self, index: int) -> dict[str, Attribute]:
-        arg_attrs = self._signature().arg_attrs
+        arg_attrs = self.arg_attrs
         return {} if arg_attrs is None else dict(arg_attrs.data[index].data)
 
     def function_name(self) -> str:
-        return self._signature().sym_name.data
+        return self.sym_name.data
 
     def param_types(self) -> tuple[IRType, ...]:
-        op = cast(Operation, self)
-        return tuple(from_attr(t) for t in FunctionCallable.get_argument_types(op))
+        return tuple(from_attr(t) for t in FunctionCallable.get_argument_types(self))
 
     def result_type(self) -> IRType:
-        outputs = FunctionCallable.get_result_types(cast(Operation, self))
+        outputs = FunctionCallable.get_result_types(self)
         return from_attr(outputs[0]) if outputs else UnitType()
 
     def verify_signature(self) -> dict[str, DimVar]:
         """The signature's rules (see `verify_signature`) and, for a function of a module, a
         name that `module.<name>` reaches (see `check_surface_name`)."""
-        signature = self._signature()
-        if isinstance(cast(Operation, self).parent_op(), ModuleOp):
-            check_surface_name(signature.sym_name.data, "function")
+        if isinstance(self.parent_op(), ModuleOp):
+            check_surface_name(self.sym_name.data, "function")
         return verify_signature(
-            signature.body.block.args,
-            signature.function_type,
-            signature.param_names,
-            signature.arg_attrs,
-            f"function '@{signature.sym_name.data}'",
+            self.body.block.args,
+            self.function_type,
+            self.param_names,
+            self.arg_attrs,
+            f"function '@{self.sym_name.data}'",
         )
 
 
@@ -297,7 +303,7 @@ def parse_header(parser: Parser) -> tuple[dict[str, Attribute], list[ParsedParam
 
 def print_header(printer: Printer, op: Operation) -> None:
     """Print `@name(%x: T {const}, ...) -> R attributes {...} `, up to the body."""
-    signature = cast(_Signature, op)
+    signature = cast(FunctionOpMixin, op)
     printer.print_string(" ")
     printer.print_symbol_name(signature.sym_name.data)
     print_signature(

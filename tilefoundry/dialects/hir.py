@@ -14,16 +14,11 @@ from __future__ import annotations
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
-    DictionaryAttr,
-    FunctionType,
-    StringAttr,
-    SymbolNameConstraint,
 )
 from xdsl.ir import Dialect, Operation, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
     irdl_op_definition,
-    opt_prop_def,
     opt_region_def,
     prop_def,
     region_def,
@@ -35,9 +30,7 @@ from xdsl.traits import (
     HasParent,
     IsolatedFromAbove,
     IsTerminator,
-    NoTerminator,
     ReturnLike,
-    SymbolOpInterface,
 )
 
 from tilefoundry.diagnostics import VerifyError
@@ -45,7 +38,6 @@ from tilefoundry.dialects.asm import ValuesTerminator, parse_signature, print_si
 from tilefoundry.dialects.dim_range import DimRangeAttr, check_ranges, parse_ranges, print_ranges
 from tilefoundry.dialects.function import (
     PARAM_ATTRS,
-    FunctionCallable,
     FunctionOpMixin,
     FunctionReturn,
     check_body_ops,
@@ -68,7 +60,7 @@ def _parse_attributes(parser: Parser, op: Operation) -> None:
 
 
 @irdl_op_definition
-class FuncOp(FunctionOpMixin, IRDLOperation):
+class FuncOp(FunctionOpMixin):
     """An HIR function: named parameters, a body, one result (or none), and its variants.
 
     ```mlir
@@ -87,17 +79,8 @@ class FuncOp(FunctionOpMixin, IRDLOperation):
 
     name = "hir.func"
 
-    sym_name = prop_def(SymbolNameConstraint())
-    function_type = prop_def(FunctionType)
-    param_names = prop_def(ArrayAttr[StringAttr])
-    arg_attrs = opt_prop_def(ArrayAttr[DictionaryAttr])
-    body = region_def("single_block")
+    body = region_def("single_block")  # the first region (see FunctionOpMixin)
     variants = opt_region_def("single_block")
-
-    # The body's terminator (hir.return) is checked by verify_; the variants need none.
-    traits = traits_def(
-        SymbolOpInterface(), FunctionCallable(), IsolatedFromAbove(), NoTerminator()
-    )
 
     def variant_ops(self) -> tuple[VariantOp, ...]:
         if self.variants is None:

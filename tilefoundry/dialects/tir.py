@@ -26,10 +26,7 @@ from typing import cast
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
-    DictionaryAttr,
-    FunctionType,
     StringAttr,
-    SymbolNameConstraint,
     SymbolRefAttr,
     UnknownLoc,
 )
@@ -38,7 +35,6 @@ from xdsl.irdl import (
     IRDLOperation,
     irdl_op_definition,
     lazy_traits_def,
-    opt_prop_def,
     opt_result_def,
     prop_def,
     region_def,
@@ -51,14 +47,11 @@ from xdsl.printer import Printer
 from xdsl.traits import (
     EffectInstance,
     HasParent,
-    IsolatedFromAbove,
     IsTerminator,
     MemoryEffect,
-    NoTerminator,
     Pure,
     RecursiveMemoryEffect,
     ReturnLike,
-    SymbolOpInterface,
     SymbolUserOpInterface,
 )
 
@@ -68,7 +61,6 @@ from tilefoundry.dialects.canonicalization import Canonicalization
 from tilefoundry.dialects.dim_range import DimRangeAttr, check_ranges, parse_ranges, print_ranges
 from tilefoundry.dialects.effects import function_call_effects
 from tilefoundry.dialects.function import (
-    FunctionCallable,
     FunctionOpMixin,
     FunctionReturn,
     check_dim_vars,
@@ -89,7 +81,7 @@ __all__ = ["TIR", "DispatchOp", "EvaluateOp", "LetOp", "PrimFuncOp", "ReturnOp",
 
 
 @irdl_op_definition
-class PrimFuncOp(FunctionOpMixin, IRDLOperation):
+class PrimFuncOp(FunctionOpMixin):
     """A TIR function: named parameters and a body of statements.
 
     ```mlir
@@ -102,16 +94,6 @@ class PrimFuncOp(FunctionOpMixin, IRDLOperation):
     """
 
     name = "tir.prim_func"
-
-    sym_name = prop_def(SymbolNameConstraint())
-    function_type = prop_def(FunctionType)
-    param_names = prop_def(ArrayAttr[StringAttr])
-    arg_attrs = opt_prop_def(ArrayAttr[DictionaryAttr])
-    body = region_def("single_block")
-
-    traits = traits_def(
-        SymbolOpInterface(), FunctionCallable(), IsolatedFromAbove(), NoTerminator()
-    )
 
     def verify_(self) -> None:
         where = f"function '@{self.sym_name.data}'"
