@@ -18,7 +18,7 @@ function, an op of another dialect or an unregistered one). `hir.func`, `hir.var
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, cast
+from typing import Any, Self, cast
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
@@ -123,6 +123,26 @@ class FunctionOpMixin(VarOwner, FunctionLike, IRDLOperation):
     traits = traits_def(
         SymbolOpInterface(), FunctionCallable(), IsolatedFromAbove(), NoTerminator()
     )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        """The custom form: `print_header`'s text, the body, and the regions after it."""
+        properties, params, attributes = parse_header(parser)
+        body = parser.parse_region([p.argument for p in params])
+        regions = [body, *cls.parse_regions_after_body(parser)]
+        op = cls.create(properties=properties, regions=regions)
+        if attributes is not None:
+            op.attributes |= attributes.data
+        return op
+
+    @classmethod
+    def parse_regions_after_body(cls, parser: Parser) -> list[Region]:
+        """The regions an op declares after `body`, in its custom form (none here)."""
+        return []
+
+    def print(self, printer: Printer) -> None:
+        print_header(printer, self)
+        printer.print_region(self.body, print_entry_block_args=False)
 
     def var_name(self, value: SSAValue) -> str:
         assert isinstance(value, BlockArgument)

@@ -15,7 +15,7 @@ from __future__ import annotations
 from xdsl.dialects.builtin import (
     ArrayAttr,
 )
-from xdsl.ir import Dialect, Operation, SSAValue
+from xdsl.ir import Dialect, Operation, Region, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
     irdl_op_definition,
@@ -41,8 +41,6 @@ from tilefoundry.dialects.function import (
     FunctionOpMixin,
     FunctionReturn,
     check_body_ops,
-    parse_header,
-    print_header,
 )
 from tilefoundry.ir.expr import VarOwner
 from tilefoundry.ir.op_verification import memoize_verification
@@ -106,19 +104,13 @@ class FuncOp(FunctionOpMixin):
     # -- custom format -----------------------------------------------------------------------
 
     @classmethod
-    def parse(cls, parser: Parser) -> FuncOp:
-        properties, params, attributes = parse_header(parser)
-        regions = [parser.parse_region([p.argument for p in params])]
-        if parser.parse_optional_keyword("variants") is not None:
-            regions.append(parser.parse_region())
-        op = cls.create(properties=properties, regions=regions)
-        if attributes is not None:
-            op.attributes |= attributes.data
-        return op
+    def parse_regions_after_body(cls, parser: Parser) -> list[Region]:
+        if parser.parse_optional_keyword("variants") is None:
+            return []
+        return [parser.parse_region()]
 
     def print(self, printer: Printer) -> None:
-        print_header(printer, self)
-        printer.print_region(self.body, print_entry_block_args=False)
+        super().print(printer)
         if self.variants is not None:
             printer.print_string(" variants ")
             printer.print_region(self.variants)

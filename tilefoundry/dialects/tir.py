@@ -64,8 +64,6 @@ from tilefoundry.dialects.function import (
     FunctionOpMixin,
     FunctionReturn,
     check_dim_vars,
-    parse_header,
-    print_header,
 )
 from tilefoundry.dialects.tf import CallOp, arg_expr
 from tilefoundry.dialects.tf_module import lookup_symbol
@@ -118,19 +116,6 @@ class PrimFuncOp(FunctionOpMixin):
             )
         if not isinstance(self.body.block.last_op, ReturnOp):
             raise VerifyError("body must end with tir.return")
-
-    @classmethod
-    def parse(cls, parser: Parser) -> PrimFuncOp:
-        properties, params, attributes = parse_header(parser)
-        body = parser.parse_region([p.argument for p in params])
-        op = cls.create(properties=properties, regions=[body])
-        if attributes is not None:
-            op.attributes |= attributes.data
-        return op
-
-    def print(self, printer: Printer) -> None:
-        print_header(printer, self)
-        printer.print_region(self.body, print_entry_block_args=False)
 
 
 def _expression_of(block: Block, results: int) -> Operation | None:
