@@ -47,7 +47,7 @@ class DeviceSpec:
     @staticmethod
     def from_json(document: dict[str, Any]) -> DeviceSpec:
         """The spec of a document: each field is the document's entry of its name, but for the
-        containers (made immutable), the `topology` entries and `raw`."""
+        containers (copied: lists become tuples), the `topology` entries and `raw`."""
         topology = document["topology"]
         read: dict[str, Callable[[], Any]] = {
             "aliases": lambda: tuple(document["aliases"]),
