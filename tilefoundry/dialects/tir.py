@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
-from typing import cast
+from typing import Any, ClassVar, cast
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
@@ -205,8 +205,28 @@ def _check_body(op: Operation, statement: str) -> tuple[list[Operation], YieldOp
     return ops, terminator
 
 
+class StatementFormat:
+    """The custom form of `tir.let` and `tir.evaluate`: `_parse_body`'s text, of `VALUES`
+    values (the op's results); another count is the error `WRONG_VALUES` (with `{type}`, the
+    first value's type)."""
+
+    VALUES: ClassVar[int]
+    WRONG_VALUES: ClassVar[str]
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Any:
+        position = parser.pos
+        region, types = _parse_body(parser)
+        if len(types) != cls.VALUES:
+            parser.raise_error(cls.WRONG_VALUES.format(type=types[0] if types else ""), position)
+        return cast(Any, cls).create(regions=[region], result_types=types)
+
+    def print(self, printer: Printer) -> None:
+        _print_body(printer, cast(Operation, self), self.VALUES)
+
+
 @irdl_op_definition
-class LetOp(VarOwner, IRDLOperation):
+class LetOp(StatementFormat, VarOwner, IRDLOperation):
     """`LetStmt`: anchors a value-form expression and binds its value to a Var.
 
     The body computes the value and yields it; the result is the bound Var. An expression of
@@ -223,6 +243,12 @@ class LetOp(VarOwner, IRDLOperation):
     """
 
     name = "tir.let"
+
+    VALUES: ClassVar[int] = 1
+    WRONG_VALUES: ClassVar[str] = (
+        "tir.let anchors a value-form expression; this one has no value (run an effect-form "
+        "call with tir.evaluate)"
+    )
 
     body = region_def("single_block")
     binding = result_def(VALUE_TYPES)
@@ -280,24 +306,9 @@ class LetOp(VarOwner, IRDLOperation):
                     "body; a buffer has one name (use the buffer itself)"
                 )
 
-    @classmethod
-    def parse(cls, parser: Parser) -> LetOp:
-        position = parser.pos
-        region, types = _parse_body(parser)
-        if len(types) != 1:
-            parser.raise_error(
-                "tir.let anchors a value-form expression; this one has no value (run an "
-                "effect-form call with tir.evaluate)",
-                position,
-            )
-        return cls.create(regions=[region], result_types=types)
-
-    def print(self, printer: Printer) -> None:
-        _print_body(printer, self, 1)
-
 
 @irdl_op_definition
-class EvaluateOp(IRDLOperation):
+class EvaluateOp(StatementFormat, IRDLOperation):
     """`Evaluate(op, args)`: runs an effect-form call as a statement.
 
     The body's last op before `tir.yield` is the effect-form call (or dispatch); the ops before
@@ -309,6 +320,12 @@ class EvaluateOp(IRDLOperation):
     """
 
     name = "tir.evaluate"
+
+    VALUES: ClassVar[int] = 0
+    WRONG_VALUES: ClassVar[str] = (
+        "tir.evaluate runs an effect-form call; this one has a value of type {type} (bind it "
+        "with tir.let)"
+    )
 
     body = region_def("single_block")
 
@@ -338,21 +355,6 @@ class EvaluateOp(IRDLOperation):
                     f"tir.evaluate runs one effect-form call; run this '{inner.name}' with a "
                     "tir.evaluate of its own"
                 )
-
-    @classmethod
-    def parse(cls, parser: Parser) -> EvaluateOp:
-        position = parser.pos
-        region, types = _parse_body(parser)
-        if types:
-            parser.raise_error(
-                f"tir.evaluate runs an effect-form call; this one has a value of type {types[0]} "
-                "(bind it with tir.let)",
-                position,
-            )
-        return cls.create(regions=[region])
-
-    def print(self, printer: Printer) -> None:
-        _print_body(printer, self, 0)
 
 
 @irdl_op_definition
