@@ -206,19 +206,27 @@ def _check_body(op: Operation, statement: str) -> tuple[list[Operation], YieldOp
 
 
 class StatementFormat:
-    """The custom form of `tir.let` and `tir.evaluate`: `_parse_body`'s text, of `VALUES`
-    values (the op's results); another count is the error `WRONG_VALUES` (with `{type}`, the
-    first value's type)."""
+    """What `tir.let` (`VALUES` 1) and `tir.evaluate` (`VALUES` 0) share: the body region and
+    the custom form `_parse_body` reads and `_print_body` writes, of `VALUES` values (the op's
+    results)."""
 
     VALUES: ClassVar[int]
-    WRONG_VALUES: ClassVar[str]
+
+    body = region_def("single_block")
 
     @classmethod
     def parse(cls, parser: Parser) -> Any:
         position = parser.pos
         region, types = _parse_body(parser)
         if len(types) != cls.VALUES:
-            parser.raise_error(cls.WRONG_VALUES.format(type=types[0] if types else ""), position)
+            parser.raise_error(
+                f"tir.evaluate runs an effect-form call; this one has a value of type {types[0]} "
+                "(bind it with tir.let)"
+                if cls.VALUES == 0
+                else "tir.let anchors a value-form expression; this one has no value (run an "
+                "effect-form call with tir.evaluate)",
+                position,
+            )
         return cast(Any, cls).create(regions=[region], result_types=types)
 
     def print(self, printer: Printer) -> None:
@@ -245,12 +253,7 @@ class LetOp(StatementFormat, VarOwner, IRDLOperation):
     name = "tir.let"
 
     VALUES: ClassVar[int] = 1
-    WRONG_VALUES: ClassVar[str] = (
-        "tir.let anchors a value-form expression; this one has no value (run an effect-form "
-        "call with tir.evaluate)"
-    )
 
-    body = region_def("single_block")
     binding = result_def(VALUE_TYPES)
 
     traits = lazy_traits_def(
@@ -322,12 +325,6 @@ class EvaluateOp(StatementFormat, IRDLOperation):
     name = "tir.evaluate"
 
     VALUES: ClassVar[int] = 0
-    WRONG_VALUES: ClassVar[str] = (
-        "tir.evaluate runs an effect-form call; this one has a value of type {type} (bind it "
-        "with tir.let)"
-    )
-
-    body = region_def("single_block")
 
     traits = lazy_traits_def(lambda: (HasParent(PrimFuncOp), RecursiveMemoryEffect()))
 
