@@ -15,13 +15,12 @@ from collections.abc import Callable, Sequence
 
 from xdsl.ir import SSAValue
 
-from tilefoundry.arguments import shown
 from tilefoundry.dialects.tf import defining_call
 from tilefoundry.ir.op_registry import Op, ParamDef, register_alias, register_op
 from tilefoundry.ir.patterns import Tensor
 from tilefoundry.ops.folding import elements, is_literal
-from tilefoundry.ops.shapes import broadcast_shapes, same_dtype
-from tilefoundry.types import DTYPES, IRType, TensorType, from_attr
+from tilefoundry.ops.shapes import DtypeOp, broadcast_shapes, same_dtype
+from tilefoundry.types import IRType, TensorType, from_attr
 
 __all__ = ["BINARY_ALIASES", "UNARY_ALIASES", "Binary", "BinaryKind", "Cast", "Unary", "UnaryKind"]
 
@@ -160,7 +159,7 @@ class Unary(Op):
 
 
 @register_op(category="math")
-class Cast(Op):
+class Cast(DtypeOp):
     """Elementwise conversion to another dtype.
 
     Types: the result has the input's shape and the dtype `dtype` (any of the IR's dtypes).
@@ -174,13 +173,6 @@ class Cast(Op):
 
     input = ParamDef(kind="input", pattern=Tensor)
     dtype = ParamDef(kind="attribute", annotation=str)
-
-    def __init__(self, **attrs: object) -> None:
-        super().__init__(**attrs)
-        if self.dtype not in DTYPES:
-            raise TypeError(
-                f"Cast: unknown dtype {shown(self.dtype)}; expected one of {', '.join(DTYPES)}"
-            )
 
     def infer_type(self, *arg_types: IRType) -> IRType:
         (x,) = arg_types

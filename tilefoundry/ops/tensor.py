@@ -25,11 +25,10 @@ from collections.abc import Sequence
 
 from xdsl.ir import SSAValue
 
-from tilefoundry.arguments import shown
 from tilefoundry.ir.op_registry import Op, ParamDef, register_op
 from tilefoundry.ir.patterns import Tensor
-from tilefoundry.ops.shapes import broadcast_shapes, normalize_axis
-from tilefoundry.types import DTYPES, DimVar, IRType, TensorType, TupleType, from_attr
+from tilefoundry.ops.shapes import DtypeOp, broadcast_shapes, normalize_axis
+from tilefoundry.types import DimVar, IRType, TensorType, TupleType, from_attr
 
 __all__ = ["BroadcastTo", "Concat", "Full", "Gather", "Index", "Iota", "Reshape", "Slice", "Where"]
 
@@ -38,11 +37,6 @@ Dim = int | DimVar
 
 def _is_int(dtype: str) -> bool:
     return dtype.startswith("i")
-
-
-def _check_dtype(op: str, dtype: str) -> None:
-    if dtype not in DTYPES:
-        raise TypeError(f"{op}: unknown dtype {shown(dtype)}; expected one of {', '.join(DTYPES)}")
 
 
 def _split_sizes(shape: Sequence[Dim]) -> tuple[int, list[DimVar]]:
@@ -269,17 +263,13 @@ class Where(Op):
 
 
 @register_op(category="tensor")
-class Iota(Op):
+class Iota(DtypeOp):
     """`[start, start + step, ...]`: `size` values of `dtype` (what `arange` maps to)."""
 
     start = ParamDef(kind="attribute", annotation=int, default=0)
     step = ParamDef(kind="attribute", annotation=int, default=1)
     size = ParamDef(kind="attribute", annotation=int)
     dtype = ParamDef(kind="attribute", annotation=str, default="i64")
-
-    def __init__(self, **attrs: object) -> None:
-        super().__init__(**attrs)
-        _check_dtype("Iota", self.dtype)
 
     def infer_type(self, *arg_types: IRType) -> IRType:
         if self.size < 0:
@@ -288,16 +278,12 @@ class Iota(Op):
 
 
 @register_op(category="tensor")
-class Full(Op):
+class Full(DtypeOp):
     """A tensor of `shape` whose every element is `value` (of `dtype`)."""
 
     shape = ParamDef(kind="attribute", annotation=tuple[int, ...])
     value = ParamDef(kind="attribute", annotation=float)
     dtype = ParamDef(kind="attribute", annotation=str, default="f32")
-
-    def __init__(self, **attrs: object) -> None:
-        super().__init__(**attrs)
-        _check_dtype("Full", self.dtype)
 
     def infer_type(self, *arg_types: IRType) -> IRType:
         if any(d < 0 for d in self.shape):
