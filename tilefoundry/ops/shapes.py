@@ -4,12 +4,13 @@ construction check of a `dtype` attribute (`DtypeOp`)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
 from tilefoundry.arguments import shown
 from tilefoundry.ir.op_registry import Op
-from tilefoundry.types import DTYPES, DimVar, TensorType
+from tilefoundry.types import DTYPES, DimVar, IRType, TensorType
 
-__all__ = ["DtypeOp", "broadcast_shapes", "normalize_axis", "same_dtype"]
+__all__ = ["DtypeOp", "broadcast_shapes", "normalize_axis", "same_dtype", "tensor_args"]
 
 Dim = int | DimVar
 
@@ -51,6 +52,13 @@ def same_dtype(lhs: TensorType, rhs: TensorType) -> str:
     if lhs.dtype != rhs.dtype:
         raise ValueError(f"operand dtypes differ: {lhs.dtype} and {rhs.dtype}")
     return lhs.dtype
+
+
+def tensor_args(arg_types: Sequence[IRType]) -> list[TensorType]:
+    """The argument types of an op whose inputs all take the `Tensor` pattern (resolution
+    matched them before `infer_type` is asked), typed as such."""
+    assert all(isinstance(t, TensorType) for t in arg_types)
+    return cast(list[TensorType], list(arg_types))
 
 
 class DtypeOp(Op):

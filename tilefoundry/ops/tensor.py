@@ -27,7 +27,7 @@ from xdsl.ir import SSAValue
 
 from tilefoundry.ir.op_registry import Op, ParamDef, register_op
 from tilefoundry.ir.patterns import Tensor
-from tilefoundry.ops.shapes import DtypeOp, broadcast_shapes, normalize_axis
+from tilefoundry.ops.shapes import DtypeOp, broadcast_shapes, normalize_axis, tensor_args
 from tilefoundry.types import DimVar, IRType, TensorType, TupleType, from_attr
 
 __all__ = ["BroadcastTo", "Concat", "Full", "Gather", "Index", "Iota", "Reshape", "Slice", "Where"]
@@ -53,8 +53,7 @@ class Reshape(Op):
     shape = ParamDef(kind="attribute", annotation=tuple[int, ...])
 
     def infer_type(self, *arg_types: IRType) -> IRType:
-        (x,) = arg_types
-        assert isinstance(x, TensorType)
+        (x,) = tensor_args(arg_types)
         target: tuple[int, ...] = self.shape
         if target.count(-1) > 1 or any(d < -1 for d in target):
             raise ValueError(f"shape {list(target)} may hold one -1 and sizes >= 0")
@@ -91,8 +90,7 @@ class BroadcastTo(Op):
     shape = ParamDef(kind="attribute", annotation=tuple[int, ...])
 
     def infer_type(self, *arg_types: IRType) -> IRType:
-        (x,) = arg_types
-        assert isinstance(x, TensorType)
+        (x,) = tensor_args(arg_types)
         target: tuple[int, ...] = self.shape
         lead = len(target) - x.rank
         if lead < 0:
@@ -162,8 +160,7 @@ class Slice(Op):
     step = ParamDef(kind="attribute", annotation=int, default=1)
 
     def infer_type(self, *arg_types: IRType) -> IRType:
-        (x,) = arg_types
-        assert isinstance(x, TensorType)
+        (x,) = tensor_args(arg_types)
         axis = normalize_axis(self.axis, x.rank)
         if self.step < 1:
             raise ValueError(f"step must be >= 1, got {self.step}")
@@ -227,8 +224,7 @@ class Gather(Op):
     axis = ParamDef(kind="attribute", annotation=int)
 
     def infer_type(self, *arg_types: IRType) -> IRType:
-        x, i = arg_types
-        assert isinstance(x, TensorType) and isinstance(i, TensorType)
+        x, i = tensor_args(arg_types)
         normalize_axis(self.axis, x.rank)
         if i.rank != x.rank or not _is_int(i.dtype) or i.dtype == "i1":
             raise ValueError(f"gather needs an integer index of rank {x.rank}, got {i}")
@@ -244,9 +240,7 @@ class Where(Op):
     rhs = ParamDef(kind="input", pattern=Tensor)
 
     def infer_type(self, *arg_types: IRType) -> IRType:
-        c, a, b = arg_types
-        assert isinstance(c, TensorType) and isinstance(a, TensorType)
-        assert isinstance(b, TensorType)
+        c, a, b = tensor_args(arg_types)
         if c.dtype != "i1":
             raise ValueError(f"the condition must be i1, got {c.dtype}")
         if a.dtype != b.dtype:
