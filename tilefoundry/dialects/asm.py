@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any, ClassVar, cast
+from typing import Any, ClassVar, TypeVar, cast
 
 from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, UnitAttr
 from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
@@ -25,11 +25,14 @@ __all__ = [
     "ValuesFormat",
     "ValuesTerminator",
     "parse_param",
+    "with_attributes",
     "parse_signature",
     "print_named_value",
     "print_param_attrs",
     "print_signature",
 ]
+
+OpT = TypeVar("OpT", bound=Operation)
 
 _SUFFIXED = re.compile(r"(.*)_(\d+)")
 
@@ -186,3 +189,11 @@ class ValuesTerminator(ValuesFormat, IRDLOperation):
 
     def __init__(self, *values: SSAValue) -> None:
         super().__init__(operands=[list(values)])
+
+
+def with_attributes(op: OpT, attributes: DictionaryAttr | None) -> OpT:
+    """`op` given the discardable attributes of its custom form (`attributes {...}`, as
+    `parse_optional_attr_dict_with_keyword` reads them; None: there were none)."""
+    if attributes is not None:
+        op.attributes |= attributes.data
+    return op

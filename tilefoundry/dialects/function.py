@@ -40,7 +40,7 @@ from xdsl.traits import (
 )
 
 from tilefoundry.diagnostics import VerifyError
-from tilefoundry.dialects.asm import ParsedParam, parse_signature, print_signature
+from tilefoundry.dialects.asm import ParsedParam, parse_signature, print_signature, with_attributes
 from tilefoundry.dialects.tf_module import ModuleOp, check_surface_name
 from tilefoundry.ir.callable import FunctionLike
 from tilefoundry.ir.expr import VarOwner, check_var_name
@@ -130,10 +130,7 @@ class FunctionOpMixin(VarOwner, FunctionLike, IRDLOperation):
         properties, params, attributes = parse_header(parser)
         body = parser.parse_region([p.argument for p in params])
         regions = [body, *cls.parse_regions_after_body(parser)]
-        op = cls.create(properties=properties, regions=regions)
-        if attributes is not None:
-            op.attributes |= attributes.data
-        return op
+        return with_attributes(cls.create(properties=properties, regions=regions), attributes)
 
     @classmethod
     def parse_regions_after_body(cls, parser: Parser) -> list[Region]:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from xdsl.dialects.builtin import (
     ArrayAttr,
 )
-from xdsl.ir import Dialect, Operation, Region, SSAValue
+from xdsl.ir import Dialect, Region, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
     irdl_op_definition,
@@ -34,7 +34,12 @@ from xdsl.traits import (
 )
 
 from tilefoundry.diagnostics import VerifyError
-from tilefoundry.dialects.asm import ValuesTerminator, parse_signature, print_signature
+from tilefoundry.dialects.asm import (
+    ValuesTerminator,
+    parse_signature,
+    print_signature,
+    with_attributes,
+)
 from tilefoundry.dialects.dim_range import DimRangeAttr, check_ranges, parse_ranges, print_ranges
 from tilefoundry.dialects.function import (
     PARAM_ATTRS,
@@ -49,12 +54,6 @@ from tilefoundry.ir.verifier import OpVerifyError
 from tilefoundry.types import BufferAttr
 
 __all__ = ["HIR", "FuncOp", "ReturnOp", "VariantOp"]
-
-
-def _parse_attributes(parser: Parser, op: Operation) -> None:
-    attributes = parser.parse_optional_attr_dict_with_keyword()
-    if attributes is not None:
-        op.attributes |= attributes.data
 
 
 @irdl_op_definition
@@ -192,8 +191,7 @@ class VariantOp(VarOwner, IRDLOperation):
         params, _ = parse_signature(parser, PARAM_ATTRS)
         body = parser.parse_region([p.argument for p in params])
         op = cls.create(properties={"ranges": ranges}, regions=[body])
-        _parse_attributes(parser, op)
-        return op
+        return with_attributes(op, parser.parse_optional_attr_dict_with_keyword())
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")

@@ -33,7 +33,7 @@ from xdsl.traits import HasParent, IsTerminator, Pure, RecursiveMemoryEffect
 
 from tilefoundry.arguments import shown
 from tilefoundry.diagnostics import VerifyError
-from tilefoundry.dialects.asm import ValuesTerminator
+from tilefoundry.dialects.asm import ValuesTerminator, with_attributes
 from tilefoundry.dialects.function import check_body_ops
 from tilefoundry.dialects.tf_module import ModuleOp, declared_in_chain
 from tilefoundry.ir.expr import Expr, ExprOp, building, expr_value
@@ -137,9 +137,7 @@ class MeshOp(ExprOp, IRDLOperation):
         op = cls.create(
             properties={"topology": topology}, regions=[body], result_types=result_types
         )
-        if attributes is not None:
-            op.attributes |= attributes.data
-        return op
+        return with_attributes(op, attributes)
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")

@@ -42,6 +42,7 @@ from xdsl.traits import IsolatedFromAbove, NoTerminator, SymbolOpInterface, Symb
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from tilefoundry.diagnostics import VerifyError
+from tilefoundry.dialects.asm import with_attributes
 from tilefoundry.ir.callable import FunctionLike
 from tilefoundry.ir.state import Slot
 from tilefoundry.irdl_syntax import irdl_form_follows, keyword_follows, parse_irdl_parameters
@@ -359,10 +360,7 @@ class ModuleOp(IRDLOperation):
         body = parser.parse_region()
         if not body.blocks:
             body = _empty_body()
-        op = cls.create(properties=properties, regions=[body])
-        if attributes is not None:
-            op.attributes |= attributes.data
-        return op
+        return with_attributes(cls.create(properties=properties, regions=[body]), attributes)
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
