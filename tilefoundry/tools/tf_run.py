@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import os
 import sys
 from collections import Counter
 from collections.abc import Iterator, Sequence
@@ -38,8 +37,9 @@ from typing import Any, NoReturn
 
 from tilefoundry.diagnostics import VerifyError
 from tilefoundry.ir.allocation import collection_paused
+from tilefoundry.tools.driver import load_plugins, tool_main
 from tilefoundry.tools.module_input import parsed_module
-from tilefoundry.tools.output import names_stdout, tool_main
+from tilefoundry.tools.output import names_stdout
 from tilefoundry.tools.run_values import (
     RunError,
     check_output_path,
@@ -146,18 +146,6 @@ def _parser() -> argparse.ArgumentParser:
     setattr(parser, "error", one_line_error)  # noqa: B010 - one line, not usage + exit
     help_through_stdout(parser)
     return parser
-
-
-def _load_plugins(names: Sequence[str]) -> None:
-    from tilefoundry.context import PluginError, load_plugin
-
-    for plugin in names:
-        try:
-            load_plugin(plugin)
-        except PluginError as err:
-            if os.environ.get("TF_OPT_TRACEBACK"):
-                raise
-            raise RunError(str(err)) from None
 
 
 _LISTED_FUNCTIONS = 20
@@ -357,7 +345,7 @@ def run(argv: Sequence[str] | None) -> int:
     args = _parser().parse_args(argv)
     sizes = _sizes(args.dim)
     inputs = _pairs(args.input, "--input", "FILE")
-    _load_plugins(args.plugin)
+    load_plugins(args.plugin, RunError)
     module = parsed_module(args.input_file)
     if module is None:
         return 1

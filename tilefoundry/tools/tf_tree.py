@@ -27,8 +27,8 @@ import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
+from tilefoundry.tools.driver import tool_main
 from tilefoundry.tools.module_input import parsed_module
-from tilefoundry.tools.output import tool_main
 from tilefoundry.tools.run_values import RunError
 
 __all__ = ["main", "module_tree"]
