@@ -18,7 +18,7 @@ function, an op of another dialect or an unregistered one). `hir.func`, `hir.var
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Self, cast
+from typing import Any, Protocol, Self, cast
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
@@ -90,28 +90,39 @@ def check_body_ops(
         )
 
 
+class _Signature(Protocol):
+    """The properties a function op holds (declared by `FunctionOpMixin`), for the code that
+    reads them from an `Operation`."""
+
+    sym_name: StringAttr
+    function_type: FunctionType
+    param_names: ArrayAttr[StringAttr]
+    arg_attrs: ArrayAttr[DictionaryAttr] | None
+    body: Region
+
+
 class FunctionCallable(CallableOpInterface):
     """xDSL's `CallableOpInterface` for `hir.func` / `tir.prim_func`: the body region and the
     `function_type`'s inputs and outputs."""
 
     @classmethod
     def get_callable_region(cls, op: Operation) -> Region:
-        return cast(FunctionOpMixin, op).body
+        return cast(_Signature, op).body
 
     @classmethod
     def get_argument_types(cls, op: Operation) -> tuple[Attribute, ...]:
-        return cast(FunctionOpMixin, op).function_type.inputs.data
+        return cast(_Signature, op).function_type.inputs.data
 
     @classmethod
     def get_result_types(cls, op: Operation) -> tuple[Attribute, ...]:
-        return cast(FunctionOpMixin, op).function_type.outputs.data
+        return cast(_Signature, op).function_type.outputs.data
 
 
 class FunctionOpMixin(VarOwner, FunctionLike, IRDLOperation):
     """What `hir.func` and `tir.prim_func` declare alike (the signature's properties, the body,
-    the traits), and their `Var` and `FunctionLike` answers (see the module docstring). A
-    subclass that adds a region declares `body` again before it (regions are in declaration
-    order, a subclass's first)."""
+    the traits, the custom form), and their `Var` and `FunctionLike` answers (see the module
+    docstring). A subclass that adds a region declares `body` again before it (regions are in
+    declaration order, a subclass's first)."""
 
     sym_name = prop_def(SymbolNameConstraint())
     function_type = prop_def(FunctionType)
@@ -141,39 +152,44 @@ class FunctionOpMixin(VarOwner, FunctionLike, IRDLOperation):
         print_header(printer, self)
         printer.print_region(self.body, print_entry_block_args=False)
 
+    def _signature(self) -> _Signature:
+        return cast(_Signature, self)
+
     def var_name(self, value: SSAValue) -> str:
         assert isinstance(value, BlockArgument)
-        return self.param_names.data[value.index].data
+        return self._signature().param_names.data[value.index].data
 
     def var_is_const(self, value: SSAValue) -> bool:
         assert isinstance(value, BlockArgument)
         return "const" in self.param_attrs(value.index)
 
     def param_attrs(self, index: int) -> dict[str, Attribute]:
-        arg_attrs = self.arg_attrs
+        arg_attrs = self._signature().arg_attrs
         return {} if arg_attrs is None else dict(arg_attrs.data[index].data)
 
     def function_name(self) -> str:
-        return self.sym_name.data
+        return self._signature().sym_name.data
 
     def param_types(self) -> tuple[IRType, ...]:
-        return tuple(from_attr(t) for t in FunctionCallable.get_argument_types(self))
+        op = cast(Operation, self)
+        return tuple(from_attr(t) for t in FunctionCallable.get_argument_types(op))
 
     def result_type(self) -> IRType:
-        outputs = FunctionCallable.get_result_types(self)
+        outputs = FunctionCallable.get_result_types(cast(Operation, self))
         return from_attr(outputs[0]) if outputs else UnitType()
 
     def verify_signature(self) -> dict[str, DimVar]:
         """The signature's rules (see `verify_signature`) and, for a function of a module, a
         name that `module.<name>` reaches (see `check_surface_name`)."""
-        if isinstance(self.parent_op(), ModuleOp):
-            check_surface_name(self.sym_name.data, "function")
+        signature = self._signature()
+        if isinstance(cast(Operation, self).parent_op(), ModuleOp):
+            check_surface_name(signature.sym_name.data, "function")
         return verify_signature(
-            self.body.block.args,
-            self.function_type,
-            self.param_names,
-            self.arg_attrs,
-            f"function '@{self.sym_name.data}'",
+            signature.body.block.args,
+            signature.function_type,
+            signature.param_names,
+            signature.arg_attrs,
+            f"function '@{signature.sym_name.data}'",
         )
 
 
@@ -320,7 +336,7 @@ def parse_header(parser: Parser) -> tuple[dict[str, Attribute], list[ParsedParam
 
 def print_header(printer: Printer, op: Operation) -> None:
     """Print `@name(%x: T {const}, ...) -> R attributes {...} `, up to the body."""
-    signature = cast(FunctionOpMixin, op)
+    signature = cast(_Signature, op)
     printer.print_string(" ")
     printer.print_symbol_name(signature.sym_name.data)
     print_signature(
