@@ -16,7 +16,6 @@ tensor<?x8xf32, #tf.dims<["n"], [1 : i64], [4097 : i64]>>
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import cast
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
@@ -35,7 +34,6 @@ from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 __all__ = [
     "IRDL_DIALECTS",
-    "IRDLFormParameters",
     "from_irdl_parameter",
     "irdl_form_follows",
     "is_irdl_attribute",
@@ -134,13 +132,3 @@ def parse_irdl_parameters(
         else:
             parser.raise_error(f"parameter '{name}' of {_sigil(cls)}{cls.name}: {reason}", position)
     return checked
-
-
-class IRDLFormParameters:
-    """The parameter parser of an attribute whose custom form is its IRDL form, `<p0, p1, ...>`
-    (put it before `ParametrizedAttribute` among the bases; the attribute prints itself)."""
-
-    @classmethod
-    def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
-        with parser.in_angle_brackets():
-            return parse_irdl_parameters(cast(type[ParametrizedAttribute], cls), parser)
