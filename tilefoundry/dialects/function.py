@@ -18,22 +18,29 @@ function, an op of another dialect or an unregistered one). `hir.func`, `hir.var
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Protocol, cast
+from typing import Any, Protocol, Self, cast
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
     DictionaryAttr,
     FunctionType,
     StringAttr,
+    SymbolNameConstraint,
     UnitAttr,
 )
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
+from xdsl.irdl import IRDLOperation, opt_prop_def, prop_def, region_def, traits_def
 from xdsl.parser import Parser
 from xdsl.printer import Printer
-from xdsl.traits import CallableOpInterface
+from xdsl.traits import (
+    CallableOpInterface,
+    IsolatedFromAbove,
+    NoTerminator,
+    SymbolOpInterface,
+)
 
 from tilefoundry.diagnostics import VerifyError
-from tilefoundry.dialects.asm import ParsedParam, parse_signature, print_signature
+from tilefoundry.dialects.asm import ParsedParam, parse_signature, print_signature, with_attributes
 from tilefoundry.dialects.tf_module import ModuleOp, check_surface_name
 from tilefoundry.ir.callable import FunctionLike
 from tilefoundry.ir.expr import VarOwner, check_var_name
@@ -84,7 +91,8 @@ def check_body_ops(
 
 
 class _Signature(Protocol):
-    """The properties a function op holds (declared by each op's IRDL definition)."""
+    """The properties a function op holds (declared by `FunctionOpMixin`), for the code that
+    reads them from an `Operation`."""
 
     sym_name: StringAttr
     function_type: FunctionType
@@ -110,8 +118,39 @@ class FunctionCallable(CallableOpInterface):
         return cast(_Signature, op).function_type.outputs.data
 
 
-class FunctionOpMixin(VarOwner, FunctionLike):
-    """`Var` and `FunctionLike` answers for an op with a signature (see the module docstring)."""
+class FunctionOpMixin(VarOwner, FunctionLike, IRDLOperation):
+    """What `hir.func` and `tir.prim_func` declare alike (the signature's properties, the body,
+    the traits, the custom form), and their `Var` and `FunctionLike` answers (see the module
+    docstring). A subclass that adds a region declares `body` again before it (regions are in
+    declaration order, a subclass's first)."""
+
+    sym_name = prop_def(SymbolNameConstraint())
+    function_type = prop_def(FunctionType)
+    param_names = prop_def(ArrayAttr[StringAttr])
+    arg_attrs = opt_prop_def(ArrayAttr[DictionaryAttr])
+    body = region_def("single_block")
+
+    # The body's return is checked by each op's verify_ (hir.func's variants need none).
+    traits = traits_def(
+        SymbolOpInterface(), FunctionCallable(), IsolatedFromAbove(), NoTerminator()
+    )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        """The custom form: `print_header`'s text, the body, and the regions after it."""
+        properties, params, attributes = parse_header(parser)
+        body = parser.parse_region([p.argument for p in params])
+        regions = [body, *cls.parse_regions_after_body(parser)]
+        return with_attributes(cls.create(properties=properties, regions=regions), attributes)
+
+    @classmethod
+    def parse_regions_after_body(cls, parser: Parser) -> list[Region]:
+        """The regions an op declares after `body`, in its custom form (none here)."""
+        return []
+
+    def print(self, printer: Printer) -> None:
+        print_header(printer, self)
+        printer.print_region(self.body, print_entry_block_args=False)
 
     def _signature(self) -> _Signature:
         return cast(_Signature, self)

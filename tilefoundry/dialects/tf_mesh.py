@@ -26,7 +26,6 @@ from xdsl.irdl import (
     prop_def,
     region_def,
     traits_def,
-    var_operand_def,
 )
 from xdsl.parser import Parser
 from xdsl.printer import Printer
@@ -34,12 +33,12 @@ from xdsl.traits import HasParent, IsTerminator, Pure, RecursiveMemoryEffect
 
 from tilefoundry.arguments import shown
 from tilefoundry.diagnostics import VerifyError
-from tilefoundry.dialects.asm import ValuesFormat
+from tilefoundry.dialects.asm import ValuesTerminator, with_attributes
 from tilefoundry.dialects.function import check_body_ops
 from tilefoundry.dialects.tf_module import ModuleOp, declared_in_chain
 from tilefoundry.ir.expr import Expr, ExprOp, building, expr_value
 from tilefoundry.ir.metadata import IRMetadata
-from tilefoundry.types import ONE_VALUE_TYPE, VALUE_TYPES
+from tilefoundry.types import VALUE_TYPES
 
 __all__ = ["MeshOp", "YieldOp"]
 
@@ -138,9 +137,7 @@ class MeshOp(ExprOp, IRDLOperation):
         op = cls.create(
             properties={"topology": topology}, regions=[body], result_types=result_types
         )
-        if attributes is not None:
-            op.attributes |= attributes.data
-        return op
+        return with_attributes(op, attributes)
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
@@ -169,7 +166,7 @@ def _enclosing_module(op: Operation) -> ModuleOp | None:
 
 
 @irdl_op_definition
-class YieldOp(ValuesFormat, IRDLOperation):
+class YieldOp(ValuesTerminator):
     """Ends a `tf.mesh` body with its value.
 
     ```mlir
@@ -179,9 +176,4 @@ class YieldOp(ValuesFormat, IRDLOperation):
 
     name = "tf.yield"
 
-    values = var_operand_def(ONE_VALUE_TYPE)
-
     traits = traits_def(IsTerminator(), Pure(), HasParent(MeshOp))
-
-    def __init__(self, *values: SSAValue) -> None:
-        super().__init__(operands=[list(values)])

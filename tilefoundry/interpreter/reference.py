@@ -15,7 +15,7 @@ import numpy as np
 
 from tilefoundry.dialects.dense import numpy_dtype
 from tilefoundry.interpreter.numerics import cast_array, widened
-from tilefoundry.ir.op_registry import Op
+from tilefoundry.ir.op_registry import Op, op_table_decorator
 from tilefoundry.ops.linalg import MatMul, Transpose
 from tilefoundry.ops.math import Binary, BinaryKind, Cast, Unary, UnaryKind
 from tilefoundry.ops.memory import Alloc, Copy, Load
@@ -29,12 +29,8 @@ Impl = Callable[..., Any]
 REFERENCE: dict[type[Op], Impl] = {}
 
 
-def reference(op_class: type[Op]) -> Callable[[Impl], Impl]:
-    def register(impl: Impl) -> Impl:
-        REFERENCE[op_class] = impl
-        return impl
-
-    return register
+reference = op_table_decorator(REFERENCE)
+"""`@reference(OpClass)`: the function is the op's numpy reference semantics."""
 
 
 # The numbers follow `tilefoundry.interpreter.numerics` (docs/ir.md, "Numeric semantics"): an op

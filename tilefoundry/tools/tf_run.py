@@ -30,15 +30,16 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import os
 import sys
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from typing import Any, NoReturn
 
+from tilefoundry.diagnostics import VerifyError
 from tilefoundry.ir.allocation import collection_paused
+from tilefoundry.tools.driver import load_plugins, tool_main
 from tilefoundry.tools.module_input import parsed_module
-from tilefoundry.tools.output import OutputClosed, OutputError, guarded_stdout, names_stdout
+from tilefoundry.tools.output import names_stdout
 from tilefoundry.tools.run_values import (
     RunError,
     check_output_path,
@@ -145,18 +146,6 @@ def _parser() -> argparse.ArgumentParser:
     setattr(parser, "error", one_line_error)  # noqa: B010 - one line, not usage + exit
     help_through_stdout(parser)
     return parser
-
-
-def _load_plugins(names: Sequence[str]) -> None:
-    from tilefoundry.context import PluginError, load_plugin
-
-    for plugin in names:
-        try:
-            load_plugin(plugin)
-        except PluginError as err:
-            if os.environ.get("TF_OPT_TRACEBACK"):
-                raise
-            raise RunError(str(err)) from None
 
 
 _LISTED_FUNCTIONS = 20
@@ -356,7 +345,7 @@ def run(argv: Sequence[str] | None) -> int:
     args = _parser().parse_args(argv)
     sizes = _sizes(args.dim)
     inputs = _pairs(args.input, "--input", "FILE")
-    _load_plugins(args.plugin)
+    load_plugins(args.plugin, RunError)
     module = parsed_module(args.input_file)
     if module is None:
         return 1
@@ -379,31 +368,20 @@ def run(argv: Sequence[str] | None) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    try:
-        with guarded_stdout():  # a full or closed standard output: one line, or quiet
-            with collection_paused():  # a tool's run: see ir/allocation.py
-                return run(argv)
-    except (RunError, OutputError) as err:
-        print(f"{PROG}: error: {err}", file=sys.stderr)
-        return 1
-    except OutputClosed:  # a closed pipe (`| head -1`): a quiet exit
-        return 1
-    except (KeyError, ValueError) as err:
-        print(f"{PROG}: error: {err.args[0] if err.args else err}", file=sys.stderr)
-        return 1
-    except Exception as err:
-        if os.environ.get("TF_OPT_TRACEBACK"):
-            raise
-        from tilefoundry.diagnostics import VerifyError
+    refusals = (RunError, KeyError, ValueError)
+    return tool_main(PROG, lambda: _paused_run(argv), refusals, _refusal_text, (VerifyError,))
 
-        if isinstance(err, VerifyError):
-            print(f"{PROG}: error: {err}", file=sys.stderr)
-            return 1
-        print(
-            f"{PROG}: internal error: {type(err).__name__}: {err} (set TF_OPT_TRACEBACK=1)",
-            file=sys.stderr,
-        )
-        return 2
+
+def _paused_run(argv: Sequence[str] | None) -> int:
+    with collection_paused():  # a tool's run: see ir/allocation.py
+        return run(argv)
+
+
+def _refusal_text(err: Exception) -> str:
+    """A KeyError's or ValueError's own message (a KeyError's str() would quote it)."""
+    if isinstance(err, KeyError | ValueError) and err.args:
+        return str(err.args[0])
+    return str(err)
 
 
 if __name__ == "__main__":

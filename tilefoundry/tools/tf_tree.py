@@ -23,13 +23,12 @@ tf-run; a parse error shows the source line and a caret.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
+from tilefoundry.tools.driver import tool_main
 from tilefoundry.tools.module_input import parsed_module
-from tilefoundry.tools.output import OutputClosed, OutputError, guarded_stdout
 from tilefoundry.tools.run_values import RunError
 
 __all__ = ["main", "module_tree"]
@@ -145,22 +144,7 @@ def run(argv: Sequence[str] | None) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    try:
-        with guarded_stdout():  # a full or closed standard output: one line, or quiet
-            return run(argv)
-    except (RunError, OutputError) as err:
-        print(f"{PROG}: error: {err}", file=sys.stderr)
-        return 1
-    except OutputClosed:
-        return 1
-    except Exception as err:
-        if os.environ.get("TF_OPT_TRACEBACK"):
-            raise
-        print(
-            f"{PROG}: internal error: {type(err).__name__}: {err} (set TF_OPT_TRACEBACK=1)",
-            file=sys.stderr,
-        )
-        return 2
+    return tool_main(PROG, lambda: run(argv), (RunError,))
 
 
 if __name__ == "__main__":
