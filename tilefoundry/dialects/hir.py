@@ -56,6 +56,7 @@ from tilefoundry.dialects.function import (
 from tilefoundry.ir.expr import VarOwner
 from tilefoundry.ir.op_verification import memoize_verification
 from tilefoundry.ir.patterns import DimVarRangePat
+from tilefoundry.ir.traits import ModuleMember
 from tilefoundry.ir.verifier import OpVerifyError
 from tilefoundry.types import ONE_VALUE_TYPE, BufferAttr
 
@@ -97,7 +98,7 @@ class FuncOp(FunctionOpMixin, IRDLOperation):
 
     # The body's terminator (hir.return) is checked by verify_; the variants need none.
     traits = traits_def(
-        SymbolOpInterface(), FunctionCallable(), IsolatedFromAbove(), NoTerminator()
+        ModuleMember(), SymbolOpInterface(), FunctionCallable(), IsolatedFromAbove(), NoTerminator()
     )
 
     def variant_ops(self) -> tuple[VariantOp, ...]:
@@ -111,7 +112,7 @@ class FuncOp(FunctionOpMixin, IRDLOperation):
         where = f"function '@{self.sym_name.data}'"
         dim_vars = self.verify_signature()
         _refuse_buffers(self, where)
-        check_body_ops(self.body.block, where, "hir.return")
+        check_body_ops(self.body.block, where, ReturnOp)
         if not isinstance(self.body.block.last_op, ReturnOp):
             raise VerifyError("body must end with hir.return")
         if self.variants is None:
@@ -207,7 +208,7 @@ class VariantOp(VarOwner, IRDLOperation):
                 f"got ({', '.join(str(t) for t in types)})"
             )
         check_body_ops(
-            self.body.block, f"a variant of function '@{function.sym_name.data}'", "hir.return"
+            self.body.block, f"a variant of function '@{function.sym_name.data}'", ReturnOp
         )
         if not isinstance(self.body.block.last_op, ReturnOp):
             raise VerifyError("body must end with hir.return")

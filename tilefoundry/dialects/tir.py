@@ -83,6 +83,7 @@ from tilefoundry.ir.metadata import BindingMetadata, location_to_metadata
 from tilefoundry.ir.op_registry import Op
 from tilefoundry.ir.op_verification import memoize_verification
 from tilefoundry.ir.patterns import DimVarRangePat
+from tilefoundry.ir.traits import AnchorsAllocation, Expression, ModuleMember, is_expression
 from tilefoundry.types import ONE_VALUE_TYPE, VALUE_TYPES, BufferAttr, from_attr
 
 __all__ = ["TIR", "DispatchOp", "EvaluateOp", "LetOp", "PrimFuncOp", "ReturnOp", "YieldOp"]
@@ -110,7 +111,7 @@ class PrimFuncOp(FunctionOpMixin, IRDLOperation):
     body = region_def("single_block")
 
     traits = traits_def(
-        SymbolOpInterface(), FunctionCallable(), IsolatedFromAbove(), NoTerminator()
+        ModuleMember(), SymbolOpInterface(), FunctionCallable(), IsolatedFromAbove(), NoTerminator()
     )
 
     def verify_(self) -> None:
@@ -160,7 +161,7 @@ def _expression_of(block: Block, results: int) -> Operation | None:
         or inner.next_op is not terminator
         or not isinstance(terminator, YieldOp)
         or not isinstance(terminator.location, UnknownLoc)
-        or not isinstance(inner, ExprOp)
+        or not is_expression(inner)
         or len(inner.results) != results
         or tuple(terminator.values) != tuple(inner.results)
     ):
@@ -230,7 +231,7 @@ def _check_body(op: Operation, statement: str) -> tuple[list[Operation], YieldOp
         raise VerifyError(f"the body of {statement} must end with tir.yield")
     ops = list(block.ops)[:-1]
     for inner in ops:
-        if not isinstance(inner, ExprOp):
+        if not is_expression(inner):
             raise VerifyError(
                 f"'{inner.name}' cannot be in the body of {statement}; it holds expressions "
                 "(tf.call, tf.constant, tf.tuple, tir.dispatch)"
@@ -261,7 +262,12 @@ class LetOp(VarOwner, IRDLOperation):
     binding = result_def(VALUE_TYPES)
 
     traits = lazy_traits_def(
-        lambda: (HasParent(PrimFuncOp), RecursiveMemoryEffect(), Canonicalization())
+        lambda: (
+            AnchorsAllocation(),
+            HasParent(PrimFuncOp),
+            RecursiveMemoryEffect(),
+            Canonicalization(),
+        )
     )
 
     @property
@@ -469,7 +475,7 @@ class DispatchOp(ExprOp, IRDLOperation):
     args = var_operand_def(VALUE_TYPES)
     res = opt_result_def(VALUE_TYPES)
 
-    traits = traits_def(DispatchSymbolUse(), DispatchEffects())
+    traits = traits_def(Expression(in_hir=False), DispatchSymbolUse(), DispatchEffects())
 
     @property
     def case_patterns(self) -> tuple[tuple[DimVarRangePat, ...], ...]:
