@@ -9,8 +9,8 @@ a function built from Python. `FunctionCallable` is xDSL's `CallableOpInterface`
 xDSL's own utilities read their body and signature); `FunctionLike`'s types are read through it.
 `FunctionReturn` is the one verifier of their return ops (`hir.return`, `tir.return`).
 
-`is_expression_op` / `check_body_ops` say what a body holds: expressions (`tf.call`,
-`tf.constant`, `tf.tuple`, `tf.mesh`) and its terminator; never a foreign op (a module, a
+`check_body_ops` says what a body holds: expressions (ops with the `Expression` trait that an
+HIR body may hold: `tf.call`, `tf.constant`, `tf.tuple`, `tf.mesh`) and its terminator; never a foreign op (a module, a
 function, an op of another dialect or an unregistered one). `hir.func`, `hir.variant` and
 `tf.mesh` bodies are checked so.
 """
@@ -45,18 +45,18 @@ from tilefoundry.dialects.tf_module import ModuleOp, check_surface_name
 from tilefoundry.ir.callable import FunctionLike
 from tilefoundry.ir.expr import VarOwner, check_var_name
 from tilefoundry.ir.metadata import check_metadata, location_to_metadata
+from tilefoundry.ir.traits import ModuleMember, is_expression
 from tilefoundry.ir.verifier import OpVerifyError
 from tilefoundry.types import DimVar, IRType, TensorType, TupleType, UnitType, from_attr
 
 __all__ = [
-    "EXPRESSION_OPS",
+    "BODY_TEXT",
     "PARAM_ATTRS",
     "FunctionCallable",
     "FunctionOpMixin",
     "FunctionReturn",
     "check_body_ops",
     "check_dim_vars",
-    "is_expression_op",
     "parse_header",
     "print_header",
     "signature_properties",
@@ -65,28 +65,22 @@ __all__ = [
 
 PARAM_ATTRS = ("const",)
 
-EXPRESSION_OPS = ("tf.call", "tf.constant", "tf.tuple", "tf.mesh")
-"""The expressions a function body holds (the `tf` dialect's `ExprOp`s)."""
+BODY_TEXT = "tf.call, tf.constant, tf.tuple, tf.mesh"
+"""How a diagnostic names the expressions an HIR body holds (the ops declared with the
+`Expression` trait an HIR body may hold; a test checks that the two agree)."""
 
 
-def is_expression_op(op: Operation) -> bool:
-    """Whether `op` is an expression a function body may hold (one of `EXPRESSION_OPS`)."""
-    return op.name in EXPRESSION_OPS
-
-
-def check_body_ops(
-    block: Block, where: str, terminator: str, allowed: Sequence[str] = EXPRESSION_OPS
-) -> None:
-    """Every op of a body is one of `allowed` (expressions by default) or `terminator` (where it
-    stands is its own `IsTerminator` check); the first that is neither is the error, reported at
-    that op: another dialect's terminator, and an unregistered op, too."""
+def check_body_ops(block: Block, where: str, terminator: type[Operation]) -> None:
+    """Every op of a body is an expression an HIR body may hold (`is_expression`) or
+    `terminator` (where it stands is its own `IsTerminator` check); the first that is neither is
+    the error, reported at that op: another dialect's terminator, and an unregistered op, too."""
     for op in block.ops:
-        if op.name in allowed or op.name == terminator:
+        if is_expression(op, in_hir=True) or isinstance(op, terminator):
             continue
         raise OpVerifyError(
             op,
-            f"cannot be in the body of {where}; a body holds {', '.join(allowed)} and ends "
-            f"with {terminator}",
+            f"cannot be in the body of {where}; a body holds {BODY_TEXT} and ends "
+            f"with {terminator.name}",
         )
 
 
@@ -132,7 +126,7 @@ class FunctionOpMixin(VarOwner, FunctionLike, IRDLOperation):
 
     # The body's return is checked by each op's verify_ (hir.func's variants need none).
     traits = traits_def(
-        SymbolOpInterface(), FunctionCallable(), IsolatedFromAbove(), NoTerminator()
+        ModuleMember(), SymbolOpInterface(), FunctionCallable(), IsolatedFromAbove(), NoTerminator()
     )
 
     @classmethod

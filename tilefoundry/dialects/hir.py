@@ -90,7 +90,7 @@ class FuncOp(FunctionOpMixin):
         where = f"function '@{self.sym_name.data}'"
         dim_vars = self.verify_signature()
         _refuse_buffers(self, where)
-        check_body_ops(self.body.block, where, "hir.return")
+        check_body_ops(self.body.block, where, ReturnOp)
         if not isinstance(self.body.block.last_op, ReturnOp):
             raise VerifyError("body must end with hir.return")
         if self.variants is None:
@@ -180,7 +180,7 @@ class VariantOp(VarOwner, IRDLOperation):
                 f"got ({', '.join(str(t) for t in types)})"
             )
         check_body_ops(
-            self.body.block, f"a variant of function '@{function.sym_name.data}'", "hir.return"
+            self.body.block, f"a variant of function '@{function.sym_name.data}'", ReturnOp
         )
         if not isinstance(self.body.block.last_op, ReturnOp):
             raise VerifyError("body must end with hir.return")

@@ -38,6 +38,7 @@ from tilefoundry.dialects.function import check_body_ops
 from tilefoundry.dialects.tf_module import ModuleOp, declared_in_chain
 from tilefoundry.ir.expr import Expr, ExprOp, building, expr_value
 from tilefoundry.ir.metadata import IRMetadata
+from tilefoundry.ir.traits import Expression
 from tilefoundry.types import VALUE_TYPES
 
 __all__ = ["MeshOp", "YieldOp"]
@@ -61,7 +62,7 @@ class MeshOp(ExprOp, IRDLOperation):
     body = region_def("single_block")
     res = opt_result_def(VALUE_TYPES)
 
-    traits = traits_def(RecursiveMemoryEffect())
+    traits = traits_def(Expression(), RecursiveMemoryEffect())
 
     def __init__(
         self,
@@ -95,7 +96,7 @@ class MeshOp(ExprOp, IRDLOperation):
 
     def verify_(self) -> None:
         self.verify_metadata()
-        check_body_ops(self.body.block, f"mesh '{self.topology.data}'", "tf.yield")
+        check_body_ops(self.body.block, f"mesh '{self.topology.data}'", YieldOp)
         terminator = self.body.block.last_op
         if not isinstance(terminator, YieldOp):
             raise VerifyError("body must end with tf.yield")

@@ -44,6 +44,7 @@ from tilefoundry.diagnostics import VerifyError
 from tilefoundry.dialects.asm import with_attributes
 from tilefoundry.ir.callable import FunctionLike
 from tilefoundry.ir.state import Slot
+from tilefoundry.ir.traits import ModuleMember, is_module_member
 from tilefoundry.irdl_syntax import IRDLFormAttribute
 from tilefoundry.target import (
     Target,
@@ -56,7 +57,7 @@ from tilefoundry.target import (
 
 __all__ = [
     "lookup_symbol",
-    "MODULE_BODY_OPS",
+    "MEMBERS_TEXT",
     "RECORDED_OWNER",
     "SURFACE_NAMES",
     "check_surface_name",
@@ -71,7 +72,9 @@ __all__ = [
     "resolve_target",
 ]
 
-MODULE_BODY_OPS = ("hir.func", "tir.prim_func", "tf.module")
+MEMBERS_TEXT = "hir.func, tir.prim_func, tf.module"
+"""How a diagnostic names what a module body holds (the ops declared with the `ModuleMember`
+trait; a test checks that the two agree)."""
 
 
 @irdl_attr_definition
@@ -224,7 +227,9 @@ class ModuleOp(IRDLOperation):
     owner_context = opt_prop_def(OwnerContextAttr)
     body = region_def("single_block")
 
-    traits = traits_def(SymbolOpInterface(), SymbolTable(), IsolatedFromAbove(), NoTerminator())
+    traits = traits_def(
+        ModuleMember(), SymbolOpInterface(), SymbolTable(), IsolatedFromAbove(), NoTerminator()
+    )
 
     def __init__(
         self,
@@ -326,10 +331,9 @@ class ModuleOp(IRDLOperation):
                         "the target and topologies as the module's own fields"
                     )
         for op in self.body.block.ops:
-            if op.name not in MODULE_BODY_OPS:
+            if not is_module_member(op):
                 raise VerifyError(
-                    f"'{op.name}' cannot be in a module body; it holds only "
-                    + ", ".join(MODULE_BODY_OPS)
+                    f"'{op.name}' cannot be in a module body; it holds only " + MEMBERS_TEXT
                 )
         if self.entry is not None:
             if self.entry.nested_references:

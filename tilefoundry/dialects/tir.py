@@ -72,6 +72,7 @@ from tilefoundry.ir.metadata import BindingMetadata, location_to_metadata
 from tilefoundry.ir.op_registry import Op
 from tilefoundry.ir.op_verification import memoize_verification
 from tilefoundry.ir.patterns import DimVarRangePat
+from tilefoundry.ir.traits import AnchorsAllocation, Expression, is_expression
 from tilefoundry.types import VALUE_TYPES, BufferAttr, from_attr
 
 __all__ = ["TIR", "DispatchOp", "EvaluateOp", "LetOp", "PrimFuncOp", "ReturnOp", "YieldOp"]
@@ -126,7 +127,7 @@ def _expression_of(block: Block, results: int) -> Operation | None:
         or inner.next_op is not terminator
         or not isinstance(terminator, YieldOp)
         or not isinstance(terminator.location, UnknownLoc)
-        or not isinstance(inner, ExprOp)
+        or not is_expression(inner)
         or len(inner.results) != results
         or tuple(terminator.values) != tuple(inner.results)
     ):
@@ -196,7 +197,7 @@ def _check_body(op: Operation, statement: str) -> tuple[list[Operation], YieldOp
         raise VerifyError(f"the body of {statement} must end with tir.yield")
     ops = list(block.ops)[:-1]
     for inner in ops:
-        if not isinstance(inner, ExprOp):
+        if not is_expression(inner):
             raise VerifyError(
                 f"'{inner.name}' cannot be in the body of {statement}; it holds expressions "
                 "(tf.call, tf.constant, tf.tuple, tir.dispatch)"
@@ -256,7 +257,12 @@ class LetOp(StatementFormat, VarOwner, IRDLOperation):
     binding = result_def(VALUE_TYPES)
 
     traits = lazy_traits_def(
-        lambda: (HasParent(PrimFuncOp), RecursiveMemoryEffect(), Canonicalization())
+        lambda: (
+            AnchorsAllocation(),
+            HasParent(PrimFuncOp),
+            RecursiveMemoryEffect(),
+            Canonicalization(),
+        )
     )
 
     @property
@@ -434,7 +440,7 @@ class DispatchOp(DeclaredFormat, ExprOp, IRDLOperation):
     args = var_operand_def(VALUE_TYPES)
     res = opt_result_def(VALUE_TYPES)
 
-    traits = traits_def(DispatchSymbolUse(), DispatchEffects())
+    traits = traits_def(Expression(in_hir=False), DispatchSymbolUse(), DispatchEffects())
 
     @property
     def case_patterns(self) -> tuple[tuple[DimVarRangePat, ...], ...]:

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from tilefoundry.dialects.dense import numpy_dtype
-from tilefoundry.interpreter.reference import reference
+from tilefoundry.interpreter.registry import ExecutionError, reference
 from tilefoundry.ops import nn, tensor
 
 __all__: list[str] = []
@@ -43,8 +43,6 @@ def _check_bounds(op: str, index: Any, size: int, axis: int) -> None:
     """An index outside `[-size, size)` is refused (as torch refuses it), naming it."""
     bad = index[(index < -size) | (index >= size)]
     if bad.size:
-        from tilefoundry.interpreter.evaluate import ExecutionError
-
         raise ExecutionError(
             f"{op}: index {int(bad.flat[0])} is out of range for dim {axis} of size {size}"
         )
