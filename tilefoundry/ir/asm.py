@@ -383,7 +383,9 @@ class TFParser(LiteralParser):
         self.resume_from(end)
         if self.current_token.text == "loc":  # a location on the line, read as in full
             location = self._plain_location(start)
-            if self._op_level + 1 + self._depths.deepest((location,)) > MAX_NESTING:
+            if location is None or self._op_level + 1 + self._depths.deepest((location,)) > (
+                MAX_NESTING
+            ):
                 self.resume_from(start)
                 return None
             op.location = location
