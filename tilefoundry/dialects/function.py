@@ -34,7 +34,7 @@ from xdsl.traits import CallableOpInterface
 
 from tilefoundry.diagnostics import VerifyError
 from tilefoundry.dialects.asm import ParsedParam, parse_signature, print_signature
-from tilefoundry.dialects.tf_module import ModuleOp, check_surface_name
+from tilefoundry.dialects.tf_module import SymbolMember
 from tilefoundry.ir.callable import FunctionLike
 from tilefoundry.ir.expr import VarOwner, check_var_name
 from tilefoundry.ir.metadata import check_metadata, location_to_metadata
@@ -110,7 +110,7 @@ class FunctionCallable(CallableOpInterface):
         return cast(_Signature, op).function_type.outputs.data
 
 
-class FunctionOpMixin(VarOwner, FunctionLike):
+class FunctionOpMixin(SymbolMember, VarOwner, FunctionLike):
     """`Var` and `FunctionLike` answers for an op with a signature (see the module docstring)."""
 
     def _signature(self) -> _Signature:
@@ -140,11 +140,9 @@ class FunctionOpMixin(VarOwner, FunctionLike):
         return from_attr(outputs[0]) if outputs else UnitType()
 
     def verify_signature(self) -> dict[str, DimVar]:
-        """The signature's rules (see `verify_signature`) and, for a function of a module, a
-        name that `module.<name>` reaches (see `check_surface_name`)."""
+        """The signature's rules (see `verify_signature`); the function's name as a member of
+        a module is the module's to check (`ModuleOp.verify_members`)."""
         signature = self._signature()
-        if isinstance(cast(Operation, self).parent_op(), ModuleOp):
-            check_surface_name(signature.sym_name.data, "function")
         return verify_signature(
             signature.body.block.args,
             signature.function_type,

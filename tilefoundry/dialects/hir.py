@@ -22,7 +22,6 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Dialect, Operation, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
-    irdl_op_definition,
     opt_prop_def,
     opt_region_def,
     prop_def,
@@ -53,8 +52,9 @@ from tilefoundry.dialects.function import (
     parse_header,
     print_header,
 )
+from tilefoundry.dialects.tf_mesh import check_meshes
 from tilefoundry.ir.expr import VarOwner
-from tilefoundry.ir.op_verification import memoize_verification
+from tilefoundry.ir.op_verification import op_definition
 from tilefoundry.ir.patterns import DimVarRangePat
 from tilefoundry.ir.verifier import OpVerifyError
 from tilefoundry.types import ONE_VALUE_TYPE, BufferAttr
@@ -68,7 +68,7 @@ def _parse_attributes(parser: Parser, op: Operation) -> None:
         op.attributes |= attributes.data
 
 
-@irdl_op_definition
+@op_definition
 class FuncOp(FunctionOpMixin, IRDLOperation):
     """An HIR function: named parameters, a body, one result (or none), and its variants.
 
@@ -114,12 +114,12 @@ class FuncOp(FunctionOpMixin, IRDLOperation):
         check_body_ops(self.body.block, where, "hir.return")
         if not isinstance(self.body.block.last_op, ReturnOp):
             raise VerifyError("body must end with hir.return")
-        if self.variants is None:
-            return
-        for index, op in enumerate(self.variants.block.ops):
+        variants = () if self.variants is None else self.variants.block.ops
+        for index, op in enumerate(variants):
             if not isinstance(op, VariantOp):
                 raise VerifyError(f"'{op.name}' cannot be in the variants of {where}")
             check_ranges(op.patterns(), dim_vars, f"variant #{index} of {where}")
+        check_meshes(self)  # the meshes of the body and the variants, at any depth
 
     # -- custom format -----------------------------------------------------------------------
 
@@ -162,7 +162,7 @@ def _refuse_buffers(function: FuncOp, where: str) -> None:
                 )
 
 
-@irdl_op_definition
+@op_definition
 class VariantOp(VarOwner, IRDLOperation):
     """A shape-specialization variant of its function: the same signature, another body, for
     the sub-ranges of DimVars it covers.
@@ -238,7 +238,7 @@ class VariantOp(VarOwner, IRDLOperation):
             printer.print_op_attributes(self.attributes, print_keyword=True)
 
 
-@irdl_op_definition
+@op_definition
 class ReturnOp(FunctionReturn, ValuesFormat, IRDLOperation):
     """Ends a function (or variant) body with its value, or nothing for an effect-only one.
 
@@ -257,4 +257,4 @@ class ReturnOp(FunctionReturn, ValuesFormat, IRDLOperation):
         super().__init__(operands=[list(values)])
 
 
-HIR = memoize_verification(Dialect("hir", [FuncOp, VariantOp, ReturnOp], []))
+HIR = Dialect("hir", [FuncOp, VariantOp, ReturnOp], [])

@@ -32,7 +32,6 @@ from xdsl.ir import Attribute, Dialect, Operation, OpResult, SSAValue, TypeAttri
 from xdsl.irdl import (
     BaseAttr,
     IRDLOperation,
-    irdl_op_definition,
     opt_result_def,
     prop_def,
     result_def,
@@ -81,7 +80,7 @@ from tilefoundry.ir.metadata import (
     metadata_context,
 )
 from tilefoundry.ir.op_registry import Op, typeinfer
-from tilefoundry.ir.op_verification import memoize_verification
+from tilefoundry.ir.op_verification import op_definition
 from tilefoundry.ir.state import Slot
 from tilefoundry.target import TargetAttr, TopologyAttr
 from tilefoundry.types import (
@@ -164,7 +163,7 @@ class ConstantFolder(HasFolder):
         return (cast(ConstantOp, op).value_attr,)
 
 
-@irdl_op_definition
+@op_definition
 class ConstantOp(ExprOp, IRDLOperation):
     """A literal tensor (`Constant` in the spec); a scalar is a rank-0 tensor.
 
@@ -230,7 +229,7 @@ class ConstantOp(ExprOp, IRDLOperation):
 # tf.tuple
 
 
-@irdl_op_definition
+@op_definition
 class TupleOp(ExprOp, IRDLOperation):
     """The value-level multi-output aggregate (`Tuple` in the spec); its type is a `TupleType`.
 
@@ -411,7 +410,7 @@ module that holds the call fixes the callee's symbol path (relative to the calli
 is state of the call object itself; the text only ever holds fixed paths."""
 
 
-@irdl_op_definition
+@op_definition
 class CallOp(ExprOp, IRDLOperation):
     """A call of a registered Op, or of a function of the module tree (`Call` in the spec).
 
@@ -644,20 +643,18 @@ def _shown(type: IRType) -> str:
     return str(type) if not isinstance(type, UnitType) else "() (no result)"
 
 
-TF = memoize_verification(
-    Dialect(
-        "tf",
-        [ModuleOp, CallOp, ConstantOp, TupleOp, MeshOp, YieldOp],
-        [
-            OpAttr,
-            DimsAttr,
-            BufferAttr,
-            DimRangeAttr,
-            SpanEndAttr,
-            MetaAttr,
-            TargetAttr,
-            TopologyAttr,
-            OwnerContextAttr,
-        ],
-    )
+TF = Dialect(
+    "tf",
+    [ModuleOp, CallOp, ConstantOp, TupleOp, MeshOp, YieldOp],
+    [
+        OpAttr,
+        DimsAttr,
+        BufferAttr,
+        DimRangeAttr,
+        SpanEndAttr,
+        MetaAttr,
+        TargetAttr,
+        TopologyAttr,
+        OwnerContextAttr,
+    ],
 )

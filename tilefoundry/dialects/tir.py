@@ -36,7 +36,6 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Dialect, Operation, OpResult, Region, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
-    irdl_op_definition,
     lazy_traits_def,
     opt_prop_def,
     opt_result_def,
@@ -76,19 +75,20 @@ from tilefoundry.dialects.function import (
     print_header,
 )
 from tilefoundry.dialects.tf import CallOp, arg_expr
+from tilefoundry.dialects.tf_mesh import check_meshes
 from tilefoundry.dialects.tf_module import lookup_symbol
 from tilefoundry.ir.callable import FunctionLike, fits
 from tilefoundry.ir.expr import Expr, ExprOp, Var, VarOwner, is_defined_within
 from tilefoundry.ir.metadata import BindingMetadata, location_to_metadata
 from tilefoundry.ir.op_registry import Op
-from tilefoundry.ir.op_verification import memoize_verification
+from tilefoundry.ir.op_verification import op_definition
 from tilefoundry.ir.patterns import DimVarRangePat
 from tilefoundry.types import ONE_VALUE_TYPE, VALUE_TYPES, BufferAttr, from_attr
 
 __all__ = ["TIR", "DispatchOp", "EvaluateOp", "LetOp", "PrimFuncOp", "ReturnOp", "YieldOp"]
 
 
-@irdl_op_definition
+@op_definition
 class PrimFuncOp(FunctionOpMixin, IRDLOperation):
     """A TIR function: named parameters and a body of statements.
 
@@ -136,6 +136,7 @@ class PrimFuncOp(FunctionOpMixin, IRDLOperation):
             )
         if not isinstance(self.body.block.last_op, ReturnOp):
             raise VerifyError("body must end with tir.return")
+        check_meshes(self)  # the meshes of its statements, at any depth
 
     @classmethod
     def parse(cls, parser: Parser) -> PrimFuncOp:
@@ -238,7 +239,7 @@ def _check_body(op: Operation, statement: str) -> tuple[list[Operation], YieldOp
     return ops, terminator
 
 
-@irdl_op_definition
+@op_definition
 class LetOp(VarOwner, IRDLOperation):
     """`LetStmt`: anchors a value-form expression and binds its value to a Var.
 
@@ -329,7 +330,7 @@ class LetOp(VarOwner, IRDLOperation):
         _print_body(printer, self, 1)
 
 
-@irdl_op_definition
+@op_definition
 class EvaluateOp(IRDLOperation):
     """`Evaluate(op, args)`: runs an effect-form call as a statement.
 
@@ -388,7 +389,7 @@ class EvaluateOp(IRDLOperation):
         _print_body(printer, self, 0)
 
 
-@irdl_op_definition
+@op_definition
 class YieldOp(ValuesFormat, IRDLOperation):
     """Ends a statement body: the value a `tir.let` binds, nothing for a `tir.evaluate`.
 
@@ -453,7 +454,7 @@ class DispatchEffects(MemoryEffect):
         return effects
 
 
-@irdl_op_definition
+@op_definition
 class DispatchOp(ExprOp, IRDLOperation):
     """`DispatchCall`: calls the first case whose `case_patterns` hold the runtime DimVar sizes.
 
@@ -534,7 +535,7 @@ class DispatchOp(ExprOp, IRDLOperation):
         printer.print_function_type(self.args.types, self.result_types)
 
 
-@irdl_op_definition
+@op_definition
 class ReturnOp(FunctionReturn, ValuesFormat, IRDLOperation):
     """Ends a prim function's body, with its value when it has one.
 
@@ -558,6 +559,4 @@ def statement_values(op: Operation) -> Sequence[SSAValue]:
     return [v for inner in op.walk() for v in inner.operands if not is_defined_within(v, op)]
 
 
-TIR = memoize_verification(
-    Dialect("tir", [PrimFuncOp, LetOp, EvaluateOp, YieldOp, DispatchOp, ReturnOp], [])
-)
+TIR = Dialect("tir", [PrimFuncOp, LetOp, EvaluateOp, YieldOp, DispatchOp, ReturnOp], [])
