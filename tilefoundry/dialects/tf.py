@@ -17,7 +17,7 @@ import io
 from collections.abc import Iterable, Sequence
 from collections.abc import Set as AbstractSet
 from io import StringIO
-from typing import Any, Protocol, cast, runtime_checkable
+from typing import Any, ClassVar, Protocol, cast, runtime_checkable
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
@@ -50,6 +50,7 @@ from xdsl.traits import (
 
 from tilefoundry.arguments import items_of, refuse_type
 from tilefoundry.diagnostics import VerifyError, with_context
+from tilefoundry.dialects.asm import DeclaredFormat
 from tilefoundry.dialects.canonicalization import Canonicalization
 from tilefoundry.dialects.dense import array_to_dense, dense_to_array
 from tilefoundry.dialects.dim_range import DimRangeAttr
@@ -221,7 +222,7 @@ class ConstantOp(ExprOp, IRDLOperation):
 
 
 @op_definition
-class TupleOp(ExprOp, IRDLOperation):
+class TupleOp(DeclaredFormat, ExprOp, IRDLOperation):
     """The value-level multi-output aggregate (`Tuple` in the spec); its type is a `TupleType`.
 
     ```mlir
@@ -230,6 +231,10 @@ class TupleOp(ExprOp, IRDLOperation):
     """
 
     name = "tf.tuple"
+
+    ASSEMBLY_FORMAT: ClassVar[str] = (
+        "$elements_ attr-dict `:` custom<TupleFields>(type($elements_), type($result))"
+    )
 
     elements_ = var_operand_def(VALUE_TYPES)
     result = result_def(BuiltinTupleType)
@@ -258,40 +263,6 @@ class TupleOp(ExprOp, IRDLOperation):
                 f"result type {self.result.type} does not match the element types ({shown})"
             )
         from_attr(self.result.type)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> TupleOp:
-        operands = (
-            parser.parse_optional_undelimited_comma_separated_list(
-                parser.parse_optional_unresolved_operand, parser.parse_unresolved_operand
-            )
-            or []
-        )
-        attributes = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        position = parser.pos
-        tuple_type = parser.parse_type()
-        if not isinstance(tuple_type, BuiltinTupleType):
-            parser.raise_error(f"expected a tuple type, got {tuple_type}", position)
-        if len(tuple_type.types) != len(operands):
-            parser.raise_error(
-                f"tuple type has {len(tuple_type.types)} field(s) for {len(operands)} element(s)",
-                position,
-            )
-        values = [
-            parser.resolve_operand(o, t) for o, t in zip(operands, tuple_type.types, strict=True)
-        ]
-        op = cls.create(operands=values, result_types=[tuple_type])
-        op.attributes |= attributes
-        return op
-
-    def print(self, printer: Printer) -> None:
-        if self.elements_:
-            printer.print_string(" ")
-            printer.print_list(self.elements_, printer.print_operand)
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.result.type)
 
 
 # ---------------------------------------------------------------------------------------------

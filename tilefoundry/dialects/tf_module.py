@@ -25,7 +25,7 @@ from xdsl.dialects.builtin import (
     SymbolNameConstraint,
     SymbolRefAttr,
 )
-from xdsl.ir import Attribute, Block, Operation, ParametrizedAttribute, Region
+from xdsl.ir import Attribute, Block, Operation, Region
 from xdsl.irdl import (
     IRDLOperation,
     irdl_attr_definition,
@@ -37,7 +37,6 @@ from xdsl.irdl import (
 from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
 from xdsl.traits import IsolatedFromAbove, NoTerminator, SymbolOpInterface, SymbolTable
-from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from tilefoundry.diagnostics import VerifyError
 from tilefoundry.ir.caches import CACHES
@@ -45,7 +44,7 @@ from tilefoundry.ir.callable import FunctionLike
 from tilefoundry.ir.op_verification import op_definition
 from tilefoundry.ir.state import Slot
 from tilefoundry.ir.verifier import OpVerifyError
-from tilefoundry.irdl_syntax import irdl_form_follows, keyword_follows, parse_irdl_parameters
+from tilefoundry.irdl_syntax import IRDLFormAttribute
 from tilefoundry.target import (
     Target,
     TargetAttr,
@@ -76,7 +75,7 @@ MODULE_BODY_OPS = ("hir.func", "tir.prim_func", "tf.module")
 
 
 @irdl_attr_definition
-class OwnerContextAttr(ParametrizedAttribute):
+class OwnerContextAttr(IRDLFormAttribute):
     """The execution context an owner outside the IR provides to a module: the target and the
     topology hierarchy that module resolves through that owner (`none`: the owner chain
     declares none). A detached copy of an owned module (`Module.cloned()` of a child) carries
@@ -117,27 +116,27 @@ class OwnerContextAttr(ParametrizedAttribute):
                 check_levels(target, levels)
 
     @classmethod
-    def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
+    def parse_custom(cls, parser: AttrParser) -> list[Attribute]:
         values: dict[str, Attribute] = {}
 
-        def parse_entry() -> None:
-            position = parser.pos
-            key = parser.parse_identifier(" (target or topologies)")
+        def parse_entry(key: str | None = None, position: int | None = None) -> bool | None:
+            if key is None or position is None:
+                position = parser.pos
+                key = parser.parse_identifier(" (target or topologies)")
             if key not in ("target", "topologies"):
                 parser.raise_error(f"expected target or topologies, got '{key}'", position)
             if key in values:
                 parser.raise_error(f"'{key}' is given twice", position)
             parser.parse_punctuation("=")
             values[key] = parser.parse_attribute()
+            return True
 
-        with parser.in_angle_brackets():
-            if irdl_form_follows(parser, MLIRTokenKind.GREATER):  # <>: declares nothing
-                return [NoneAttr(), NoneAttr()]
-            if keyword_follows(parser, "none") or not irdl_form_follows(
-                parser, MLIRTokenKind.BARE_IDENT
-            ):  # the IRDL form: <#tf.target<"h100">, [...]>, either may be `none`
-                return parse_irdl_parameters(cls, parser)
-            parser.parse_comma_separated_list(parser.Delimiter.NONE, parse_entry)
+        def parse_optional_entry() -> bool | None:  # `<>` declares nothing
+            position = parser.pos
+            key = parser.parse_optional_identifier()
+            return None if key is None else parse_entry(key, position)
+
+        parser.parse_optional_undelimited_comma_separated_list(parse_optional_entry, parse_entry)
         return [values.get("target", NoneAttr()), values.get("topologies", NoneAttr())]
 
     def print_parameters(self, printer: Printer) -> None:

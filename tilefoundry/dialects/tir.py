@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
-from typing import cast
+from typing import ClassVar, cast
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
@@ -62,9 +62,9 @@ from xdsl.traits import (
 )
 
 from tilefoundry.diagnostics import VerifyError
-from tilefoundry.dialects.asm import ValuesFormat
+from tilefoundry.dialects.asm import DeclaredFormat, ValuesFormat
 from tilefoundry.dialects.canonicalization import Canonicalization
-from tilefoundry.dialects.dim_range import DimRangeAttr, check_ranges, parse_ranges, print_ranges
+from tilefoundry.dialects.dim_range import DimRangeAttr, check_ranges
 from tilefoundry.dialects.effects import function_call_effects
 from tilefoundry.dialects.function import (
     FunctionCallable,
@@ -455,7 +455,7 @@ class DispatchEffects(MemoryEffect):
 
 
 @op_definition
-class DispatchOp(ExprOp, IRDLOperation):
+class DispatchOp(DeclaredFormat, ExprOp, IRDLOperation):
     """`DispatchCall`: calls the first case whose `case_patterns` hold the runtime DimVar sizes.
 
     ```mlir
@@ -464,6 +464,11 @@ class DispatchOp(ExprOp, IRDLOperation):
     """
 
     name = "tir.dispatch"
+
+    ASSEMBLY_FORMAT: ClassVar[str] = (
+        "custom<DispatchCases>($callees, $case_patterns) `(` $args `)` attr-dict `:` "
+        "custom<CallSignature>(type($args), type($res))"
+    )
 
     callees = prop_def(ArrayAttr[SymbolRefAttr])
     case_ranges = prop_def(ArrayAttr[ArrayAttr[DimRangeAttr]], prop_name="case_patterns")
@@ -487,52 +492,6 @@ class DispatchOp(ExprOp, IRDLOperation):
             raise VerifyError(
                 f"{len(self.callees)} callee(s) for {len(self.case_ranges)} case pattern list(s)"
             )
-
-    @classmethod
-    def parse(cls, parser: Parser) -> DispatchOp:
-        def parse_case() -> tuple[SymbolRefAttr, ArrayAttr[DimRangeAttr]]:
-            root = parser.parse_symbol_name()
-            nested: list[StringAttr] = []
-            while parser.parse_optional_punctuation(":") is not None:  # `::` is two tokens
-                if parser.parse_optional_punctuation(":") is None:
-                    return SymbolRefAttr(root, nested), parse_ranges(parser)
-                nested.append(parser.parse_symbol_name())
-            callee = SymbolRefAttr(root, nested)
-            parser.parse_punctuation(":")
-            return callee, parse_ranges(parser)
-
-        cases = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parse_case)
-        operands = parser.parse_comma_separated_list(
-            parser.Delimiter.PAREN, parser.parse_unresolved_operand
-        )
-        parser.parse_punctuation(":")
-        position = parser.pos
-        function_type = parser.parse_function_type()
-        values = parser.resolve_operands(operands, function_type.inputs.data, position)
-        return cls.create(
-            operands=values,
-            result_types=list(function_type.outputs.data),
-            properties={
-                "callees": ArrayAttr(c for c, _ in cases),
-                "case_patterns": ArrayAttr(r for _, r in cases),
-            },
-        )
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" [")
-        for index, (callee, ranges) in enumerate(zip(self.callees, self.case_ranges, strict=True)):
-            if index:
-                printer.print_string(", ")
-            printer.print_symbol_name(callee.root_reference.data)
-            for nested in callee.nested_references:  # a case in a child module: @c0::@k
-                printer.print_string("::")
-                printer.print_symbol_name(nested.data)
-            printer.print_string(": ")
-            print_ranges(printer, ranges)
-        printer.print_string("](")
-        printer.print_list(self.args, printer.print_operand)
-        printer.print_string(") : ")
-        printer.print_function_type(self.args.types, self.result_types)
 
 
 @op_definition
