@@ -149,11 +149,13 @@ def test_registering_an_op_empties_the_verifiers_memos() -> None:
     from tilefoundry.ir import expr
     from tilefoundry.ir.op_verification import definition_verifier
 
-    verify_ir(_module(BindingMetadata("h")).module_op)
+    module = _module(BindingMetadata("h"))
+    verify_ir(module.module_op)
+    print_module(module)  # remembers the text of the call's op target
     calls = definition_verifier(CallOp)
     assert calls is not None and calls.memo.entries
     assert tf_dialect._CHECKED_CALLS.entries and expr._CHECKED_LOCATIONS.entries
-    assert len(op_attr._ATTRS) > 0
+    assert len(op_attr._ATTRS) > 0 and tf_dialect._op_body_text.cache_info().currsize > 0
 
     @register_op(dialect="test", category="caches", name="memo_probe")
     class MemoProbe(Op):
@@ -161,7 +163,7 @@ def test_registering_an_op_empties_the_verifiers_memos() -> None:
 
     assert not calls.memo.entries
     assert not tf_dialect._CHECKED_CALLS.entries and not expr._CHECKED_LOCATIONS.entries
-    assert len(op_attr._ATTRS) == 0
+    assert len(op_attr._ATTRS) == 0 and tf_dialect._op_body_text.cache_info().currsize == 0
 
 
 MESH_IN_CHILD = """\
