@@ -10,25 +10,31 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any, ClassVar, cast
+from typing import Any, ClassVar, TypeVar, cast
 
 from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, UnitAttr
 from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
+from xdsl.irdl import IRDLOperation, var_operand_def
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 
+from tilefoundry.types import ONE_VALUE_TYPE
 from tilefoundry.xdsl_adapter.printer import pin_ssa_name
 
 __all__ = [
     "DeclaredFormat",
     "ParsedParam",
     "ValuesFormat",
+    "ValuesTerminator",
     "parse_param",
+    "with_attributes",
     "parse_signature",
     "print_named_value",
     "print_param_attrs",
     "print_signature",
 ]
+
+OpT = TypeVar("OpT", bound=Operation)
 
 _SUFFIXED = re.compile(r"(.*)_(\d+)")
 
@@ -209,3 +215,22 @@ class ValuesFormat(DeclaredFormat):
             printer.print_list(op.operands, printer.print_operand)
             printer.print_string(" : ")
             printer.print_list(op.operand_types, printer.print_attribute)
+
+
+class ValuesTerminator(ValuesFormat, IRDLOperation):
+    """What the terminators that pass values on (`hir.return`, `tir.return`, `tir.yield`,
+    `tf.yield`) declare alike: their operands are the values, of one value type each, printed
+    by `ValuesFormat`. Each op adds its name, traits and verifier."""
+
+    values = var_operand_def(ONE_VALUE_TYPE)
+
+    def __init__(self, *values: SSAValue) -> None:
+        super().__init__(operands=[list(values)])
+
+
+def with_attributes(op: OpT, attributes: DictionaryAttr | None) -> OpT:
+    """`op` given the discardable attributes of its custom form (`attributes {...}`, as
+    `parse_optional_attr_dict_with_keyword` reads them; None: there were none)."""
+    if attributes is not None:
+        op.attributes |= attributes.data
+    return op

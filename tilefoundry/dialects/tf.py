@@ -74,6 +74,7 @@ from tilefoundry.ir.op_registry import Op, typeinfer
 from tilefoundry.ir.op_verification import op_definition
 from tilefoundry.ir.plain_call import register_plain_call
 from tilefoundry.ir.state import Slot
+from tilefoundry.ir.traits import AnchorsAllocation, Expression
 from tilefoundry.target import TargetAttr, TopologyAttr
 from tilefoundry.types import (
     VALUE_TYPES,
@@ -170,7 +171,7 @@ class ConstantOp(ExprOp, IRDLOperation):
     value_attr = prop_def(DenseIntOrFPElementsAttr, prop_name="value")
     result = result_def(BuiltinTensorType)
 
-    traits = traits_def(Pure(), ConstantLike(), ConstantFolder())
+    traits = traits_def(Expression(), Pure(), ConstantLike(), ConstantFolder())
 
     def __init__(
         self,
@@ -239,7 +240,7 @@ class TupleOp(DeclaredFormat, ExprOp, IRDLOperation):
     elements_ = var_operand_def(VALUE_TYPES)
     result = result_def(BuiltinTupleType)
 
-    traits = traits_def(Pure())
+    traits = traits_def(Expression(), Pure())
 
     def __init__(self, elements: Iterable[Expr], *, metadata: Iterable[IRMetadata] = ()) -> None:
         items = items_of(elements, "Tuple elements", "an iterable of Expr")
@@ -393,7 +394,12 @@ class CallOp(ExprOp, IRDLOperation):
     res = opt_result_def(VALUE_TYPES)
 
     traits = traits_def(
-        CallSymbolUse(), CallEffects(), CallSpeculation(), CallFolder(), Canonicalization()
+        Expression(),
+        CallSymbolUse(),
+        CallEffects(),
+        CallSpeculation(),
+        CallFolder(),
+        Canonicalization(),
     )
 
     def __init__(
@@ -471,7 +477,10 @@ class CallOp(ExprOp, IRDLOperation):
                 _check_op_call(self.callee, tuple(self.args_.types), tuple(self.result_types))
                 _CHECKED_CALLS.add(signature)
             parent = self.parent_op()
-            if parent is not None and parent.name != "tir.let" and self.results:
+            anchored = parent is not None and parent.has_trait(
+                AnchorsAllocation, value_if_unregistered=False
+            )
+            if parent is not None and not anchored and self.results:
                 if attr_to_op(self.callee).allocates:
                     raise VerifyError(
                         f"{self.callee.op_name.data} introduces a buffer: it is anchored by a "

@@ -25,7 +25,6 @@ from xdsl.irdl import (
     prop_def,
     region_def,
     traits_def,
-    var_operand_def,
 )
 from xdsl.parser import Parser
 from xdsl.printer import Printer
@@ -33,14 +32,15 @@ from xdsl.traits import HasParent, IsTerminator, Pure, RecursiveMemoryEffect
 
 from tilefoundry.arguments import shown
 from tilefoundry.diagnostics import VerifyError
-from tilefoundry.dialects.asm import ValuesFormat
+from tilefoundry.dialects.asm import ValuesTerminator, with_attributes
 from tilefoundry.dialects.function import check_body_ops
 from tilefoundry.dialects.tf_module import ModuleOp, declared_in_chain
 from tilefoundry.ir.expr import Expr, ExprOp, building, expr_value
 from tilefoundry.ir.metadata import IRMetadata
 from tilefoundry.ir.op_verification import op_definition
+from tilefoundry.ir.traits import Expression
 from tilefoundry.ir.verifier import OpVerifyError
-from tilefoundry.types import ONE_VALUE_TYPE, VALUE_TYPES
+from tilefoundry.types import VALUE_TYPES
 
 __all__ = ["MeshOp", "YieldOp", "check_meshes"]
 
@@ -63,7 +63,7 @@ class MeshOp(ExprOp, IRDLOperation):
     body = region_def("single_block")
     res = opt_result_def(VALUE_TYPES)
 
-    traits = traits_def(RecursiveMemoryEffect())
+    traits = traits_def(Expression(), RecursiveMemoryEffect())
 
     def __init__(
         self,
@@ -97,7 +97,7 @@ class MeshOp(ExprOp, IRDLOperation):
 
     def verify_(self) -> None:
         self.verify_metadata()
-        check_body_ops(self.body.block, f"mesh '{self.topology.data}'", "tf.yield")
+        check_body_ops(self.body.block, f"mesh '{self.topology.data}'", YieldOp)
         terminator = self.body.block.last_op
         if not isinstance(terminator, YieldOp):
             raise VerifyError("body must end with tf.yield")
@@ -118,9 +118,7 @@ class MeshOp(ExprOp, IRDLOperation):
         op = cls.create(
             properties={"topology": topology}, regions=[body], result_types=result_types
         )
-        if attributes is not None:
-            op.attributes |= attributes.data
-        return op
+        return with_attributes(op, attributes)
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
@@ -175,7 +173,7 @@ def _check_level(mesh: MeshOp, outer: MeshOp | None, module: ModuleOp, names: li
 
 
 @op_definition
-class YieldOp(ValuesFormat, IRDLOperation):
+class YieldOp(ValuesTerminator):
     """Ends a `tf.mesh` body with its value.
 
     ```mlir
@@ -185,9 +183,4 @@ class YieldOp(ValuesFormat, IRDLOperation):
 
     name = "tf.yield"
 
-    values = var_operand_def(ONE_VALUE_TYPE)
-
     traits = traits_def(IsTerminator(), Pure(), HasParent(MeshOp))
-
-    def __init__(self, *values: SSAValue) -> None:
-        super().__init__(operands=[list(values)])

@@ -15,7 +15,8 @@ chain ends there.
 
 from __future__ import annotations
 
-from typing import Any, cast
+from collections.abc import Callable
+from typing import Any, NamedTuple, cast
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
@@ -39,10 +40,12 @@ from xdsl.printer import Printer
 from xdsl.traits import IsolatedFromAbove, NoTerminator, SymbolOpInterface, SymbolTable
 
 from tilefoundry.diagnostics import VerifyError
+from tilefoundry.dialects.asm import with_attributes
 from tilefoundry.ir.caches import CACHES
 from tilefoundry.ir.callable import FunctionLike
 from tilefoundry.ir.op_verification import op_definition
 from tilefoundry.ir.state import Slot
+from tilefoundry.ir.traits import ModuleMember, is_module_member
 from tilefoundry.ir.verifier import OpVerifyError
 from tilefoundry.irdl_syntax import IRDLFormAttribute
 from tilefoundry.target import (
@@ -56,7 +59,7 @@ from tilefoundry.target import (
 
 __all__ = [
     "lookup_symbol",
-    "MODULE_BODY_OPS",
+    "MEMBERS_TEXT",
     "RECORDED_OWNER",
     "SURFACE_NAMES",
     "check_surface_name",
@@ -71,7 +74,9 @@ __all__ = [
     "resolve_target",
 ]
 
-MODULE_BODY_OPS = ("hir.func", "tir.prim_func", "tf.module")
+MEMBERS_TEXT = "hir.func, tir.prim_func, tf.module"
+"""How a diagnostic names what a module body holds (the ops declared with the `ModuleMember`
+trait; a test checks that the two agree)."""
 
 
 @irdl_attr_definition
@@ -325,7 +330,9 @@ class ModuleOp(SymbolMember, IRDLOperation):
     owner_context = opt_prop_def(OwnerContextAttr)
     body = region_def("single_block")
 
-    traits = traits_def(SymbolOpInterface(), SymbolTable(), IsolatedFromAbove(), NoTerminator())
+    traits = traits_def(
+        ModuleMember(), SymbolOpInterface(), SymbolTable(), IsolatedFromAbove(), NoTerminator()
+    )
 
     def __init__(
         self,
@@ -405,10 +412,9 @@ class ModuleOp(SymbolMember, IRDLOperation):
                         "the target and topologies as the module's own fields"
                     )
         for op in self.body.block.ops:
-            if op.name not in MODULE_BODY_OPS:
+            if not is_module_member(op):
                 raise VerifyError(
-                    f"'{op.name}' cannot be in a module body; it holds only "
-                    + ", ".join(MODULE_BODY_OPS)
+                    f"'{op.name}' cannot be in a module body; it holds only " + MEMBERS_TEXT
                 )
         if self.entry is not None:
             if self.entry.nested_references:
@@ -462,70 +468,100 @@ class ModuleOp(SymbolMember, IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> ModuleOp:
         properties: dict[str, Attribute] = {"sym_name": parser.parse_symbol_name()}
-        if parser.parse_optional_keyword("name") is not None:
-            properties["module_name"] = StringAttr(parser.parse_str_literal())
-        if parser.parse_optional_keyword("target") is not None:
-            position = parser.pos
-            target = parser.parse_attribute()
-            if not isinstance(target, TargetAttr):
-                parser.raise_error(f"expected #tf.target<...>, got {target}", position)
-            properties["target"] = target
-        if parser.parse_optional_keyword("topologies") is not None:
-            position = parser.pos
-            levels = parser.parse_attribute()
-            if not isinstance(levels, ArrayAttr) or not all(
-                isinstance(level, TopologyAttr) for level in levels
-            ):
-                parser.raise_error(f"expected [#tf.topology<...>, ...], got {levels}", position)
-            properties["topologies"] = levels
-        if parser.parse_optional_keyword("entry") is not None:
-            properties["entry"] = SymbolRefAttr(parser.parse_symbol_name())
-        if parser.parse_optional_keyword("metadata") is not None:
-            position = parser.pos
-            metadata = parser.parse_attribute()
-            if not isinstance(metadata, DictionaryAttr):
-                parser.raise_error("module metadata must be a dictionary", position)
-            properties["metadata"] = metadata
-        if parser.parse_optional_keyword("within") is not None:
-            position = parser.pos
-            context = parser.parse_attribute()
-            if not isinstance(context, OwnerContextAttr):
-                parser.raise_error(f"expected #tf.context<...>, got {context}", position)
-            properties["owner_context"] = context
+        for field in _HEADER:
+            if parser.parse_optional_keyword(field.keyword) is not None:
+                properties[field.name] = field.read(parser)
         attributes = parser.parse_optional_attr_dict_with_keyword()
         body = parser.parse_region()
         if not body.blocks:
             body = _empty_body()
-        op = cls.create(properties=properties, regions=[body])
-        if attributes is not None:
-            op.attributes |= attributes.data
-        return op
+        return with_attributes(cls.create(properties=properties, regions=[body]), attributes)
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         printer.print_symbol_name(self.sym_name.data)
-        if self.module_name is not None:
-            printer.print_string(" name ")
-            printer.print_string_literal(self.module_name.data)
-        if self.target is not None:
-            printer.print_string(" target ")
-            printer.print_attribute(self.target)
-        if self.topologies is not None:
-            printer.print_string(" topologies ")
-            printer.print_attribute(self.topologies)
-        if self.entry is not None:
-            printer.print_string(" entry ")
-            printer.print_symbol_name(self.entry.root_reference.data)
-        if self.metadata is not None:
-            printer.print_string(" metadata ")
-            printer.print_attribute(self.metadata)
-        if self.owner_context is not None:
-            printer.print_string(" within ")
-            printer.print_attribute(self.owner_context)
+        for field in _HEADER:
+            value = self.properties.get(field.name)
+            if value is not None:
+                printer.print_string(f" {field.keyword} ")
+                field.write(printer, value)
         if self.attributes:
             printer.print_op_attributes(self.attributes, print_keyword=True)
         printer.print_string(" ")
         printer.print_region(self.body, print_empty_block=False)
+
+
+def _checked(
+    fits: Callable[[Attribute], bool], refusal: Callable[[Attribute], str]
+) -> Callable[[Parser], Attribute]:
+    """A reader of an attribute that is refused (at it) with `refusal` unless it `fits`."""
+
+    def read(parser: Parser) -> Attribute:
+        position = parser.pos
+        value = parser.parse_attribute()
+        if not fits(value):
+            parser.raise_error(refusal(value), position)
+        return value
+
+    return read
+
+
+class _HeaderField(NamedTuple):
+    """A `keyword <value>` of a module's header: the property it sets, how its value reads and
+    prints."""
+
+    keyword: str
+    name: str
+    read: Callable[[Parser], Attribute]
+    write: Callable[[Printer, Attribute], None] = Printer.print_attribute
+
+
+_HEADER = (
+    _HeaderField(
+        "name",
+        "module_name",
+        lambda parser: StringAttr(parser.parse_str_literal()),
+        lambda printer, a: printer.print_string_literal(cast(StringAttr, a).data),
+    ),
+    _HeaderField(
+        "target",
+        "target",
+        _checked(
+            lambda a: isinstance(a, TargetAttr), lambda a: f"expected #tf.target<...>, got {a}"
+        ),
+    ),
+    _HeaderField(
+        "topologies",
+        "topologies",
+        _checked(
+            lambda a: isinstance(a, ArrayAttr) and all(isinstance(t, TopologyAttr) for t in a),
+            lambda a: f"expected [#tf.topology<...>, ...], got {a}",
+        ),
+    ),
+    _HeaderField(
+        "entry",
+        "entry",
+        lambda parser: SymbolRefAttr(parser.parse_symbol_name()),
+        lambda printer, a: printer.print_symbol_name(cast(SymbolRefAttr, a).root_reference.data),
+    ),
+    _HeaderField(
+        "metadata",
+        "metadata",
+        _checked(
+            lambda a: isinstance(a, DictionaryAttr),
+            lambda a: "module metadata must be a dictionary",
+        ),
+    ),
+    _HeaderField(
+        "within",
+        "owner_context",
+        _checked(
+            lambda a: isinstance(a, OwnerContextAttr),
+            lambda a: f"expected #tf.context<...>, got {a}",
+        ),
+    ),
+)
+"""A module's header after its symbol, in order."""
 
 
 def _empty_body() -> Region:
