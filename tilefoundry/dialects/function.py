@@ -41,7 +41,7 @@ from xdsl.traits import (
 
 from tilefoundry.diagnostics import VerifyError
 from tilefoundry.dialects.asm import ParsedParam, parse_signature, print_signature, with_attributes
-from tilefoundry.dialects.tf_module import ModuleOp, check_surface_name
+from tilefoundry.dialects.tf_module import SymbolMember
 from tilefoundry.ir.callable import FunctionLike
 from tilefoundry.ir.expr import VarOwner, check_var_name
 from tilefoundry.ir.metadata import check_metadata, location_to_metadata
@@ -112,7 +112,7 @@ class FunctionCallable(CallableOpInterface):
         return cast(_Signature, op).function_type.outputs.data
 
 
-class FunctionOpMixin(VarOwner, FunctionLike, IRDLOperation):
+class FunctionOpMixin(SymbolMember, VarOwner, FunctionLike, IRDLOperation):
     """What `hir.func` and `tir.prim_func` declare alike (the signature's properties, the body,
     the traits, the custom form), and their `Var` and `FunctionLike` answers (see the module
     docstring). A subclass that adds a region declares `body` again before it (regions are in
@@ -173,11 +173,9 @@ class FunctionOpMixin(VarOwner, FunctionLike, IRDLOperation):
         return from_attr(outputs[0]) if outputs else UnitType()
 
     def verify_signature(self) -> dict[str, DimVar]:
-        """The signature's rules (see `verify_signature`) and, for a function of a module, a
-        name that `module.<name>` reaches (see `check_surface_name`)."""
+        """The signature's rules (see `verify_signature`); the function's name as a member of
+        a module is the module's to check (`ModuleOp.verify_members`)."""
         signature = self._signature()
-        if isinstance(cast(Operation, self).parent_op(), ModuleOp):
-            check_surface_name(signature.sym_name.data, "function")
         return verify_signature(
             signature.body.block.args,
             signature.function_type,

@@ -18,7 +18,6 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Dialect, Region, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
-    irdl_op_definition,
     opt_region_def,
     prop_def,
     region_def,
@@ -47,8 +46,9 @@ from tilefoundry.dialects.function import (
     FunctionReturn,
     check_body_ops,
 )
+from tilefoundry.dialects.tf_mesh import check_meshes
 from tilefoundry.ir.expr import VarOwner
-from tilefoundry.ir.op_verification import memoize_verification
+from tilefoundry.ir.op_verification import op_definition
 from tilefoundry.ir.patterns import DimVarRangePat
 from tilefoundry.ir.verifier import OpVerifyError
 from tilefoundry.types import BufferAttr
@@ -56,7 +56,7 @@ from tilefoundry.types import BufferAttr
 __all__ = ["HIR", "FuncOp", "ReturnOp", "VariantOp"]
 
 
-@irdl_op_definition
+@op_definition
 class FuncOp(FunctionOpMixin):
     """An HIR function: named parameters, a body, one result (or none), and its variants.
 
@@ -93,12 +93,12 @@ class FuncOp(FunctionOpMixin):
         check_body_ops(self.body.block, where, ReturnOp)
         if not isinstance(self.body.block.last_op, ReturnOp):
             raise VerifyError("body must end with hir.return")
-        if self.variants is None:
-            return
-        for index, op in enumerate(self.variants.block.ops):
+        variants = () if self.variants is None else self.variants.block.ops
+        for index, op in enumerate(variants):
             if not isinstance(op, VariantOp):
                 raise VerifyError(f"'{op.name}' cannot be in the variants of {where}")
             check_ranges(op.patterns(), dim_vars, f"variant #{index} of {where}")
+        check_meshes(self)  # the meshes of the body and the variants, at any depth
 
     # -- custom format -----------------------------------------------------------------------
 
@@ -135,7 +135,7 @@ def _refuse_buffers(function: FuncOp, where: str) -> None:
                 )
 
 
-@irdl_op_definition
+@op_definition
 class VariantOp(VarOwner, IRDLOperation):
     """A shape-specialization variant of its function: the same signature, another body, for
     the sub-ranges of DimVars it covers.
@@ -210,7 +210,7 @@ class VariantOp(VarOwner, IRDLOperation):
             printer.print_op_attributes(self.attributes, print_keyword=True)
 
 
-@irdl_op_definition
+@op_definition
 class ReturnOp(FunctionReturn, ValuesTerminator):
     """Ends a function (or variant) body with its value, or nothing for an effect-only one.
 
@@ -224,4 +224,4 @@ class ReturnOp(FunctionReturn, ValuesTerminator):
     traits = traits_def(IsTerminator(), ReturnLike(), HasParent(FuncOp, VariantOp))
 
 
-HIR = memoize_verification(Dialect("hir", [FuncOp, VariantOp, ReturnOp], []))
+HIR = Dialect("hir", [FuncOp, VariantOp, ReturnOp], [])

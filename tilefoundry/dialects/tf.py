@@ -30,7 +30,6 @@ from xdsl.ir import Attribute, Dialect, Operation, OpResult, SSAValue, TypeAttri
 from xdsl.irdl import (
     BaseAttr,
     IRDLOperation,
-    irdl_op_definition,
     opt_result_def,
     prop_def,
     result_def,
@@ -72,7 +71,7 @@ from tilefoundry.ir.metadata import (
     metadata_context,
 )
 from tilefoundry.ir.op_registry import Op, typeinfer
-from tilefoundry.ir.op_verification import memoize_verification
+from tilefoundry.ir.op_verification import op_definition
 from tilefoundry.ir.plain_call import register_plain_call
 from tilefoundry.ir.state import Slot
 from tilefoundry.ir.traits import AnchorsAllocation, Expression
@@ -157,7 +156,7 @@ class ConstantFolder(HasFolder):
         return (cast(ConstantOp, op).value_attr,)
 
 
-@irdl_op_definition
+@op_definition
 class ConstantOp(ExprOp, IRDLOperation):
     """A literal tensor (`Constant` in the spec); a scalar is a rank-0 tensor.
 
@@ -223,7 +222,7 @@ class ConstantOp(ExprOp, IRDLOperation):
 # tf.tuple
 
 
-@irdl_op_definition
+@op_definition
 class TupleOp(DeclaredFormat, ExprOp, IRDLOperation):
     """The value-level multi-output aggregate (`Tuple` in the spec); its type is a `TupleType`.
 
@@ -374,7 +373,7 @@ module that holds the call fixes the callee's symbol path (relative to the calli
 is state of the call object itself; the text only ever holds fixed paths."""
 
 
-@irdl_op_definition
+@op_definition
 class CallOp(ExprOp, IRDLOperation):
     """A call of a registered Op, or of a function of the module tree (`Call` in the spec).
 
@@ -572,20 +571,18 @@ def _shown(type: IRType) -> str:
     return str(type) if not isinstance(type, UnitType) else "() (no result)"
 
 
-TF = memoize_verification(
-    Dialect(
-        "tf",
-        [ModuleOp, CallOp, ConstantOp, TupleOp, MeshOp, YieldOp],
-        [
-            OpAttr,
-            DimsAttr,
-            BufferAttr,
-            DimRangeAttr,
-            SpanEndAttr,
-            MetaAttr,
-            TargetAttr,
-            TopologyAttr,
-            OwnerContextAttr,
-        ],
-    )
+TF = Dialect(
+    "tf",
+    [ModuleOp, CallOp, ConstantOp, TupleOp, MeshOp, YieldOp],
+    [
+        OpAttr,
+        DimsAttr,
+        BufferAttr,
+        DimRangeAttr,
+        SpanEndAttr,
+        MetaAttr,
+        TargetAttr,
+        TopologyAttr,
+        OwnerContextAttr,
+    ],
 )

@@ -32,7 +32,6 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Dialect, Operation, OpResult, Region, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
-    irdl_op_definition,
     lazy_traits_def,
     opt_result_def,
     prop_def,
@@ -65,12 +64,13 @@ from tilefoundry.dialects.function import (
     check_dim_vars,
 )
 from tilefoundry.dialects.tf import CallOp, arg_expr
+from tilefoundry.dialects.tf_mesh import check_meshes
 from tilefoundry.dialects.tf_module import lookup_symbol
 from tilefoundry.ir.callable import FunctionLike, fits
 from tilefoundry.ir.expr import Expr, ExprOp, Var, VarOwner, is_defined_within
 from tilefoundry.ir.metadata import BindingMetadata, location_to_metadata
 from tilefoundry.ir.op_registry import Op
-from tilefoundry.ir.op_verification import memoize_verification
+from tilefoundry.ir.op_verification import op_definition
 from tilefoundry.ir.patterns import DimVarRangePat
 from tilefoundry.ir.traits import AnchorsAllocation, Expression, is_expression
 from tilefoundry.types import VALUE_TYPES, BufferAttr, from_attr
@@ -78,7 +78,7 @@ from tilefoundry.types import VALUE_TYPES, BufferAttr, from_attr
 __all__ = ["TIR", "DispatchOp", "EvaluateOp", "LetOp", "PrimFuncOp", "ReturnOp", "YieldOp"]
 
 
-@irdl_op_definition
+@op_definition
 class PrimFuncOp(FunctionOpMixin):
     """A TIR function: named parameters and a body of statements.
 
@@ -116,6 +116,7 @@ class PrimFuncOp(FunctionOpMixin):
             )
         if not isinstance(self.body.block.last_op, ReturnOp):
             raise VerifyError("body must end with tir.return")
+        check_meshes(self)  # the meshes of its statements, at any depth
 
 
 def _expression_of(block: Block, results: int) -> Operation | None:
@@ -233,7 +234,7 @@ class StatementFormat:
         _print_body(printer, cast(Operation, self), self.VALUES)
 
 
-@irdl_op_definition
+@op_definition
 class LetOp(StatementFormat, VarOwner, IRDLOperation):
     """`LetStmt`: anchors a value-form expression and binds its value to a Var.
 
@@ -315,7 +316,7 @@ class LetOp(StatementFormat, VarOwner, IRDLOperation):
                 )
 
 
-@irdl_op_definition
+@op_definition
 class EvaluateOp(StatementFormat, IRDLOperation):
     """`Evaluate(op, args)`: runs an effect-form call as a statement.
 
@@ -359,7 +360,7 @@ class EvaluateOp(StatementFormat, IRDLOperation):
                 )
 
 
-@irdl_op_definition
+@op_definition
 class YieldOp(ValuesTerminator):
     """Ends a statement body: the value a `tir.let` binds, nothing for a `tir.evaluate`.
 
@@ -419,7 +420,7 @@ class DispatchEffects(MemoryEffect):
         return effects
 
 
-@irdl_op_definition
+@op_definition
 class DispatchOp(DeclaredFormat, ExprOp, IRDLOperation):
     """`DispatchCall`: calls the first case whose `case_patterns` hold the runtime DimVar sizes.
 
@@ -459,7 +460,7 @@ class DispatchOp(DeclaredFormat, ExprOp, IRDLOperation):
             )
 
 
-@irdl_op_definition
+@op_definition
 class ReturnOp(FunctionReturn, ValuesTerminator):
     """Ends a prim function's body, with its value when it has one.
 
@@ -478,6 +479,4 @@ def statement_values(op: Operation) -> Sequence[SSAValue]:
     return [v for inner in op.walk() for v in inner.operands if not is_defined_within(v, op)]
 
 
-TIR = memoize_verification(
-    Dialect("tir", [PrimFuncOp, LetOp, EvaluateOp, YieldOp, DispatchOp, ReturnOp], [])
-)
+TIR = Dialect("tir", [PrimFuncOp, LetOp, EvaluateOp, YieldOp, DispatchOp, ReturnOp], [])
