@@ -12,8 +12,9 @@ Input classes (`N` is the base size times the scale):
 
 - `chain`: one `hir.func` of 4 constants and N = 1,000 elementwise calls, `generate.py`'s 8-step
   pattern (a duplicate for `cse`, a dead call for `dce`);
-- `far-constants`: N = 250 constants first, then per constant a call on it alone (`mul(c, c)`,
-  which folds) and an `add` into a running sum: each fold's constant sits far from its use;
+- `far-constants`: N = 250 constants (and a 1.0) first, then per constant `c * 1.0` (which
+  folds to `c`, far above), `c * c` (which folds to a new constant), their sum (which then
+  folds) and a running sum: each fold's value sits far from its use;
 - `cse-block`: one `tir.prim_func` block of N = 1,000 loads of one buffer (cse candidates, all
   one), each negated and summed;
 - `constants`: N = 500 distinct dense constants, each added into a running sum;
@@ -56,13 +57,17 @@ def chain(n: int) -> str:
 
 
 def far_constants(n: int) -> str:
-    """`far-constants`: `n` constants, then a foldable call on each and a running sum."""
+    """`far-constants`: `n` constants and a 1.0 first, then per constant `c * 1.0` (which folds
+    to `c`, defined far above), `c * c` (which folds to a new constant) and a running sum."""
     lines = ["tf.module @far {", f"  hir.func @f(%x: {T}) -> {T} {{"]
-    lines += [f"    %c{i} = tf.constant dense<{i % 89}.0> : {T}" for i in range(n)]
+    lines.append(f"    %one = tf.constant dense<1.0> : {T}")
+    lines += [f"    %c{i} = tf.constant dense<{i % 89 + 2}.0> : {T}" for i in range(n)]
     previous = "%x"
     for i in range(n):
-        lines.append(f"    %m{i} = {_binary(MUL, f'%c{i}', f'%c{i}')}")
-        lines.append(f"    %s{i} = {_binary(ADD, previous, f'%m{i}')}")
+        lines.append(f"    %m{i} = {_binary(MUL, f'%c{i}', '%one')}")
+        lines.append(f"    %p{i} = {_binary(MUL, f'%c{i}', f'%c{i}')}")
+        lines.append(f"    %q{i} = {_binary(ADD, f'%m{i}', f'%p{i}')}")
+        lines.append(f"    %s{i} = {_binary(ADD, previous, f'%q{i}')}")
         previous = f"%s{i}"
     lines += [f"    hir.return {previous} : {T}", "  }", "}"]
     return "\n".join(lines) + "\n"
