@@ -2,7 +2,8 @@
 
 Each input class below is built at a base size times each scale; each stage (parse, verify,
 print and the passes that have something to do on that class) is timed in this process, the
-best of `--repeat` runs (`time.perf_counter`; the minimum, since the machine is shared). A pass
+best of `--repeat` runs, in CPU seconds of this process (`time.process_time`: on a machine
+shared by other jobs, wall time counts their turns too; the minimum of the runs). A pass
 runs on a freshly parsed copy each time, untimed parse, as `tf-opt -p NAME` runs it (the garbage
 collector paused around parse, verify and the pipeline, as tf-opt has it; print runs with it
 on). The table gives the seconds at
@@ -219,25 +220,25 @@ def time_stage(stage: str, text: str, repeat: int) -> float:
     for _ in range(repeat):
         gc.collect()
         if stage == "parse":
-            started = time.perf_counter()
+            started = time.process_time()
             _parse(text)
-            best = min(best, time.perf_counter() - started)
+            best = min(best, time.process_time() - started)
             continue
         module = _parse(text)
         if stage == "verify":
-            started = time.perf_counter()
+            started = time.process_time()
             with _paused():
                 verify_ir(module)
         elif stage == "print":
-            started = time.perf_counter()
+            started = time.process_time()
             TFPrinter(stream=io.StringIO()).print_op(module)
         else:
             pipeline = parse_pipeline(stage, PASSES)
             ctx = make_context()
-            started = time.perf_counter()
+            started = time.process_time()
             with _paused():  # as tf-opt runs a pipeline
                 pipeline.run(ctx, module)
-        best = min(best, time.perf_counter() - started)
+        best = min(best, time.process_time() - started)
         del module
     return best
 

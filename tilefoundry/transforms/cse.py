@@ -46,12 +46,14 @@ from xdsl.traits import (
     is_side_effect_free,
     only_has_effect,
 )
-from xdsl.transforms.common_subexpression_elimination import CommonSubexpressionElimination
+from xdsl.transforms.common_subexpression_elimination import (
+    CommonSubexpressionElimination as XdslCse,
+)
 from xdsl.transforms.dead_code_elimination import is_trivially_dead
 
 from tilefoundry.transforms.pass_base import ANY_OP, Anchors, TFPass
 
-__all__ = ["Cse", "CseDriver", "cse"]
+__all__ = ["CommonSubexpressionElimination", "Cse", "CseDriver", "cse"]
 
 
 def _region_hash(op: Operation) -> int:
@@ -260,11 +262,15 @@ def cse(thing: Operation | Block | Region) -> None:
 
 
 @dataclass(frozen=True)
-class Cse(TFPass, CommonSubexpressionElimination):
-    """Common subexpression elimination on the anchor op (see the module docstring)."""
+class CommonSubexpressionElimination(TFPass, XdslCse):
+    """Common subexpression elimination on the anchor op (see the module docstring); named as
+    xDSL's pass is, which IR dumps show (`IR Dump After CommonSubexpressionElimination`)."""
 
     name = "cse"
     anchors: ClassVar[Anchors] = ANY_OP
 
     def apply(self, ctx: Context, op: Operation) -> None:
         cse(op)
+
+
+Cse = CommonSubexpressionElimination
