@@ -7,6 +7,7 @@ superlinear before its fix (a dominance scan per fold, ...), on a real module.
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -66,3 +67,36 @@ def test_a_fold_onto_another_value_still_checks_dominance(
     module = tf.run_passes(tf.Module(name="m", functions=[function]), "canonicalize")
     assert "tuple" not in tf.print_module(module)
     assert scans[0] >= 1
+
+
+def test_tf_opt_runs_the_pipeline_without_the_collector(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A pass's clones (tf-inline) triggered full collections of the whole heap: the tool
+    # pauses the collector around the pipeline, as around parse and verify.
+    import gc
+    from dataclasses import dataclass
+
+    from xdsl.context import Context
+    from xdsl.passes import ModulePass
+
+    from tilefoundry.tools import tf_opt
+    from tilefoundry.transforms import PASSES
+
+    seen: list[bool] = []
+
+    @dataclass(frozen=True)
+    class Probe(ModulePass):
+        name = "gc-probe"
+
+        def apply(self, ctx: Context, op: Any) -> None:
+            seen.append(gc.isenabled())
+
+    monkeypatch.setitem(PASSES, "gc-probe", lambda: Probe)
+    source = tmp_path / "m.mlir"
+    source.write_text("tf.module @m {}\n", encoding="utf-8")
+    assert gc.isenabled()
+    assert tf_opt.main([str(source), "-p", "gc-probe"]) == 0
+    assert seen == [False]
+    assert gc.isenabled()
+    assert "tf.module @m" in capsys.readouterr().out
