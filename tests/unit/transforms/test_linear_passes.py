@@ -100,3 +100,40 @@ def test_tf_opt_runs_the_pipeline_without_the_collector(
     assert seen == [False]
     assert gc.isenabled()
     assert "tf.module @m" in capsys.readouterr().out
+
+
+def _children(n: int) -> str:
+    """A root whose entry calls `@f` of each of `n` children; each child's own entry is
+    `@unused`, which calls nothing, so `@f` stays only because the root calls it."""
+    lines = ["tf.module @root entry @main {", f"  hir.func @main(%x: {T}) -> {T} {{"]
+    previous = "%x"
+    for i in range(n):
+        lines.append(f"    %r{i} = tf.call @c{i}::@f({previous}) : ({T}) -> {T}")
+        previous = f"%r{i}"
+    lines += [f"    hir.return {previous} : {T}", "  }"]
+    for i in range(n):
+        lines += [
+            f"  tf.module @c{i} entry @unused {{",
+            f"    hir.func @f(%x: {T}) -> {T} {{ hir.return %x : {T} }}",
+            f"    hir.func @unused(%x: {T}) -> {T} {{ hir.return %x : {T} }}",
+            "  }",
+        ]
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def test_a_child_pruned_on_its_own_reads_only_its_ancestors(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from tilefoundry.transforms import tf_prune_unreachable
+
+    n = 20
+    looked_at = _spy(monkeypatch, tf_prune_unreachable, "_symbols_called")
+    module = tf.run_passes(
+        tf.parse_module(_children(n)), "tf.module(tf.module(tf-prune-unreachable))"
+    )
+    text = tf.print_module(module)
+    assert text.count("hir.func @f") == n  # kept: the root calls them
+    # each child's run reads the root's own ops (main: n calls and a return, and main itself);
+    # before, it walked the whole file (every child's functions too)
+    assert looked_at[0] <= n * (n + 3)
