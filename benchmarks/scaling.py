@@ -36,12 +36,13 @@ import gc
 import io
 import sys
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from generate import chain_module, tree_module
+
+from tilefoundry.ir.allocation import collection_paused as _paused
 
 T = "tensor<4xf32>"
 ADD = "tf.math.binary<kind = add>"
@@ -187,17 +188,6 @@ CLASSES = (
         ),
     ),
 )
-
-
-@contextmanager
-def _paused() -> Iterator[None]:
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _parse(text: str) -> Any:
