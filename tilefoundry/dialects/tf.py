@@ -14,16 +14,14 @@ from __future__ import annotations
 
 import functools
 import io
-import re
 from collections.abc import Iterable, Sequence
 from collections.abc import Set as AbstractSet
 from io import StringIO
-from typing import Any, Protocol, cast, runtime_checkable
+from typing import Any, ClassVar, Protocol, cast, runtime_checkable
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
     DenseIntOrFPElementsAttr,
-    FunctionType,
     SymbolRefAttr,
 )
 from xdsl.dialects.builtin import TensorType as BuiltinTensorType
@@ -32,7 +30,6 @@ from xdsl.ir import Attribute, Dialect, Operation, OpResult, SSAValue, TypeAttri
 from xdsl.irdl import (
     BaseAttr,
     IRDLOperation,
-    irdl_op_definition,
     opt_result_def,
     prop_def,
     result_def,
@@ -53,6 +50,7 @@ from xdsl.traits import (
 
 from tilefoundry.arguments import items_of, refuse_type
 from tilefoundry.diagnostics import VerifyError, with_context
+from tilefoundry.dialects.asm import DeclaredFormat
 from tilefoundry.dialects.canonicalization import Canonicalization
 from tilefoundry.dialects.dense import array_to_dense, dense_to_array
 from tilefoundry.dialects.dim_range import DimRangeAttr
@@ -61,15 +59,7 @@ from tilefoundry.dialects.op_attr import OpAttr, attr_to_op, canonical, op_to_at
 from tilefoundry.dialects.op_attr import print_op_body as _print_op_body
 from tilefoundry.dialects.tf_mesh import MeshOp, YieldOp
 from tilefoundry.dialects.tf_module import ModuleOp, OwnerContextAttr, lookup_symbol
-from tilefoundry.ir.asm import (
-    OPERAND,
-    PlainOp,
-    TFParser,
-    TFPrinter,
-    bracketed_end,
-    plain_operand_names,
-    register_plain_form,
-)
+from tilefoundry.ir.asm import TFPrinter
 from tilefoundry.ir.caches import CACHES
 from tilefoundry.ir.callable import FunctionLike, fits
 from tilefoundry.ir.expr import Expr, ExprOp, Var, dominates, expr_value
@@ -81,8 +71,10 @@ from tilefoundry.ir.metadata import (
     metadata_context,
 )
 from tilefoundry.ir.op_registry import Op, typeinfer
-from tilefoundry.ir.op_verification import memoize_verification
+from tilefoundry.ir.op_verification import op_definition
+from tilefoundry.ir.plain_call import register_plain_call
 from tilefoundry.ir.state import Slot
+from tilefoundry.ir.traits import AnchorsAllocation, Expression
 from tilefoundry.target import TargetAttr, TopologyAttr
 from tilefoundry.types import (
     VALUE_TYPES,
@@ -164,7 +156,7 @@ class ConstantFolder(HasFolder):
         return (cast(ConstantOp, op).value_attr,)
 
 
-@irdl_op_definition
+@op_definition
 class ConstantOp(ExprOp, IRDLOperation):
     """A literal tensor (`Constant` in the spec); a scalar is a rank-0 tensor.
 
@@ -179,7 +171,7 @@ class ConstantOp(ExprOp, IRDLOperation):
     value_attr = prop_def(DenseIntOrFPElementsAttr, prop_name="value")
     result = result_def(BuiltinTensorType)
 
-    traits = traits_def(Pure(), ConstantLike(), ConstantFolder())
+    traits = traits_def(Expression(), Pure(), ConstantLike(), ConstantFolder())
 
     def __init__(
         self,
@@ -230,8 +222,8 @@ class ConstantOp(ExprOp, IRDLOperation):
 # tf.tuple
 
 
-@irdl_op_definition
-class TupleOp(ExprOp, IRDLOperation):
+@op_definition
+class TupleOp(DeclaredFormat, ExprOp, IRDLOperation):
     """The value-level multi-output aggregate (`Tuple` in the spec); its type is a `TupleType`.
 
     ```mlir
@@ -241,10 +233,14 @@ class TupleOp(ExprOp, IRDLOperation):
 
     name = "tf.tuple"
 
+    ASSEMBLY_FORMAT: ClassVar[str] = (
+        "$elements_ attr-dict `:` custom<TupleFields>(type($elements_), type($result))"
+    )
+
     elements_ = var_operand_def(VALUE_TYPES)
     result = result_def(BuiltinTupleType)
 
-    traits = traits_def(Pure())
+    traits = traits_def(Expression(), Pure())
 
     def __init__(self, elements: Iterable[Expr], *, metadata: Iterable[IRMetadata] = ()) -> None:
         items = items_of(elements, "Tuple elements", "an iterable of Expr")
@@ -268,40 +264,6 @@ class TupleOp(ExprOp, IRDLOperation):
                 f"result type {self.result.type} does not match the element types ({shown})"
             )
         from_attr(self.result.type)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> TupleOp:
-        operands = (
-            parser.parse_optional_undelimited_comma_separated_list(
-                parser.parse_optional_unresolved_operand, parser.parse_unresolved_operand
-            )
-            or []
-        )
-        attributes = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        position = parser.pos
-        tuple_type = parser.parse_type()
-        if not isinstance(tuple_type, BuiltinTupleType):
-            parser.raise_error(f"expected a tuple type, got {tuple_type}", position)
-        if len(tuple_type.types) != len(operands):
-            parser.raise_error(
-                f"tuple type has {len(tuple_type.types)} field(s) for {len(operands)} element(s)",
-                position,
-            )
-        values = [
-            parser.resolve_operand(o, t) for o, t in zip(operands, tuple_type.types, strict=True)
-        ]
-        op = cls.create(operands=values, result_types=[tuple_type])
-        op.attributes |= attributes
-        return op
-
-    def print(self, printer: Printer) -> None:
-        if self.elements_:
-            printer.print_string(" ")
-            printer.print_list(self.elements_, printer.print_operand)
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.result.type)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -414,7 +376,7 @@ module that holds the call fixes the callee's symbol path (relative to the calli
 is state of the call object itself; the text only ever holds fixed paths."""
 
 
-@irdl_op_definition
+@op_definition
 class CallOp(ExprOp, IRDLOperation):
     """A call of a registered Op, or of a function of the module tree (`Call` in the spec).
 
@@ -435,7 +397,12 @@ class CallOp(ExprOp, IRDLOperation):
     res = opt_result_def(VALUE_TYPES)
 
     traits = traits_def(
-        CallSymbolUse(), CallEffects(), CallSpeculation(), CallFolder(), Canonicalization()
+        Expression(),
+        CallSymbolUse(),
+        CallEffects(),
+        CallSpeculation(),
+        CallFolder(),
+        Canonicalization(),
     )
 
     def __init__(
@@ -513,7 +480,10 @@ class CallOp(ExprOp, IRDLOperation):
                 _check_op_call(self.callee, tuple(self.args_.types), tuple(self.result_types))
                 _CHECKED_CALLS.add(signature)
             parent = self.parent_op()
-            if parent is not None and parent.name != "tir.let" and self.results:
+            anchored = parent is not None and parent.has_trait(
+                AnchorsAllocation, value_if_unregistered=False
+            )
+            if parent is not None and not anchored and self.results:
                 if attr_to_op(self.callee).allocates:
                     raise VerifyError(
                         f"{self.callee.op_name.data} introduces a buffer: it is anchored by a "
@@ -530,17 +500,11 @@ class CallOp(ExprOp, IRDLOperation):
                 parser.parse_punctuation(":", " (nested symbol references are @a::@b)")
                 nested.append(parser.parse_symbol_name())
             callee = SymbolRefAttr(root, nested)
-        elif isinstance(parser, TFParser):  # the same targets recur: each text read once
-            end = bracketed_end(parser.source, parser.pos)
-            callee = parser.memoized("op", end, lambda: canonical(*parse_op_body(parser)))
         else:
             callee = canonical(*parse_op_body(parser))
-        if isinstance(parser, TFParser):
-            operands = parser.parse_operand_list()
-        else:
-            operands = parser.parse_comma_separated_list(
-                parser.Delimiter.PAREN, parser.parse_unresolved_operand
-            )
+        operands = parser.parse_comma_separated_list(
+            parser.Delimiter.PAREN, parser.parse_unresolved_operand
+        )
         attributes = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
         position = parser.pos
@@ -555,35 +519,6 @@ class CallOp(ExprOp, IRDLOperation):
         )
         op.attributes |= attributes
         return op
-
-    @classmethod
-    def parse_plain(cls, parser: TFParser, position: int) -> PlainOp | None:
-        """`callee(%a, %b) : (A, B) -> R` on one line with nothing else (no attributes, no
-        location), the callee and function type read before: what `parse` reads, in one step.
-        The texts are looked up whole: only a text read before in full is found."""
-        source = parser.source
-        line = _PLAIN_CALL.match(source, position)
-        if line is None or not _PLAIN_OP_END.match(source, line.end()):
-            return None
-        callee_text, operands_start, type_text = line.group(1), line.start(2), line.group(3)
-        function_type = parser.remembered("function type", type_text)
-        if not isinstance(function_type, FunctionType) or len(function_type.outputs) != 1:
-            return None
-        callee = parser.remembered("op" if callee_text[0] != "@" else "symbol", callee_text)
-        if callee is None:
-            if _PLAIN_SYMBOL.fullmatch(callee_text) is None:
-                return None
-            root, *nested = callee_text[1:].split("::@")
-            callee = SymbolRefAttr(root, nested)
-            parser.remember("symbol", callee_text, callee)
-        operands = plain_operand_names(parser, operands_start, line.end(2))
-        values = parser.resolve_operands(operands, function_type.inputs.data, line.start(3))
-        op = cls.create(
-            operands=values,
-            result_types=[function_type.outputs.data[0]],
-            properties={"callee": callee},
-        )
-        return PlainOp(op, line.end(), (callee, function_type))
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
@@ -613,16 +548,8 @@ def _op_body_text(callee: OpAttr) -> str:
     return stream.getvalue()
 
 
-register_plain_form(CallOp, CallOp.parse_plain)
+register_plain_call(CallOp, "callee")  # the parser reads plain call lines in one step
 
-_PLAIN_CALL = re.compile(
-    rf"([^(\n]+)(\((?: *{OPERAND} *(?:, *{OPERAND} *)*)?\)) : (\([^\n]*?)[ \t]*$", re.M
-)
-"""A call on one line: its callee, its operand list of plain names, its function type."""
-_PLAIN_SYMBOL = re.compile(r"@[A-Za-z_][A-Za-z0-9_$.]*(?:::@[A-Za-z_][A-Za-z0-9_$.]*)*")
-"""A callee `@f` or `@a::@b` of bare names."""
-_PLAIN_OP_END = re.compile(r"\s*(?:[^\s/l]|\Z)")
-"""What may follow a plain op: anything but a location (`loc(...)`, perhaps after a comment)."""
 
 _CHECKED_CALLS = CACHES.memo()
 """The signatures (callee, argument types, result types) of op calls that verified: a module
@@ -647,20 +574,18 @@ def _shown(type: IRType) -> str:
     return str(type) if not isinstance(type, UnitType) else "() (no result)"
 
 
-TF = memoize_verification(
-    Dialect(
-        "tf",
-        [ModuleOp, CallOp, ConstantOp, TupleOp, MeshOp, YieldOp],
-        [
-            OpAttr,
-            DimsAttr,
-            BufferAttr,
-            DimRangeAttr,
-            SpanEndAttr,
-            MetaAttr,
-            TargetAttr,
-            TopologyAttr,
-            OwnerContextAttr,
-        ],
-    )
+TF = Dialect(
+    "tf",
+    [ModuleOp, CallOp, ConstantOp, TupleOp, MeshOp, YieldOp],
+    [
+        OpAttr,
+        DimsAttr,
+        BufferAttr,
+        DimRangeAttr,
+        SpanEndAttr,
+        MetaAttr,
+        TargetAttr,
+        TopologyAttr,
+        OwnerContextAttr,
+    ],
 )
