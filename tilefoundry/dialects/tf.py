@@ -362,7 +362,10 @@ class CallFolder(HasFolder):
         assert isinstance(call.callee, OpAttr)
         result = call.results[0]
         folded = attr_to_op(call.callee).fold(tuple(call.args_), from_attr(result.type))
-        if folded is None or folded.type != result.type or not dominates(folded, call):
+        if folded is None or folded.type != result.type:
+            return None
+        # an argument is visible at the call; only another value needs the (linear) scan
+        if folded not in call.operands and not dominates(folded, call):
             return None
         return (folded,)
 

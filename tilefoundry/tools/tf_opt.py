@@ -250,7 +250,8 @@ class TfOptMain:
                 with self._timed("verify"), collection_paused():
                     verify_ir(module)
             if self.tf_pipeline is not None:
-                self._run_pipeline(self.tf_pipeline, module, implicit)
+                with collection_paused():  # a pass's clones would trigger full collections
+                    self._run_pipeline(self.tf_pipeline, module, implicit)
         except OpVerifyError as err:
             fail(op_place(err.op), str(err), err.notes)
         except PassOutputError as err:  # the pass's bug: at the op, or the closest op read

@@ -31,7 +31,7 @@ ROOT_ONLY: Anchors = ("builtin.module",)
 
 FOREIGN_ANCHORS: dict[str, Anchors] = {
     "canonicalize": ANY_OP,  # xDSL's, on every region of the anchor (`canonicalize.py`)
-    "cse": ANY_OP,  # xDSL's class itself: its `cse(op)` works on whatever op it is given
+    "cse": ANY_OP,  # xDSL's decisions, in linear work (`cse.py`)
     "dce": ANY_OP,  # xDSL's, on every region of the anchor (`dce.py`)
 }
 """Where the passes that are not `TFPass`es run, by pass name: xDSL's, declared here rather than

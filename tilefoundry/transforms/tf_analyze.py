@@ -162,7 +162,7 @@ class _Analyzer:
         self.pass_name = pass_name
         self.work_of: dict[Operation, _Work] = {}
         self.self_flops_of: dict[Operation, int] = {}
-        self.active: list[Operation] = []
+        self.active: dict[Operation, None] = {}  # the calls being measured, in order
 
     def size(self, dim: int | DimVar) -> int:
         return dim if isinstance(dim, int) else self.dims.get(dim.name, dim.hi - 1)
@@ -227,19 +227,20 @@ class _Analyzer:
         if known is not None:
             return known
         if function in self.active:
-            cycle = [*self.active[self.active.index(function) :], function]
+            chain = list(self.active)
+            cycle = [*chain[chain.index(function) :], function]
             shown = " -> ".join(f"@{_name(f)}" for f in cycle)
             raise PassError(
                 self.pass_name, f"recursive calls ({shown}) have no static cost", function
             )
-        self.active.append(function)
+        self.active[function] = None
         work = _Work(bytes=self.io_bytes(function))
         own = 0
         for op in self.body(function).walk():
             done, is_own = self.op_work(op, device)
             work.add(done)
             own += done.flops if is_own else 0
-        self.active.pop()
+        self.active.popitem()
         self.work_of[function] = work
         self.self_flops_of[function] = own
         return work

@@ -76,20 +76,26 @@ def prune_unreachable(root: ModuleOp) -> None:
 
 def _used_from_outside(root: ModuleOp) -> list[Operation]:
     """The functions of `root`'s tree that ops outside the tree call (when `root` is a child
-    module, pruned on its own: its parent's calls into it keep their callees)."""
-    top: Operation = root
-    while (parent := top.parent_op()) is not None:
-        top = parent
-    if top is root:
-        return []
+    module, pruned on its own: its parent's calls into it keep their callees).
+
+    A symbol resolves in the nearest enclosing module and down from it (`lookup_symbol`), so
+    only the ops of `root`'s ancestors themselves can name a function of its tree: a sibling
+    module's ops resolve inside the sibling. Those are the ops walked, not the whole file
+    (which, for `tf.module(tf.module(tf-prune-unreachable))`, was the file once per child)."""
     used: dict[Operation, None] = {}
-    for op in top.walk():
-        if op is root or root.is_ancestor(op):
-            continue
-        for ref in _symbols_called(op):
-            callee = lookup_symbol(op, ref)
-            if isinstance(callee, FunctionLike) and root.is_ancestor(callee):
-                used.setdefault(callee)
+    node: Operation = root
+    while (parent := node.parent_op()) is not None:
+        for region in parent.regions:
+            for block in region.blocks:
+                for member in block.ops:
+                    if isinstance(member, ModuleOp):
+                        continue  # `node` itself, or a sibling tree
+                    for op in member.walk():
+                        for ref in _symbols_called(op):
+                            callee = lookup_symbol(op, ref)
+                            if isinstance(callee, FunctionLike) and root.is_ancestor(callee):
+                                used.setdefault(callee)
+        node = parent
     return list(used)
 
 
