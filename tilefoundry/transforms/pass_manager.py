@@ -37,7 +37,7 @@ from xdsl.utils.arg_spec import ArgSpec, ParameterListType, ParameterType
 
 from tilefoundry.diagnostics import PassError, PassOutputError
 from tilefoundry.transforms.pass_base import TFPass, anchors_of
-from tilefoundry.transforms.stale_costs import costs_kept_fresh
+from tilefoundry.transforms.stale_costs import CostsSeen, costs_kept_fresh
 
 __all__ = [
     "MAX_PIPELINE_NESTING",
@@ -393,7 +393,7 @@ class Pipeline:
     ) -> None:
         """Run on `root`; `before_pass(pass, anchor)` and `after_pass(pass, anchor)` are called
         around each pass on each anchor."""
-        _run(self.elements, ctx, root, after_pass, before_pass)
+        _run(self.elements, ctx, root, after_pass, before_pass, CostsSeen())
 
     def describe(self) -> str:
         """The pipeline in full, every option with its value (`--dump-pass-pipeline`)."""
@@ -418,7 +418,8 @@ def _run(
     ctx: Context,
     anchor: Operation,
     after_pass: PassHook | None,
-    before_pass: PassHook | None = None,
+    before_pass: PassHook | None,
+    costs_seen: CostsSeen,
 ) -> None:
     from tilefoundry.dialects.effects import kept_summaries
 
@@ -428,7 +429,7 @@ def _run(
                 before_pass(element.pass_, anchor)
             # every pass runs with the effect summaries kept for its duration and the cost
             # metadata of what it rewrites kept fresh (docs/decisions.md)
-            with kept_summaries(), costs_kept_fresh(anchor):
+            with kept_summaries(), costs_kept_fresh(anchor, costs_seen):
                 element.pass_.apply(ctx, typing.cast(Any, anchor))
             if after_pass is not None:
                 after_pass(element.pass_, anchor)
@@ -441,7 +442,7 @@ def _run(
             if op.name == element.op_name or (element.op_name == ANY and op.name in NESTING_ANCHORS)
         ]
         for target in targets:
-            _run(element.elements, ctx, target, after_pass, before_pass)
+            _run(element.elements, ctx, target, after_pass, before_pass, costs_seen)
 
 
 def verify_pass_output(module_pass: ModulePass, root: Operation) -> None:

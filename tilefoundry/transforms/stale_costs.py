@@ -39,7 +39,7 @@ from tilefoundry.ir.callable import FunctionLike
 from tilefoundry.transforms.call_graph import callees, functions_of
 from tilefoundry.transforms.cost import COST_ATTR
 
-__all__ = ["costs_kept_fresh", "drop_costs"]
+__all__ = ["CostsSeen", "costs_kept_fresh", "drop_costs"]
 
 
 def _scopes(anchor: Operation) -> list[tuple[Operation, Operation]]:
@@ -69,6 +69,33 @@ def _has_cost(tree: Operation) -> bool:
         if isinstance(op, ModuleOp):
             pending.extend(op.body.block.ops)
     return False
+
+
+class CostsSeen:
+    """Which module trees hold a `tf.cost`, known for one pipeline run, so that a pass nested
+    on each of N children does not scan the whole tree N times. Conservative, never wrong: a
+    tree seen without a cost is looked at again only in the anchor a pass ran on (a pass
+    changes nothing outside its anchor, which is isolated from above); a tree seen with one
+    stays so (a dropped cost only makes the next check read what it would have read); a pass
+    on the input itself forgets everything (it may add or replace roots)."""
+
+    def __init__(self) -> None:
+        self._held: dict[Operation, bool] = {}
+        self.scans = 0  # how many trees were read: the work a test counts
+
+    def holds(self, tree: Operation) -> bool:
+        held = self._held.get(tree)
+        if held is None:
+            self.scans += 1
+            held = self._held[tree] = _has_cost(tree)
+        return held
+
+    def ran_on(self, anchor: Operation, tree: Operation) -> None:
+        """A pass ran on `anchor`, inside `tree`: it may have recorded a cost there."""
+        if isinstance(anchor, BuiltinModuleOp):
+            self._held.clear()
+        elif self._held.get(tree) is False and _has_cost(anchor):
+            self._held[tree] = True
 
 
 def _fingerprint_op(op: Operation) -> tuple[object, ...]:
@@ -139,12 +166,16 @@ def drop_costs(tree: Operation) -> None:
 
 
 @contextmanager
-def costs_kept_fresh(anchor: Operation) -> Iterator[None]:
+def costs_kept_fresh(anchor: Operation, seen: CostsSeen | None = None) -> Iterator[None]:
     """Run a pass on `anchor` inside this: what it changed loses its `tf.cost`, and so do
-    their callers (see the module docstring)."""
+    their callers (see the module docstring). `seen` carries what one pipeline run already
+    knows of which trees hold a cost."""
+    seen = CostsSeen() if seen is None else seen
     scopes = _scopes(anchor)
-    if not any(_has_cost(tree) for _, tree in scopes):
+    if not any(seen.holds(tree) for _, tree in scopes):
         yield
+        for _, tree in scopes:
+            seen.ran_on(anchor, tree)
         return
     before = {scope: _parts(scope) for scope, _ in scopes}
     yield
@@ -158,6 +189,8 @@ def costs_kept_fresh(anchor: Operation) -> Iterator[None]:
             drop_costs(tree)
             continue
         changed = {f for f, fp in functions_now.items() if functions.get(f) != fp}
+        if not changed:
+            continue
         for function in _stale(tree, changed):
             if COST_ATTR in function.attributes:
                 del function.attributes[COST_ATTR]

@@ -137,3 +137,46 @@ def test_a_child_pruned_on_its_own_reads_only_its_ancestors(
     # each child's run reads the root's own ops (main: n calls and a return, and main itself);
     # before, it walked the whole file (every child's functions too)
     assert looked_at[0] <= n * (n + 3)
+
+
+def test_a_pass_nested_on_each_child_looks_for_costs_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`costs_kept_fresh` asked "does the tree hold a tf.cost?" of the whole tree once per
+    anchor: a pass nested on each of n children read the tree n times (quadratic)."""
+    from tilefoundry.transforms import stale_costs
+
+    n = 20
+    real = stale_costs._has_cost
+    trees: list[str] = []
+
+    def counted(tree: Any) -> bool:
+        trees.append(tree.properties["sym_name"].data)
+        return bool(real(tree))
+
+    monkeypatch.setattr(stale_costs, "_has_cost", counted)
+    tf.run_passes(tf.parse_module(_children(n)), "tf.module(tf.module(tf-prune-unreachable))")
+    # the whole tree once; then each child alone, the anchor its pass ran on (it may have
+    # recorded a cost there); before, the whole tree once per child
+    assert trees.count("root") == 1
+    assert sorted(trees) == sorted(["root", *(f"c{i}" for i in range(n))])
+
+
+def test_a_cost_recorded_inside_a_nested_run_is_still_kept_fresh() -> None:
+    """What `CostsSeen` knows is never wrong: a tree seen without a cost, in which a nested
+    pass then records one, is looked at again, so a later pass drops the stale cost."""
+    from xdsl.dialects.builtin import StringAttr
+
+    from tilefoundry.dialects.tf import ModuleOp
+    from tilefoundry.transforms.cost import COST_ATTR
+    from tilefoundry.transforms.stale_costs import CostsSeen, costs_kept_fresh
+
+    root = tf.parse_module(_children(2)).module_op
+    child = next(op for op in root.body.block.ops if isinstance(op, ModuleOp))
+    function = next(iter(child.body.block.ops))
+    seen = CostsSeen()
+    assert not seen.holds(root)
+    with costs_kept_fresh(function, seen):  # a pass that records a cost on @f
+        function.attributes[COST_ATTR] = StringAttr("measured")
+    assert seen.holds(root)
+    with costs_kept_fresh(function, seen):  # a pass that changes @f: its cost is stale
+        function.attributes["tf.touched"] = StringAttr("yes")
+    assert COST_ATTR not in function.attributes
