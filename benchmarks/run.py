@@ -34,7 +34,6 @@ from generate import Inputs, LargeShape, find_tool, generate
 TF_OPT = "tf-opt"
 XDSL_OPT = "xdsl-opt"
 MLIR_OPT = "mlir-opt"
-TF_OPT_GENERIC = "tf-opt (generic in)"
 PASS_FLAGS = {"cse": "--cse", "dce": "--canonicalize"}
 
 
@@ -158,11 +157,12 @@ def measure_once(case: Case, command: Command, result: Result, index: int, timeo
 def build_cases(
     inputs: Inputs, tools: dict[str, str | None], args: argparse.Namespace
 ) -> list[Case]:
-    """The cases: the trivial file, the tree and the chain parsed and printed (tf-opt also
-    reading the generic form), the chain with a pass, and the large module when asked."""
+    """The cases: the trivial file; the tree and the chain parsed and printed, tf-opt reading
+    the custom form and then the generic form; the model of distinct shapes; the dense
+    constants; the chain with a pass; and the large module when asked."""
 
     def command(tool: str, flags: list[str], source: Path | None, probe: bool = False) -> Command:
-        path = tools[TF_OPT if tool == TF_OPT_GENERIC else tool]
+        path = tools[tool]
         argv = None if path is None else [path, *flags, *([str(source)] if source else [])]
         return Command(tool, argv, source, probe)
 
@@ -175,9 +175,17 @@ def build_cases(
         ]
 
     def parse_print(name: str, repeat: int) -> Case:
-        commands = trio(plain, name)
-        commands.insert(1, command(TF_OPT_GENERIC, [], inputs.generic[name]))
-        return Case(f"{name} ({inputs.ops[name]} ops)", repeat, commands)
+        return Case(f"{name} ({inputs.ops[name]} ops)", repeat, trio(plain, name))
+
+    def generic_in(name: str, repeat: int) -> Case:
+        """tf-opt reading the generic form too (what upstream mlir-opt hands back)."""
+        generic = inputs.generic[name]
+        commands = [
+            command(TF_OPT, [], generic),
+            command(XDSL_OPT, [], generic),
+            command(MLIR_OPT, plain[MLIR_OPT], generic),
+        ]
+        return Case(f"{name}, generic form ({inputs.ops[name]} ops)", repeat, commands)
 
     plain = {TF_OPT: [], XDSL_OPT: [], MLIR_OPT: ["--allow-unregistered-dialect"]}
     with_pass = {
@@ -188,11 +196,18 @@ def build_cases(
     cases = [
         Case("trivial", args.repeat, trio(plain, "trivial")),
         parse_print("tree", args.large_repeat),
+        generic_in("tree", args.large_repeat),
         parse_print("chain", args.large_repeat),
+        generic_in("chain", args.large_repeat),
+        parse_print("shapes", args.large_repeat),
+        parse_print("constants", args.large_repeat),
         Case(f"chain + {args.pass_name}", args.large_repeat, trio(with_pass, "chain", probe=True)),
     ]
     if "large" in inputs.custom:
         cases.append(parse_print("large", args.large_repeat))
+    if args.only:
+        wanted = args.only.split(",")
+        cases = [cases[0], *(c for c in cases[1:] if c.name.split(" (")[0] in wanted)]
     return cases
 
 
@@ -368,7 +383,12 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--quick", action="store_true", help="16 layers, 5,000 calls, fewer runs")
     parser.add_argument("--layers", type=int, default=None, help="layers of the tree (64)")
     parser.add_argument("--calls", type=int, default=None, help="calls of the chain (20,000)")
+    parser.add_argument("--shape-layers", type=int, default=None, help="layers of `shapes` (160)")
+    parser.add_argument("--constants", type=int, default=None, help="constants (5,000)")
     parser.add_argument("--large", action="store_true", help="also the 50,001-op module")
+    parser.add_argument(
+        "--only", default="", help="comma-separated case names, e.g. 'shapes,chain, generic form'"
+    )
     parser.add_argument("--pass", dest="pass_name", choices=sorted(PASS_FLAGS), default="cse")
     parser.add_argument("--tf-opt", default=TF_OPT, help="tf-opt command or path")
     parser.add_argument("--xdsl-opt", default=XDSL_OPT, help="xdsl-opt command or path")
@@ -380,6 +400,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     args.large_repeat = args.large_repeat or (2 if args.quick else min(3, args.repeat))
     args.layers = args.layers or (16 if args.quick else 64)
     args.calls = args.calls or (5000 if args.quick else 20000)
+    args.shape_layers = args.shape_layers or (40 if args.quick else 160)
+    args.constants = args.constants or (1250 if args.quick else 5000)
     return args
 
 
@@ -399,7 +421,13 @@ def benchmark(args: argparse.Namespace, directory: Path) -> int:
     progress(f"generating inputs in {directory} ...")
     started = time.perf_counter()
     inputs = generate(
-        directory, args.layers, args.calls, tools[TF_OPT], LargeShape() if args.large else None
+        directory,
+        args.layers,
+        args.calls,
+        tools[TF_OPT],
+        LargeShape() if args.large else None,
+        shape_layers=args.shape_layers,
+        constants=args.constants,
     )
     progress(f"generated in {time.perf_counter() - started:.1f} s")
     if inputs.generic_error:
@@ -412,7 +440,10 @@ def benchmark(args: argparse.Namespace, directory: Path) -> int:
     print("## Environment\n")
     print("\n".join(f"- {line}" for line in environment(tools, load_before)))
     sizes = ", ".join(f"{name} {count} ops" for name, count in inputs.ops.items())
-    print(f"- inputs: tree of {args.layers} layers, chain of {args.calls} calls ({sizes})")
+    print(
+        f"- inputs: tree of {args.layers} layers, chain of {args.calls} calls, "
+        f"{args.shape_layers} layers of their own shapes, {args.constants} constants ({sizes})"
+    )
     print(f"- runs: {args.repeat} (trivial), {args.large_repeat} (the others)\n")
     print("## Results (wall seconds per process)\n")
     print(format_table(results))

@@ -57,6 +57,7 @@ from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from tilefoundry.diagnostics import VerifyError
 from tilefoundry.ir.expr import ExprOp, VarOwner
+from tilefoundry.ir.fast_forms import read_dense, read_generic_op, read_tensor_type
 from tilefoundry.ir.irdl_form import read_irdl_form
 from tilefoundry.ir.lexer import BYTE_ORDER_MARK, TFLexer
 from tilefoundry.ir.literals import LiteralParser, print_dense, print_float
@@ -80,6 +81,7 @@ from tilefoundry.ir.nesting import (
     nesting_message,
     operation_attributes,
 )
+from tilefoundry.xdsl_adapter.fast_paths import define_values
 
 __all__ = [
     "PlainForm",
@@ -235,7 +237,7 @@ class TFParser(LiteralParser, Parser):
         token = self._current_token
         if token.kind is MLIRTokenKind.BARE_IDENT and token.text in _MEMOIZED_TYPES:
             end = bracketed_end(self.source, token.span.start)
-            return self.memoized("type", end, self._parse_type_here)
+            return self.memoized("type", end, lambda: self._parse_new_type(end))
         return self._parse_type_here()
 
     def parse_optional_function_type(self) -> FunctionType | None:
@@ -284,6 +286,19 @@ class TFParser(LiteralParser, Parser):
         if self.source[start : self.pos].rstrip() == text:
             cache[text] = value
         return value
+
+    def _parse_new_type(self, end: int) -> TypeAttribute | None:
+        """A type not read before: a plain tensor type in one step (`ir/fast_forms.py`), any
+        other token by token."""
+        if end >= 0 and (tensor := read_tensor_type(self, end)) is not None:
+            return tensor
+        return self._parse_type_here()
+
+    def parse_dense_int_or_fp_elements_attr(self, type: Any) -> DenseIntOrFPElementsAttr:
+        """A literal of decimal numbers in one step (`ir/fast_forms.py`), any other token by
+        token."""
+        read = read_dense(self, type)
+        return read if read is not None else super().parse_dense_int_or_fp_elements_attr(type)
 
     def _parse_type_here(self) -> TypeAttribute | None:
         start = self.pos
@@ -375,7 +390,7 @@ class TFParser(LiteralParser, Parser):
 
     def parse_operation(self) -> Operation:
         start = self.pos
-        plain = self._parse_plain_operation(start)
+        plain = self._parse_plain_operation(start) or self._parse_plain_generic(start)
         if plain is not None:
             return plain
         counted = self._enter()
@@ -426,6 +441,32 @@ class TFParser(LiteralParser, Parser):
         )
         self.op_offsets[op] = start
         if isinstance(op, ExprOp | VarOwner):
+            self._bind_ssa_name(op, start)
+        return op
+
+    def _parse_plain_generic(self, start: int) -> Operation | None:
+        """An op in the generic form without regions or successors, read in one step
+        (`ir/fast_forms.py`); None (nothing consumed) for any other text."""
+        if not self.source.startswith(('"', "%"), start):
+            return None
+        counted = self._enter()
+        self._op_level += 1
+        try:
+            read = read_generic_op(self, start)
+        finally:
+            self._op_level -= 1
+            self._leave(counted)
+        if read is None:
+            return None
+        op, name, _ = read
+        if name is not None:
+            define_values(
+                self, name[1:], op.results, Span(start, start + len(name), self.lexer.input)
+            )
+        self.op_offsets[op] = start
+        if self._op_level + 1 + self._depths.deepest(operation_attributes(op)) > MAX_NESTING:
+            raise _OpParseError(Span(start, start + 1, self.lexer.input), nesting_message())
+        if isinstance(op, ExprOp | VarOwner) and len(op.results) == 1:
             self._bind_ssa_name(op, start)
         return op
 
