@@ -57,7 +57,12 @@ from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from tilefoundry.diagnostics import VerifyError
 from tilefoundry.ir.expr import ExprOp, VarOwner
-from tilefoundry.ir.fast_forms import read_dense, read_generic_op, read_tensor_type
+from tilefoundry.ir.fast_forms import (
+    properties_end,
+    read_dense,
+    read_generic_op,
+    read_tensor_type,
+)
 from tilefoundry.ir.irdl_form import read_irdl_form
 from tilefoundry.ir.lexer import BYTE_ORDER_MARK, TFLexer
 from tilefoundry.ir.literals import LiteralParser, print_dense, print_float
@@ -293,6 +298,12 @@ class TFParser(LiteralParser, Parser):
         if end >= 0 and (tensor := read_tensor_type(self, end)) is not None:
             return tensor
         return self._parse_type_here()
+
+    def parse_optional_properties_dict(self) -> dict[str, Attribute]:
+        """xDSL's, each distinct text on one line read once (attributes are immutable; the
+        caller gets its own dict)."""
+        end = properties_end(self.source, self.pos)
+        return dict(self.memoized("properties", end, super().parse_optional_properties_dict))
 
     def parse_dense_int_or_fp_elements_attr(self, type: Any) -> DenseIntOrFPElementsAttr:
         """A literal of decimal numbers in one step (`ir/fast_forms.py`), any other token by

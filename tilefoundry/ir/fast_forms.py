@@ -50,7 +50,7 @@ from tilefoundry.xdsl_adapter.fast_paths import resume_at
 if TYPE_CHECKING:
     from tilefoundry.ir.asm import TFParser
 
-__all__ = ["GenericOp", "read_dense", "read_generic_op", "read_tensor_type"]
+__all__ = ["GenericOp", "properties_end", "read_dense", "read_generic_op", "read_tensor_type"]
 
 _OPERAND = r"%(?:[0-9]+|[A-Za-z$._-][A-Za-z0-9$._-]*)"
 _GENERIC_HEAD = re.compile(
@@ -99,6 +99,11 @@ def balanced_end(text: str, start: int) -> int:
     return -1
 
 
+def properties_end(text: str, start: int) -> int:
+    """The end of the properties `<{...}>` on one line at `start`, or -1."""
+    return balanced_end(text, start) if text.startswith("<{", start) else -1
+
+
 def _dictionary(
     parser: TFParser, table: str, position: int, opener: str
 ) -> tuple[dict[str, Attribute], int] | None:
@@ -112,8 +117,8 @@ def _dictionary(
     if end < 0:
         return None
     resume_at(parser, position)
-    if opener == "<{":
-        read = parser.memoized(table, end, parser.parse_optional_properties_dict)
+    if opener == "<{":  # memoized by the parser
+        read = parser.parse_optional_properties_dict()
     else:
         read = parser.memoized(table, end, parser.parse_optional_attr_dict)
     after = _spaces_end(source, end)
@@ -140,7 +145,7 @@ def read_generic_op(parser: TFParser, start: int) -> GenericOp | None:
     if op_type is None:
         return None
     operands_start = source.index("(", head.end(2))
-    read_properties = _dictionary(parser, "properties", head.end(), "<{")
+    read_properties = _dictionary(parser, "", head.end(), "<{")
     if read_properties is None:
         return _give_up(parser, start)
     read_attributes = _dictionary(parser, "attribute dictionary", read_properties[1], "{")
