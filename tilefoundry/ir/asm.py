@@ -86,7 +86,7 @@ from tilefoundry.ir.nesting import (
     nesting_message,
     operation_attributes,
 )
-from tilefoundry.xdsl_adapter.fast_paths import define_values
+from tilefoundry.xdsl_adapter.fast_paths import define_values, resume_at
 
 __all__ = [
     "PlainForm",
@@ -302,7 +302,14 @@ class TFParser(LiteralParser, Parser):
     def parse_optional_properties_dict(self) -> dict[str, Attribute]:
         """xDSL's, each distinct text on one line read once (attributes are immutable; the
         caller gets its own dict)."""
-        end = properties_end(self.source, self.pos)
+        source, start = self.source, self.pos
+        if source.startswith("<{", start):  # a text read before, looked up whole
+            close = source.find("}>", start) + 2
+            known = self.remembered("properties", source[start:close])
+            if known is not None:
+                resume_at(self, close)
+                return dict(known)
+        end = properties_end(source, start)
         return dict(self.memoized("properties", end, super().parse_optional_properties_dict))
 
     def parse_dense_int_or_fp_elements_attr(self, type: Any) -> DenseIntOrFPElementsAttr:
@@ -469,14 +476,16 @@ class TFParser(LiteralParser, Parser):
             self._leave(counted)
         if read is None:
             return None
-        op, name, _ = read
+        op, name, bound = read
         if name is not None:
             define_values(
                 self, name[1:], op.results, Span(start, start + len(name), self.lexer.input)
             )
         self.op_offsets[op] = start
-        if self._op_level + 1 + self._depths.deepest(operation_attributes(op)) > MAX_NESTING:
-            raise _OpParseError(Span(start, start + 1, self.lexer.input), nesting_message())
+        level = self._op_level + 1
+        if level + self._depths.deepest(bound) > MAX_NESTING:  # `bound` holds what op uses
+            if level + self._depths.deepest(operation_attributes(op)) > MAX_NESTING:
+                raise _OpParseError(Span(start, start + 1, self.lexer.input), nesting_message())
         if isinstance(op, ExprOp | VarOwner) and len(op.results) == 1:
             self._bind_ssa_name(op, start)
         return op

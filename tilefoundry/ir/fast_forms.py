@@ -34,6 +34,7 @@ from xdsl.dialects.builtin import (
     Float16Type,
     Float32Type,
     Float64Type,
+    FunctionType,
     IndexType,
     IntegerType,
     TensorType,
@@ -145,17 +146,14 @@ def read_generic_op(parser: TFParser, start: int) -> GenericOp | None:
     if op_type is None:
         return None
     operands_start = source.index("(", head.end(2))
-    read_properties = _dictionary(parser, "", head.end(), "<{")
-    if read_properties is None:
-        return _give_up(parser, start)
-    read_attributes = _dictionary(parser, "attribute dictionary", read_properties[1], "{")
-    if read_attributes is None:
-        return _give_up(parser, start)
-    colon = _COLON.match(source, read_attributes[1])
-    if colon is None or not source.startswith("(", colon.end()):
-        return _give_up(parser, start)
-    resume_at(parser, colon.end())
-    function_type = parser.parse_function_type()
+    known = _remembered_parts(parser, head.end())
+    if known is not None:
+        read_properties, read_attributes, function_type, type_start = known
+    else:
+        read = _read_parts(parser, head.end())
+        if read is None:
+            return _give_up(parser, start)
+        read_properties, read_attributes, function_type, type_start = read
     if len(function_type.outputs) != (head.group(1) is not None):
         return _give_up(parser, start)  # the full reading reports the count
     location = parser.parse_optional_location()
@@ -164,8 +162,8 @@ def read_generic_op(parser: TFParser, start: int) -> GenericOp | None:
         UnresolvedOperand(Span(name.start(), name.end(), lexed), 0)
         for name in _OPERAND_NAME.finditer(source, operands_start, head.end())
     ]
-    values = parser.resolve_operands(operands, function_type.inputs.data, colon.end())
-    properties, attributes = dict(read_properties[0]), dict(read_attributes[0])
+    values = parser.resolve_operands(operands, function_type.inputs.data, type_start)
+    properties, attributes = dict(read_properties), dict(read_attributes)
     if attributes and issubclass(op_type, IRDLOperation):  # as xDSL: properties given as
         for name in op_type.get_irdl_definition().properties:  # attributes are moved
             if name in attributes and name not in properties:
@@ -177,8 +175,58 @@ def read_generic_op(parser: TFParser, start: int) -> GenericOp | None:
         attributes=attributes,
         location=location,
     )
-    bound = (function_type, *properties.values(), *attributes.values())
+    bound = (function_type, *properties.values(), *attributes.values(), op.location)
     return GenericOp(op, head.group(1), bound)
+
+
+_Parts = tuple[dict[str, Attribute], dict[str, Attribute], FunctionType, int]
+"""An op's properties, attributes and function type, and where the type starts."""
+
+
+def _remembered_parts(parser: TFParser, position: int) -> _Parts | None:
+    """The parts after the operands when each is a text read in full before, the parser moved
+    past the function type; None (nothing consumed) otherwise. The common case: no text is
+    scanned for its brackets, the texts are looked up whole."""
+    source = parser.source
+    properties: Any = _NO_ENTRIES
+    if source.startswith("<{", position):
+        close = source.find("}>", position) + 2
+        properties = parser.remembered("properties", source[position:close])
+        if properties is None:
+            return None
+        position = _spaces_end(source, close)
+    if not source.startswith(": (", position):
+        return None
+    type_start = position + 2
+    line_end = source.find("\n", type_start)
+    type_text = source[type_start : len(source) if line_end < 0 else line_end].rstrip()
+    type_end = type_start + len(type_text)
+    function_type = parser.remembered("function type", type_text)
+    if not isinstance(function_type, FunctionType):
+        return None
+    resume_at(parser, type_end)
+    return properties, _NO_ENTRIES, function_type, type_start
+
+
+def _read_parts(parser: TFParser, position: int) -> _Parts | None:
+    """The parts after the operands read by the parser, the parser moved past the function
+    type; None when the text is not of the plain shape."""
+    source = parser.source
+    read_properties = _dictionary(parser, "", position, "<{")
+    if read_properties is None:
+        return None
+    read_attributes = _dictionary(parser, "attribute dictionary", read_properties[1], "{")
+    if read_attributes is None:
+        return None
+    colon = _COLON.match(source, read_attributes[1])
+    if colon is None or not source.startswith("(", colon.end()):
+        return None
+    resume_at(parser, colon.end())
+    function_type = parser.parse_function_type()
+    return read_properties[0], read_attributes[0], function_type, colon.end()
+
+
+_NO_ENTRIES: dict[str, Attribute] = {}
 
 
 def _give_up(parser: TFParser, start: int) -> GenericOp | None:
