@@ -32,6 +32,7 @@ from pathlib import Path
 from generate import Inputs, LargeShape, find_tool, generate
 
 TF_OPT = "tf-opt"
+BASELINE = "tf-opt before"
 XDSL_OPT = "xdsl-opt"
 MLIR_OPT = "mlir-opt"
 PASS_FLAGS = {"cse": "--cse", "dce": "--canonicalize"}
@@ -166,10 +167,15 @@ def build_cases(
         argv = None if path is None else [path, *flags, *([str(source)] if source else [])]
         return Command(tool, argv, source, probe)
 
+    def tf_opts(flags: list[str], source: Path | None) -> list[Command]:
+        """tf-opt, and the baseline tf-opt on the same input when there is one."""
+        baseline = [command(BASELINE, flags, source)] if BASELINE in tools else []
+        return [command(TF_OPT, flags, source), *baseline]
+
     def trio(flags: dict[str, list[str]], name: str, probe: bool = False) -> list[Command]:
         custom, generic = inputs.custom[name], inputs.generic[name]
         return [
-            command(TF_OPT, flags[TF_OPT], custom),
+            *tf_opts(flags[TF_OPT], custom),
             command(XDSL_OPT, flags[XDSL_OPT], generic),
             command(MLIR_OPT, flags[MLIR_OPT], generic, probe),
         ]
@@ -181,7 +187,7 @@ def build_cases(
         """tf-opt reading the generic form too (what upstream mlir-opt hands back)."""
         generic = inputs.generic[name]
         commands = [
-            command(TF_OPT, [], generic),
+            *tf_opts([], generic),
             command(XDSL_OPT, [], generic),
             command(MLIR_OPT, plain[MLIR_OPT], generic),
         ]
@@ -206,7 +212,7 @@ def build_cases(
     if "large" in inputs.custom:
         cases.append(parse_print("large", args.large_repeat))
     if args.only:
-        wanted = args.only.split(",")
+        wanted = args.only.split(";")
         cases = [cases[0], *(c for c in cases[1:] if c.name.split(" (")[0] in wanted)]
     return cases
 
@@ -308,9 +314,26 @@ def format_ratios(results: Sequence[Result]) -> str:
             return f"- ({missing.tool} {missing.status})"
         return f"{ratio(tf.median, other.median)} (min {ratio(tf.best, other.best)})"
 
-    lines = ["| case | tf-opt / xdsl-opt | tf-opt / mlir-opt |", "|---|---|---|"]
+    if not any(r.tool == BASELINE for r in results):
+        lines = ["| case | tf-opt / xdsl-opt | tf-opt / mlir-opt |", "|---|---|---|"]
+        for case in dict.fromkeys(r.case for r in results):
+            lines.append(f"| {case} | {cell(case, XDSL_OPT)} | {cell(case, MLIR_OPT)} |")
+        return "\n".join(lines)
+
+    def before(case: str) -> str:
+        base, other = by_key.get((case, BASELINE)), by_key.get((case, XDSL_OPT))
+        if base is None or other is None or base.median is None or other.median is None:
+            return "-"
+        return f"{ratio(base.median, other.median)} (min {ratio(base.best, other.best)})"
+
+    lines = [
+        "| case | before / xdsl-opt | tf-opt / xdsl-opt | tf-opt / mlir-opt |",
+        "|---|---|---|---|",
+    ]
     for case in dict.fromkeys(r.case for r in results):
-        lines.append(f"| {case} | {cell(case, XDSL_OPT)} | {cell(case, MLIR_OPT)} |")
+        lines.append(
+            f"| {case} | {before(case)} | {cell(case, XDSL_OPT)} | {cell(case, MLIR_OPT)} |"
+        )
     return "\n".join(lines)
 
 
@@ -387,10 +410,13 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--constants", type=int, default=None, help="constants (5,000)")
     parser.add_argument("--large", action="store_true", help="also the 50,001-op module")
     parser.add_argument(
-        "--only", default="", help="comma-separated case names, e.g. 'shapes,chain, generic form'"
+        "--only", default="", help="case names separated by ;, e.g. 'shapes;chain, generic form'"
     )
     parser.add_argument("--pass", dest="pass_name", choices=sorted(PASS_FLAGS), default="cse")
     parser.add_argument("--tf-opt", default=TF_OPT, help="tf-opt command or path")
+    parser.add_argument(
+        "--baseline", default=None, help="another tf-opt (an older build), timed beside tf-opt"
+    )
     parser.add_argument("--xdsl-opt", default=XDSL_OPT, help="xdsl-opt command or path")
     parser.add_argument("--mlir-opt", default="mlir-opt-19", help="mlir-opt command or path")
     parser.add_argument("--timeout", type=float, default=900.0, help="seconds per run")
@@ -416,6 +442,8 @@ def benchmark(args: argparse.Namespace, directory: Path) -> int:
         XDSL_OPT: find_tool(args.xdsl_opt),
         MLIR_OPT: find_tool(args.mlir_opt),
     }
+    if args.baseline is not None:
+        tools[BASELINE] = find_tool(args.baseline)
     load_before = load_average()
     compile_bytecode()
     progress(f"generating inputs in {directory} ...")

@@ -73,6 +73,7 @@ from tilefoundry.ir.asm import (
 from tilefoundry.ir.caches import CACHES
 from tilefoundry.ir.callable import FunctionLike, fits
 from tilefoundry.ir.expr import Expr, ExprOp, Var, dominates, expr_value
+from tilefoundry.ir.fast_forms import read_plain_constant
 from tilefoundry.ir.metadata import (
     IRMetadata,
     MetaAttr,
@@ -611,6 +612,19 @@ def _op_body_text(callee: OpAttr) -> str:
 
 
 register_plain_form(CallOp, CallOp.parse_plain)
+
+
+def _plain_constant(parser: TFParser, position: int) -> PlainOp | None:
+    """`dense<...> : tensor<...>` alone on its line, read in one step (`ir/fast_forms.py`)."""
+    read = read_plain_constant(
+        parser,
+        position,
+        lambda value: ConstantOp.create(properties={"value": value}, result_types=[value.type]),
+    )
+    return None if read is None else PlainOp(*read)
+
+
+register_plain_form(ConstantOp, _plain_constant)
 
 _PLAIN_CALL = re.compile(
     rf"([^(\n]+)(\((?: *{OPERAND} *(?:, *{OPERAND} *)*)?\)) : (\([^\n]*?)[ \t]*$", re.M

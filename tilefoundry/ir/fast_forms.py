@@ -15,7 +15,9 @@ that the full reading reports what is wrong:
   once per distinct text), so that a model whose layers each have their own shapes reads each
   new spelling cheaply;
 - `read_dense`: `dense<[[1.5, 2.0], [3.0, -4.0]]>` and splats `dense<1.5>`, decimal numbers of
-  an integer or float tensor, read in one step (`json`) instead of a token per element.
+  an integer or float tensor, read in one step (`json`) instead of a token per element;
+  `read_plain_constant` reads a whole `%c = tf.constant dense<...> : tensor<...>` line with it
+  (the plain form of `tf.constant`, see `register_plain_form`).
 
 `tests/unit/ir/test_fast_forms.py` reads generated inputs both ways and compares the IR.
 """
@@ -25,6 +27,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from xdsl.dialects.builtin import (
@@ -51,7 +54,14 @@ from tilefoundry.xdsl_adapter.fast_paths import resume_at
 if TYPE_CHECKING:
     from tilefoundry.ir.asm import TFParser
 
-__all__ = ["GenericOp", "properties_end", "read_dense", "read_generic_op", "read_tensor_type"]
+__all__ = [
+    "GenericOp",
+    "properties_end",
+    "read_dense",
+    "read_generic_op",
+    "read_plain_constant",
+    "read_tensor_type",
+]
 
 _OPERAND = r"%(?:[0-9]+|[A-Za-z$._-][A-Za-z0-9$._-]*)"
 _GENERIC_HEAD = re.compile(
@@ -318,6 +328,30 @@ def read_dense(parser: TFParser, given: Attribute | None) -> DenseIntOrFPElement
     if given is not None:
         resume_at(parser, found.end())
     return canonical_dense(dense_type, data)
+
+
+_PLAIN_CONSTANT = re.compile(r"dense<[-0-9.eE+, \[\]]*> : tensor<[^\n{}()/]*>[ \t]*$", re.M)
+"""`dense<decimal literal> : tensor<...>` alone on the rest of its line (no attributes, no
+location, no comment)."""
+
+
+def read_plain_constant(
+    parser: TFParser, position: int, make: Callable[[DenseIntOrFPElementsAttr], Operation]
+) -> tuple[Operation, int, tuple[Attribute, ...]] | None:
+    """A constant's `dense<...> : tensor<...>` from `position` to its line's end read in one
+    step, and the op `make` builds of it (what its full reading builds: the literal as its
+    value, its type as the result's), where its text ends, and what it uses; None (the parser
+    where it was) for any other text."""
+    line = _PLAIN_CONSTANT.match(parser.source, position)
+    if line is None:
+        return None
+    start = parser.pos
+    resume_at(parser, position + len("dense"))
+    value = read_dense(parser, None)
+    if value is None:
+        resume_at(parser, start)
+        return None
+    return make(value), line.end(), (value,)
 
 
 def _flatten(literal: Any, shape: list[int], depth: int, into: list[Any]) -> bool:

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from tilefoundry.ir import asm
+from tilefoundry.ir import asm, fast_forms
 from tilefoundry.tools.tf_opt import main
 
 T = "tensor<4xf32>"
@@ -53,7 +53,9 @@ def counted_reads(monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, int]]:
     counts = dict.fromkeys(READERS, 0)
     with monkeypatch.context() as patch:
         for name in READERS:
-            patch.setattr(asm, name, counting(name, getattr(asm, name), counts))
+            reader = counting(name, getattr(asm, name), counts)
+            patch.setattr(asm, name, reader)
+            patch.setattr(fast_forms, name, reader)  # the plain form of tf.constant's
         yield counts
 
 
@@ -78,6 +80,7 @@ def both_ways(
     with monkeypatch.context() as patch:
         for name in READERS:
             patch.setattr(asm, name, lambda *args: None)
+            patch.setattr(fast_forms, name, lambda *args: None)
         full = run(path, *flags)
     assert fast == full
     return fast, counts
@@ -311,3 +314,22 @@ def run_text(tmp_path: Path, text: str) -> str:
     code, out, err = run(path)
     assert (code, err) == (0, "")
     return out
+
+
+CONSTANT_SPELLINGS = {
+    "plain": f"%c = tf.constant dense<[1.5, 2.0, 3.0, 4.0]> : {T}",
+    "location": f'%c = tf.constant dense<1.5> : {T} loc("k.py":2:3)',
+    "attributes": f"%c = tf.constant dense<1.5> : {T} {{note = 1 : i64}}",
+    "comment": f"%c = tf.constant dense<1.5> : {T} // note",
+    "hex string": '%c = tf.constant dense<"0x0000C03F"> : tensor<1xf32>',
+    "wrong shape": f"%c = tf.constant dense<[1.5, 2.0]> : {T}",
+    "defined twice": f"%x = tf.constant dense<1.5> : {T}",
+}
+
+
+@pytest.mark.parametrize("line", CONSTANT_SPELLINGS.values(), ids=CONSTANT_SPELLINGS.keys())
+def test_every_spelling_of_a_constant_gets_what_the_full_reading_gives(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, line: str
+) -> None:
+    (code, _, err), counts = both_ways(tmp_path, monkeypatch, module(line), *EVERY_FORM[1])
+    assert code == 0 or err.startswith(str(tmp_path / "input.mlir") + ":")
