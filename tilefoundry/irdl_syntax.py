@@ -32,6 +32,8 @@ from xdsl.parser import AttrParser
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
+from tilefoundry.xdsl_adapter.parser import current_token
+
 __all__ = [
     "IRDL_DIALECTS",
     "from_irdl_parameter",
@@ -83,13 +85,13 @@ def from_irdl_parameter(attr: Attribute) -> Attribute:
 def irdl_form_follows(parser: AttrParser, *kinds: MLIRTokenKind) -> bool:
     """Whether the parameters at the parser (just inside `<`) start with a token of one of
     `kinds`: how an attribute whose custom form starts otherwise tells its IRDL form."""
-    return parser._current_token.kind in kinds  # noqa: SLF001 - xDSL has no public peek
+    return current_token(parser).kind in kinds
 
 
 def keyword_follows(parser: AttrParser, *keywords: str) -> bool:
     """Whether the next token is one of these bare identifiers (without consuming it): how an
     attribute whose custom form starts with a keyword tells it from its IRDL form."""
-    token = parser._current_token  # noqa: SLF001 - xDSL has no public peek
+    token = current_token(parser)
     return token.kind is MLIRTokenKind.BARE_IDENT and token.text in keywords
 
 

@@ -17,6 +17,8 @@ from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 
+from tilefoundry.xdsl_adapter.printer import pin_ssa_name
+
 __all__ = [
     "ParsedParam",
     "ValuesFormat",
@@ -41,7 +43,7 @@ def print_named_value(printer: Printer, value: SSAValue, name: str) -> None:
     stem, suffix = (match.group(1), int(match.group(2))) if match else (name, 0)
     names[stem] = max(names.get(stem, 0), suffix + 1)
     names[name] = max(names.get(name, 0), 1)
-    printer._ssa_values[value] = name  # noqa: SLF001 - xDSL has no public way to pin a name
+    pin_ssa_name(printer, value, name)
     printer.print_string(f"%{name}")
 
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import functools
 import io
-import re
 from collections.abc import Iterable, Sequence
 from collections.abc import Set as AbstractSet
 from io import StringIO
@@ -23,7 +22,6 @@ from typing import Any, Protocol, cast, runtime_checkable
 from xdsl.dialects.builtin import (
     ArrayAttr,
     DenseIntOrFPElementsAttr,
-    FunctionType,
     SymbolRefAttr,
 )
 from xdsl.dialects.builtin import TensorType as BuiltinTensorType
@@ -61,19 +59,10 @@ from tilefoundry.dialects.op_attr import OpAttr, attr_to_op, canonical, op_to_at
 from tilefoundry.dialects.op_attr import print_op_body as _print_op_body
 from tilefoundry.dialects.tf_mesh import MeshOp, YieldOp
 from tilefoundry.dialects.tf_module import ModuleOp, OwnerContextAttr, lookup_symbol
-from tilefoundry.ir.asm import (
-    OPERAND,
-    PlainOp,
-    TFParser,
-    TFPrinter,
-    bracketed_end,
-    plain_operand_names,
-    register_plain_form,
-)
+from tilefoundry.ir.asm import TFPrinter
 from tilefoundry.ir.caches import CACHES
 from tilefoundry.ir.callable import FunctionLike, fits
 from tilefoundry.ir.expr import Expr, ExprOp, Var, dominates, expr_value
-from tilefoundry.ir.fast_forms import read_plain_constant
 from tilefoundry.ir.metadata import (
     IRMetadata,
     MetaAttr,
@@ -83,6 +72,8 @@ from tilefoundry.ir.metadata import (
 )
 from tilefoundry.ir.op_registry import Op, typeinfer
 from tilefoundry.ir.op_verification import memoize_verification
+from tilefoundry.ir.plain_call import register_plain_call
+from tilefoundry.ir.plain_constant import register_plain_constant
 from tilefoundry.ir.state import Slot
 from tilefoundry.target import TargetAttr, TopologyAttr
 from tilefoundry.types import (
@@ -528,17 +519,11 @@ class CallOp(ExprOp, IRDLOperation):
                 parser.parse_punctuation(":", " (nested symbol references are @a::@b)")
                 nested.append(parser.parse_symbol_name())
             callee = SymbolRefAttr(root, nested)
-        elif isinstance(parser, TFParser):  # the same targets recur: each text read once
-            end = bracketed_end(parser.source, parser.pos)
-            callee = parser.memoized("op", end, lambda: canonical(*parse_op_body(parser)))
         else:
             callee = canonical(*parse_op_body(parser))
-        if isinstance(parser, TFParser):
-            operands = parser.parse_operand_list()
-        else:
-            operands = parser.parse_comma_separated_list(
-                parser.Delimiter.PAREN, parser.parse_unresolved_operand
-            )
+        operands = parser.parse_comma_separated_list(
+            parser.Delimiter.PAREN, parser.parse_unresolved_operand
+        )
         attributes = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
         position = parser.pos
@@ -553,35 +538,6 @@ class CallOp(ExprOp, IRDLOperation):
         )
         op.attributes |= attributes
         return op
-
-    @classmethod
-    def parse_plain(cls, parser: TFParser, position: int) -> PlainOp | None:
-        """`callee(%a, %b) : (A, B) -> R` on one line with nothing else (no attributes, no
-        location), the callee and function type read before: what `parse` reads, in one step.
-        The texts are looked up whole: only a text read before in full is found."""
-        source = parser.source
-        line = _PLAIN_CALL.match(source, position)
-        if line is None or not _PLAIN_OP_END.match(source, line.end()):
-            return None
-        callee_text, operands_start, type_text = line.group(1), line.start(2), line.group(3)
-        function_type = parser.remembered("function type", type_text)
-        if not isinstance(function_type, FunctionType) or len(function_type.outputs) != 1:
-            return None
-        callee = parser.remembered("op" if callee_text[0] != "@" else "symbol", callee_text)
-        if callee is None:
-            if _PLAIN_SYMBOL.fullmatch(callee_text) is None:
-                return None
-            root, *nested = callee_text[1:].split("::@")
-            callee = SymbolRefAttr(root, nested)
-            parser.remember("symbol", callee_text, callee)
-        operands = plain_operand_names(parser, operands_start, line.end(2))
-        values = parser.resolve_operands(operands, function_type.inputs.data, line.start(3))
-        op = cls.create(
-            operands=values,
-            result_types=[function_type.outputs.data[0]],
-            properties={"callee": callee},
-        )
-        return PlainOp(op, line.end(), (callee, function_type))
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
@@ -611,29 +567,9 @@ def _op_body_text(callee: OpAttr) -> str:
     return stream.getvalue()
 
 
-register_plain_form(CallOp, CallOp.parse_plain)
+register_plain_call(CallOp, "callee")  # the parser reads plain call lines in one step
 
-
-def _plain_constant(parser: TFParser, position: int) -> PlainOp | None:
-    """`dense<...> : tensor<...>` alone on its line, read in one step (`ir/fast_forms.py`)."""
-    read = read_plain_constant(
-        parser,
-        position,
-        lambda value: ConstantOp.create(properties={"value": value}, result_types=[value.type]),
-    )
-    return None if read is None else PlainOp(*read)
-
-
-register_plain_form(ConstantOp, _plain_constant)
-
-_PLAIN_CALL = re.compile(
-    rf"([^(\n]+)(\((?: *{OPERAND} *(?:, *{OPERAND} *)*)?\)) : (\([^\n]*?)[ \t]*$", re.M
-)
-"""A call on one line: its callee, its operand list of plain names, its function type."""
-_PLAIN_SYMBOL = re.compile(r"@[A-Za-z_][A-Za-z0-9_$.]*(?:::@[A-Za-z_][A-Za-z0-9_$.]*)*")
-"""A callee `@f` or `@a::@b` of bare names."""
-_PLAIN_OP_END = re.compile(r"\s*(?:[^\s/l]|\Z)")
-"""What may follow a plain op: anything but a location (`loc(...)`, perhaps after a comment)."""
+register_plain_constant(ConstantOp, "value")  # and plain constant lines
 
 _CHECKED_CALLS = CACHES.memo()
 """The signatures (callee, argument types, result types) of op calls that verified: a module

@@ -19,40 +19,32 @@ from __future__ import annotations
 import io
 import math
 import re
-from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, NoReturn, Protocol, TypeVar, cast
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
-    DYNAMIC_INDEX,
-    AnyFloat,
     ArrayAttr,
     CallSiteLoc,
-    ComplexType,
     DenseIntOrFPElementsAttr,
     FileLineColLoc,
     FunctionType,
     FusedLoc,
-    IndexType,
     IntAttr,
-    IntegerType,
     LocationAttr,
     ModuleOp,
     NameLoc,
     NoneAttr,
-    RankedStructure,
     StringAttr,
     UnknownLoc,
 )
 from xdsl.ir import Attribute, AttributeInvT, Operation, OpResult, Region, SSAValue, TypeAttribute
 from xdsl.ir.affine import AffineMap, AffineSet
-from xdsl.irdl import base
-from xdsl.parser import AttrParser, Parser, ParserState, UnresolvedOperand
+from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import ParseError, VerifyException
-from xdsl.utils.lexer import Input, Span
+from xdsl.utils.lexer import Span
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from tilefoundry.diagnostics import VerifyError
@@ -86,7 +78,7 @@ from tilefoundry.ir.nesting import (
     nesting_message,
     operation_attributes,
 )
-from tilefoundry.xdsl_adapter.fast_paths import define_values, resume_at
+from tilefoundry.xdsl_adapter.printer import new_ssa_number, pin_ssa_name, printed_ssa_name
 
 __all__ = [
     "PlainForm",
@@ -98,17 +90,10 @@ __all__ = [
     "bracketed_end",
     "function_type_end",
     "plain_operand_names",
-    "plain_operands",
     "register_plain_form",
 ]
 
 _T = TypeVar("_T")
-
-_DENSE_LITERAL_TYPE = base(
-    cast(Any, RankedStructure)[IntegerType | IndexType | AnyFloat | ComplexType]
-)
-"""What xDSL's dense-literal parser checks a literal's type against (a generic alias, which
-mypy does not subscript)."""
 
 _MAX_LINE_OR_COLUMN = (1 << 32) - 1  # MLIR's are unsigned 32-bit
 _MAX_DIMENSION = (1 << 63) - 1  # MLIR's are int64_t
@@ -130,26 +115,21 @@ class _OpParseError(ParseError):
     """A parse error already placed at the operation it is about."""
 
 
-class TFParser(LiteralParser, Parser):
+class TFParser(LiteralParser):
     """xDSL's parser with range locations, operation positions, SSA-name bindings, and a
     diagnostic for any text (see the module docstring)."""
 
     def __init__(self, ctx: Context, input: str | bytes, name: str = "<unknown>") -> None:
-        # Parser.__init__, with the lexer above (xDSL builds its MLIRLexer inside __init__,
-        # and lexes the first token there: a lexing error in it is raised by parse_module).
+        # The lexer lexes the first token as the parser is made: a lexing error in it is raised
+        # by parse_module.
         text = input.decode("utf-8") if isinstance(input, bytes) else input
-        self.source = text
         self._first_token_error: ParseError | None = None
         try:
-            state = ParserState(TFLexer(Input(text, name)))
+            super().__init__(ctx, text, name, TFLexer)
         except ParseError as err:
             self._first_token_error = err
-            state = ParserState(TFLexer(Input("", name)))
-        AttrParser.__init__(self, state, ctx)
-        self.ssa_values = {}
-        self.blocks = {}
-        self.forward_block_references = defaultdict(list)
-        self.forward_ssa_references = {}
+            super().__init__(ctx, "", name, TFLexer)
+        self.source = text
         self.file_name = name
         self.op_offsets: dict[Operation, int] = {}
         self.first_uses: dict[str, Span] = {}
@@ -239,41 +219,17 @@ class TFParser(LiteralParser, Parser):
             self._text_depth -= 1
 
     def parse_optional_type(self) -> TypeAttribute | None:
-        token = self._current_token
+        token = self.current_token
         if token.kind is MLIRTokenKind.BARE_IDENT and token.text in _MEMOIZED_TYPES:
             end = bracketed_end(self.source, token.span.start)
             return self.memoized("type", end, lambda: self._parse_new_type(end))
         return self._parse_type_here()
 
     def parse_optional_function_type(self) -> FunctionType | None:
-        if self._current_token.kind is not MLIRTokenKind.L_PAREN:
+        if self.current_token.kind is not MLIRTokenKind.L_PAREN:
             return None
         end = function_type_end(self.source, self.pos)
         return self.memoized("function type", end, super().parse_optional_function_type)
-
-    def _parse_dense_literal_type(self) -> Any:
-        """xDSL's, with its type constraint built once rather than for every literal (which
-        took most of the time of reading a constant)."""
-        type = self.expect(self.parse_optional_type, "Dense attribute must be typed!")
-        if not _DENSE_LITERAL_TYPE.verifies(type):
-            self.raise_error(
-                "Expected memref, vector or tensor type of integer, index, float, or complex type"
-            )
-        if any(dim == DYNAMIC_INDEX for dim in cast(Any, type).get_shape()):
-            self.raise_error("Dense literal attribute should have a static shape.")
-        return type
-
-    def parse_operand_list(self) -> list[UnresolvedOperand]:
-        """`(%a, %b, ...)`: read in one step when it has that plain shape (the operands of
-        nearly every op of a module), else token by token as xDSL reads it."""
-        plain = plain_operands(self, self.pos)
-        if plain is None:
-            return self.parse_comma_separated_list(
-                self.Delimiter.PAREN, self.parse_unresolved_operand
-            )
-        operands, end = plain
-        self._resume_from(end)
-        return operands
 
     def memoized(self, table: str, end: int, parse: Callable[[], _T]) -> _T:
         """What `parse` reads from here to `end`, read once per distinct text: the same types,
@@ -285,7 +241,7 @@ class TFParser(LiteralParser, Parser):
         text = self.source[start:end]
         cache = self._memo.setdefault(table, {})
         if text in cache:
-            self._resume_from(end)
+            self.resume_from(end)
             return cast(_T, cache[text])
         value = parse()
         if self.source[start : self.pos].rstrip() == text:
@@ -307,7 +263,7 @@ class TFParser(LiteralParser, Parser):
             close = source.find("}>", start) + 2
             known = self.remembered("properties", source[start:close])
             if known is not None:
-                resume_at(self, close)
+                self.resume_from(close)
                 return dict(known)
         end = properties_end(source, start)
         return dict(self.memoized("properties", end, super().parse_optional_properties_dict))
@@ -338,16 +294,16 @@ class TFParser(LiteralParser, Parser):
         finally:
             self._leave(counted)
 
-    def _parse_tensor_literal(self) -> Any:
+    def parse_tensor_literal(self) -> Any:
         counted = self._enter()
         try:
-            return super()._parse_tensor_literal()
+            return super().parse_tensor_literal()
         finally:
             self._leave(counted)
 
     # -- what TileFoundry IR does not have --------------------------------------------------------
 
-    def _parse_file_metadata_dictionary(self) -> NoReturn:
+    def parse_file_metadata_dictionary(self) -> NoReturn:
         self.raise_error(
             "resource blocks ({-# ... #-}) are not supported: TileFoundry IR has no dialect "
             "resources"
@@ -360,7 +316,7 @@ class TFParser(LiteralParser, Parser):
         self.raise_error("affine sets are not supported: TileFoundry IR has none")
 
     def parse_shape_dimension(self, allow_dynamic: bool = True) -> int:
-        token = self._current_token
+        token = self.current_token
         dimension = super().parse_shape_dimension(allow_dynamic)
         if dimension > _MAX_DIMENSION:
             self.raise_error(
@@ -425,6 +381,10 @@ class TFParser(LiteralParser, Parser):
         self.op_offsets[op] = start
         if self._op_level + 1 + self._depths.deepest(operation_attributes(op)) > MAX_NESTING:
             raise _OpParseError(Span(start, start + 1, self.lexer.input), nesting_message())
+        if self._plain_forms.get(op.name) is not None:  # learn what the plain form looks up
+            head = _PLAIN_HEAD.match(self.source, start)
+            if head is not None and head.group(2) == op.name:
+                cast(PlainForm, self._plain_forms[op.name]).learn(self, head.end(), op)
         if isinstance(op, ExprOp | VarOwner) and len(op.results) == 1:
             self._bind_ssa_name(op, start)
         return op
@@ -452,9 +412,9 @@ class TFParser(LiteralParser, Parser):
         op, end, bound = parsed
         if len(op.results) != 1 or self._op_level + 1 + self._depths.deepest(bound) > MAX_NESTING:
             return None
-        self._resume_from(end)
+        self.resume_from(end)
         name = head.group(1)
-        self._register_ssa_definition(
+        self.define_ssa_values(
             name[1:], op.results, Span(start, start + len(name), self.lexer.input)
         )
         self.op_offsets[op] = start
@@ -478,8 +438,8 @@ class TFParser(LiteralParser, Parser):
             return None
         op, name, bound = read
         if name is not None:
-            define_values(
-                self, name[1:], op.results, Span(start, start + len(name), self.lexer.input)
+            self.define_ssa_values(
+                name[1:], op.results, Span(start, start + len(name), self.lexer.input)
             )
         self.op_offsets[op] = start
         level = self._op_level + 1
@@ -521,7 +481,13 @@ class TFParser(LiteralParser, Parser):
 
     # -- locations ----------------------------------------------------------------------------------
 
-    def _parse_location(self) -> LocationAttr:
+    def parse_optional_location(self) -> LocationAttr | None:
+        if not self.parse_optional_characters("loc"):
+            return None
+        with self.in_parens():
+            return self._location()
+
+    def _location(self) -> LocationAttr:
         counted = self._enter()
         try:
             return self._parse_location_body()
@@ -529,7 +495,7 @@ class TFParser(LiteralParser, Parser):
             self._leave(counted)
 
     def _parse_line_or_column(self, what: str) -> int:
-        token = self._current_token
+        token = self.current_token
         value = self.parse_integer(allow_boolean=False, allow_negative=False)
         if value > _MAX_LINE_OR_COLUMN:
             self.raise_error(
@@ -544,7 +510,7 @@ class TFParser(LiteralParser, Parser):
             if self.parse_optional_punctuation(":") is None:
                 child: Attribute = NoneAttr()
                 if self.parse_optional_punctuation("(") is not None:
-                    child = self._parse_location()
+                    child = self._location()
                     self.parse_punctuation(")")
                 return NameLoc(StringAttr(text), child)
             line = self._parse_line_or_column("line")
@@ -569,9 +535,9 @@ class TFParser(LiteralParser, Parser):
             return FusedLoc(ArrayAttr((start,)), SpanEndAttr(end_line, IntAttr(end_column)))
         if self.parse_optional_keyword("callsite") is not None:
             self.parse_punctuation("(")
-            callee = self._parse_location()
+            callee = self._location()
             self.parse_keyword("at")
-            caller = self._parse_location()
+            caller = self._location()
             self.parse_punctuation(")")
             return CallSiteLoc(callee, caller)
         if self.parse_optional_keyword("fused") is not None:
@@ -580,13 +546,13 @@ class TFParser(LiteralParser, Parser):
                 metadata = self.parse_attribute()
                 self.parse_punctuation(">")
             locations = self.parse_comma_separated_list(
-                self.Delimiter.SQUARE, self._parse_location, " in fused location"
+                self.Delimiter.SQUARE, self._location, " in fused location"
             )
             return FusedLoc(ArrayAttr(locations), metadata)
         position = self.pos
-        alias = self._current_token
+        alias = self.current_token
         if alias.kind == MLIRTokenKind.HASH_IDENT and alias.text not in self.attribute_aliases:
-            self._consume_token()  # an alias defined later in the input, as mlir-opt prints it
+            self.consume_token()  # an alias defined later in the input, as mlir-opt prints it
             self.forward_aliases.setdefault(alias.text, alias.span)
             return forward_alias(alias.text)
         attr = self.parse_optional_attribute()
@@ -602,9 +568,6 @@ _NAME = re.compile(r"[A-Za-z0-9_.$-]+")
 OPERAND = r"%(?:[0-9]+|[A-Za-z$._-][A-Za-z0-9$._-]*)"
 """An operand or result name, as a regular expression: where xDSL's lexer ends it."""
 _OPERAND_NAME = re.compile(OPERAND)
-_PLAIN_OPERANDS = re.compile(rf"\((?: *{OPERAND} *(?:, *{OPERAND} *)*)?\)")
-"""An operand list of plain names on one line (no `#index`, no comment): each name ends where
-xDSL's lexer ends it, at the `,` or `)` that follows."""
 _PLAIN_HEAD = re.compile(rf"({OPERAND}) = ([a-z_][a-z0-9_$.]*) ")
 """`%name = dialect.op ` at the start of an op that may have a plain form."""
 _NOTHING: dict[str, object] = {}
@@ -623,10 +586,14 @@ class PlainOp(NamedTuple):
 
 class PlainForm(Protocol):
     """Reads an op's most common spelling in one step, from `position` (after `%r = name `),
-    or returns None when the text is not in that spelling. See
+    or returns None when the text is not in that spelling (`ir/plain_call.py`). See
     `TFParser._parse_plain_operation`."""
 
     def __call__(self, parser: TFParser, position: int, /) -> PlainOp | None: ...
+
+    def learn(self, parser: TFParser, position: int, op: Operation, /) -> None:
+        """Told of `op`, read in full from `position` (after `%r = name `): what the form may
+        remember of it for the next reading."""
 
 
 _PLAIN_FORMS: dict[str, tuple[type[Operation], PlainForm]] = {}
@@ -638,16 +605,9 @@ def register_plain_form(op: type[Operation], form: PlainForm) -> None:
     _PLAIN_FORMS[op.name] = (op, form)
 
 
-def plain_operands(parser: TFParser, position: int) -> tuple[list[UnresolvedOperand], int] | None:
-    """The plain operand list `(%a, %b)` at `position` and where it ends, or None."""
-    found = _PLAIN_OPERANDS.match(parser.source, position)
-    if found is None:
-        return None
-    return plain_operand_names(parser, found.start(), found.end()), found.end()
-
-
 def plain_operand_names(parser: TFParser, start: int, end: int) -> list[UnresolvedOperand]:
-    """The operands of the plain operand list (`_PLAIN_OPERANDS`) from `start` to `end`."""
+    """The operands of a plain operand list `(%a, %b)` (each name ending where xDSL's lexer ends
+    it, at the `,` or `)` that follows) from `start` to `end`."""
     source = parser.lexer.input
     return [
         UnresolvedOperand(Span(name.start(), name.end(), source), 0)
@@ -806,14 +766,14 @@ class TFPrinter(Printer):
         return known[0]
 
     def print_ssa_value(self, value: SSAValue) -> str:
-        if value in self._ssa_values:
+        if printed_ssa_name(self, value) is not None:
             return super().print_ssa_value(value)
         hint = _name_of(value)
         if hint is not None and not hint.isascii():
             # xDSL takes any Unicode word as a name hint (`%naïve`), which no MLIR lexer reads
             # back: such a value is numbered instead (its binding stays in its location).
-            name = self._get_new_valid_name_id()
-            self._ssa_values[value] = name
+            name = new_ssa_number(self)
+            pin_ssa_name(self, value, name)
             self.print_string(f"%{name}")
             return name
         # xDSL keeps the hint of a name such as `_0` as "" (it strips the `_N` suffix), which
@@ -828,8 +788,8 @@ class TFPrinter(Printer):
             name = f"{hint}_{count}" if count else hint
             self.ssa_names[hint] = count + 1
         else:
-            name = self._get_new_valid_name_id()
-        self._ssa_values[value] = name
+            name = new_ssa_number(self)
+        pin_ssa_name(self, value, name)
         self.print_string(f"%{name}")
         return name
 

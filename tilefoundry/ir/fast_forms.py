@@ -49,7 +49,6 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.lexer import Span
 
 from tilefoundry.ir.literals import canonical_dense
-from tilefoundry.xdsl_adapter.fast_paths import resume_at
 
 if TYPE_CHECKING:
     from tilefoundry.ir.asm import TFParser
@@ -127,7 +126,7 @@ def _dictionary(
     end = balanced_end(source, position)
     if end < 0:
         return None
-    resume_at(parser, position)
+    parser.resume_from(position)
     if opener == "<{":  # memoized by the parser
         read = parser.parse_optional_properties_dict()
     else:
@@ -214,7 +213,7 @@ def _remembered_parts(parser: TFParser, position: int) -> _Parts | None:
     function_type = parser.remembered("function type", type_text)
     if not isinstance(function_type, FunctionType):
         return None
-    resume_at(parser, type_end)
+    parser.resume_from(type_end)
     return properties, _NO_ENTRIES, function_type, type_start
 
 
@@ -231,7 +230,7 @@ def _read_parts(parser: TFParser, position: int) -> _Parts | None:
     colon = _COLON.match(source, read_attributes[1])
     if colon is None or not source.startswith("(", colon.end()):
         return None
-    resume_at(parser, colon.end())
+    parser.resume_from(colon.end())
     function_type = parser.parse_function_type()
     return read_properties[0], read_attributes[0], function_type, colon.end()
 
@@ -241,7 +240,7 @@ _NO_ENTRIES: dict[str, Attribute] = {}
 
 def _give_up(parser: TFParser, start: int) -> GenericOp | None:
     """None, the parser back at `start`."""
-    resume_at(parser, start)
+    parser.resume_from(start)
     return None
 
 
@@ -274,19 +273,19 @@ def read_tensor_type(parser: TFParser, end: int) -> TypeAttribute | None:
         return None
     element = _ELEMENTS[found.group(2)]
     if found.group(3) is None:
-        resume_at(parser, end)
+        parser.resume_from(end)
         return TensorType(element, shape)
     counted = parser._enter()
     try:
-        resume_at(parser, found.start(3))
+        parser.resume_from(found.start(3))
         encoding = parser.memoized("encoding", end - 1, parser.parse_attribute)
         if parser.pos != end - 1:
-            resume_at(parser, start)
+            parser.resume_from(start)
             return None
-        resume_at(parser, end)
+        parser.resume_from(end)
         return TensorType(element, shape, encoding)
     except VerifyException:  # the full reading reports it
-        resume_at(parser, start)
+        parser.resume_from(start)
         return None
     finally:
         parser._leave(counted)
@@ -313,20 +312,20 @@ def read_dense(parser: TFParser, given: Attribute | None) -> DenseIntOrFPElement
         return None
     dense_type = given
     if dense_type is None:
-        resume_at(parser, found.end())
+        parser.resume_from(found.end())
         if parser.parse_optional_punctuation(":") is None:
-            resume_at(parser, start)
+            parser.resume_from(start)
             return None
         dense_type = parser.parse_optional_type()
     if not isinstance(dense_type, TensorType):
-        resume_at(parser, start)
+        parser.resume_from(start)
         return None
     data = _dense_data(literal, dense_type)
     if data is None:
-        resume_at(parser, start)
+        parser.resume_from(start)
         return None
     if given is not None:
-        resume_at(parser, found.end())
+        parser.resume_from(found.end())
     return canonical_dense(dense_type, data)
 
 
@@ -346,10 +345,10 @@ def read_plain_constant(
     if line is None:
         return None
     start = parser.pos
-    resume_at(parser, position + len("dense"))
+    parser.resume_from(position + len("dense"))
     value = read_dense(parser, None)
     if value is None:
-        resume_at(parser, start)
+        parser.resume_from(start)
         return None
     return make(value), line.end(), (value,)
 

@@ -41,6 +41,7 @@ from tilefoundry.ir.irdl_form import (
 )
 from tilefoundry.ir.literals import print_dense
 from tilefoundry.irdl_syntax import is_irdl_attribute, to_irdl_parameter
+from tilefoundry.xdsl_adapter.printer import print_new_line
 
 __all__ = ["IRDLPrinter", "irdl_printer"]
 
@@ -106,7 +107,7 @@ class IRDLPrinter(TFPrinter):
         super().print_block(block, print_block_args, print_block_terminator)
         if in_irdl_dialect(block.parent_op()):
             with self.indented():
-                self._print_new_line()  # noqa: SLF001 - the printer's own line break
+                print_new_line(self)
                 self.print_string(f'"{BLOCK_END}"() : () -> ()')
 
 

@@ -17,9 +17,10 @@
 from __future__ import annotations
 
 import math
-from typing import Any, NoReturn, cast
+from typing import Any, NoReturn, Protocol, cast
 
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     AnyFloat,
     BytesAttr,
     ComplexType,
@@ -28,20 +29,39 @@ from xdsl.dialects.builtin import (
     IndexType,
     IntegerAttr,
     IntegerType,
+    RankedStructure,
     f64,
     i64,
 )
 from xdsl.ir import Attribute
-from xdsl.parser import AttrParser
+from xdsl.irdl import base
 from xdsl.printer import Printer
 from xdsl.utils.lexer import Position, Span
 from xdsl.utils.mlir_lexer import MLIRTokenKind
+
+from tilefoundry.xdsl_adapter.parser import AdaptedParser
 
 __all__ = ["LiteralParser", "canonical_dense", "print_dense", "print_float"]
 
 _INDEX_RANGE = (-(1 << 63), 1 << 64)
 _HEX_ELEMENTS_OVER = 100
 """Dense literals with more elements than this print as a hex string of their bytes (as xDSL)."""
+
+_DENSE_LITERAL_TYPE = base(
+    cast(Any, RankedStructure)[IntegerType | IndexType | AnyFloat | ComplexType]
+)
+"""What xDSL's dense-literal parser checks a literal's type against (a generic alias, which
+mypy does not subscript)."""
+
+
+class _Element(Protocol):
+    """An element of a tensor literal as xDSL's reader returns it (its value, sign and span)."""
+
+    is_negative: bool
+    value: int | float | bool | tuple[int, int] | tuple[float, float]
+    span: Span
+
+    def to_type(self, parser: Any, type: Any) -> Any: ...
 
 
 # -- values against their types ----------------------------------------------------------------
@@ -82,8 +102,21 @@ def _element_size(type: IntegerType | IndexType | AnyFloat) -> int:
 # -- parsing -----------------------------------------------------------------------------------
 
 
-class LiteralParser(AttrParser):
-    """xDSL's attribute parser with numeric literals checked (see the module docstring)."""
+class LiteralParser(AdaptedParser):
+    """xDSL's parser with numeric literals checked (see the module docstring)."""
+
+    def parse_dense_literal_type(self) -> Any:
+        """The type of a dense literal, as xDSL's `_parse_dense_literal_type` reads it, with its
+        type constraint built once rather than for every literal (which took most of the time
+        of reading a constant)."""
+        type = self.expect(self.parse_optional_type, "Dense attribute must be typed!")
+        if not _DENSE_LITERAL_TYPE.verifies(type):
+            self.raise_error(
+                "Expected memref, vector or tensor type of integer, index, float, or complex type"
+            )
+        if any(dim == DYNAMIC_INDEX for dim in cast(Any, type).get_shape()):
+            self.raise_error("Dense literal attribute should have a static shape.")
+        return type
 
     def _literal_error(self, message: str, start: Position, end: Position) -> NoReturn:
         self.raise_error(message, start, max(end, start + 1))
@@ -96,9 +129,7 @@ class LiteralParser(AttrParser):
         except NotImplementedError:
             self.raise_error(f"{what} of {type} are not supported", position)
 
-    def _element_bytes(
-        self, element: AttrParser._TensorLiteralElement, type: IntegerType | IndexType | AnyFloat
-    ) -> bytes:
+    def _element_bytes(self, element: _Element, type: IntegerType | IndexType | AnyFloat) -> bytes:
         span = element.span
         text = span.text
         value = element.value
@@ -159,16 +190,16 @@ class LiteralParser(AttrParser):
         self.parse_punctuation("<", " in dense attribute")
         start = self.pos
         hex_string: str | None = None
-        literal: tuple[list[AttrParser._TensorLiteralElement], list[int]] | None = None
+        literal: tuple[list[_Element], list[int]] | None = None
         if self.parse_optional_punctuation(">") is None:
             hex_string = self.parse_optional_str_literal()
             if hex_string is None:
-                literal = self._parse_tensor_literal()
+                literal = self.parse_tensor_literal()
             self.parse_punctuation(">", " in dense attribute")
         end = self.pos
         if type is None:
             self.parse_punctuation(":", " in dense attribute")
-            type = self._parse_dense_literal_type()
+            type = self.parse_dense_literal_type()
         element_type = type.element_type
         self._check_packable(element_type, "dense literals", start)
         shape = list(type.get_shape())
@@ -217,38 +248,24 @@ class LiteralParser(AttrParser):
             )
         return data
 
-    def _parse_optional_complex(self) -> Any:
-        # xDSL's asserts on a missing `)` (an exception, not a diagnostic).
-        if self._current_token.kind is not MLIRTokenKind.L_PAREN:
-            return None
-        start = self.pos
-        self.parse_punctuation("(")
-        real, _ = self._parse_bool_int_or_float()
-        self.parse_punctuation(",", " in complex literal")
-        imaginary, _ = self._parse_bool_int_or_float()
-        if type(real) is not type(imaginary):
-            self.raise_error("complex value must be either (float, float) or (int, int)", start)
-        end = self.pos
-        self.parse_punctuation(")", " in complex literal")
-        return (real, imaginary), Span(start, end + 1, self.lexer.input)
-
     def parse_optional_builtin_int_or_float_attr(self) -> IntegerAttr | FloatAttr | None:
         if (boolean := self.try_parse_builtin_boolean_attr()) is not None:
             return boolean
         start = self.pos
-        negative = self._current_token.kind is MLIRTokenKind.MINUS
+        negative = self.current_token.kind is MLIRTokenKind.MINUS
         value = self.parse_optional_number()
         if value is None:
             return None
         end = self._last_end(start)
         text = self.lexer.input.content[start:end]
-        if self._current_token.kind is not MLIRTokenKind.COLON:
+        if self.current_token.kind is not MLIRTokenKind.COLON:
             if isinstance(value, float):
                 if math.isinf(value):
                     self._literal_error(f"float constant {text} out of range for f64", start, end)
                 return FloatAttr(value, f64)
             return IntegerAttr(self._checked_int(value, i64, text, start, end), i64)
-        type = self._parse_attribute_type()
+        self.parse_characters(":", " in attribute type")
+        type = self.parse_type()
         if isinstance(type, AnyFloat):
             self._check_packable(type, "float attributes", start)
             if _is_hex(text):

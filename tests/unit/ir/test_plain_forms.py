@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from xdsl.ir import Operation
 
 from tilefoundry.dialects import tf  # noqa: F401  (registers the plain form of tf.call)
 from tilefoundry.ir import asm
@@ -39,13 +40,17 @@ def counted_plain_reads() -> Iterator[list[PlainOp]]:
     read: list[PlainOp] = []
     op_class, form = asm._PLAIN_FORMS["tf.call"]
 
-    def counting(parser: TFParser, position: int) -> PlainOp | None:
-        result = form(parser, position)
-        if result is not None:
-            read.append(result)
-        return result
+    class Counting:
+        def __call__(self, parser: TFParser, position: int) -> PlainOp | None:
+            result = form(parser, position)
+            if result is not None:
+                read.append(result)
+            return result
 
-    asm._PLAIN_FORMS["tf.call"] = (op_class, counting)
+        def learn(self, parser: TFParser, position: int, op: Operation) -> None:
+            form.learn(parser, position, op)
+
+    asm._PLAIN_FORMS["tf.call"] = (op_class, Counting())
     try:
         yield read
     finally:
