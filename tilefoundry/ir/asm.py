@@ -413,6 +413,14 @@ class TFParser(LiteralParser):
         if len(op.results) != 1 or self._op_level + 1 + self._depths.deepest(bound) > MAX_NESTING:
             return None
         self.resume_from(end)
+        if self.current_token.text == "loc":  # a location on the line, read as in full
+            location = self._plain_location(start)
+            if location is None or self._op_level + 1 + self._depths.deepest((location,)) > (
+                MAX_NESTING
+            ):
+                self.resume_from(start)
+                return None
+            op.location = location
         name = head.group(1)
         self.define_ssa_values(
             name[1:], op.results, Span(start, start + len(name), self.lexer.input)
@@ -449,6 +457,19 @@ class TFParser(LiteralParser):
         if isinstance(op, ExprOp | VarOwner) and len(op.results) == 1:
             self._bind_ssa_name(op, start)
         return op
+
+    def _plain_location(self, start: int) -> LocationAttr | None:
+        """The location after a plain op, read at the levels the full reading reads it at
+        (inside the op that starts at `start`)."""
+        self._open.append(start)
+        self._text_depth += 1
+        self._op_level += 1
+        try:
+            return self.parse_optional_location()
+        finally:
+            self._op_level -= 1
+            self._text_depth -= 1
+            self._open.pop()
 
     def remembered(self, table: str, text: str) -> Any:
         """What `memoized` (or `remember`) found `text` to mean in `table`, or None."""

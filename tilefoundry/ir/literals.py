@@ -194,7 +194,7 @@ class LiteralParser(AdaptedParser):
         if self.parse_optional_punctuation(">") is None:
             hex_string = self.parse_optional_str_literal()
             if hex_string is None:
-                literal = self.parse_tensor_literal()
+                literal = cast(Any, self.parse_tensor_literal())
             self.parse_punctuation(">", " in dense attribute")
         end = self.pos
         if type is None:

@@ -8,7 +8,8 @@ An op whose custom form is `callee(%a, ...) attr-dict : (A, ...) -> R`, and whic
 `create(operands=..., result_types=..., properties={<callee>: ...})` builds, declares it with
 `register_plain_call` and writes its `parse` through xDSL's public `Parser` API only. The
 parser (`TFParser`) then reads the plain spelling of it, nothing but the callee, an operand
-list of plain names and a function type on the line, in one step: the function type and an
+list of plain names and a function type on the line (and a location after them, which the
+parser reads as the full reading does), in one step: the function type and an
 op callee are looked up as texts the parser read in full before (it learns an op callee from
 the op it read in full), a symbol callee `@f` or `@a::@b` is read here. Any other spelling is
 read token by token by the op's `parse`.
@@ -34,13 +35,17 @@ from tilefoundry.ir.asm import (
 __all__ = ["PlainCall", "register_plain_call"]
 
 _PLAIN_CALL = re.compile(
-    rf"([^(\n]+)(\((?: *{OPERAND} *(?:, *{OPERAND} *)*)?\)) : (\([^\n]*?)[ \t]*$", re.M
+    rf"([^(\n]+)(\((?: *{OPERAND} *(?:, *{OPERAND} *)*)?\)) : (\([^\n]*?)"
+    r"(?:[ \t]+(?=loc\()|[ \t]*$)",
+    re.M,
 )
-"""A call on one line: its callee, its operand list of plain names, its function type."""
+"""A call on one line: its callee, its operand list of plain names, its function type (up to a
+location on the line, which the parser reads)."""
 _PLAIN_SYMBOL = re.compile(r"@[A-Za-z_][A-Za-z0-9_$.]*(?:::@[A-Za-z_][A-Za-z0-9_$.]*)*")
 """A callee `@f` or `@a::@b` of bare names."""
 _PLAIN_OP_END = re.compile(r"\s*(?:[^\s/l]|\Z)")
-"""What may follow a plain op: anything but a location (`loc(...)`, perhaps after a comment)."""
+"""What may follow a plain op without a location on its line: anything but a location on a
+later line (`loc(...)`, perhaps after a comment), which belongs to the op."""
 
 
 @dataclass(frozen=True)
@@ -56,7 +61,11 @@ class PlainCall:
         has another shape or names a callee or function type not read before."""
         source = parser.source
         line = _PLAIN_CALL.match(source, position)
-        if line is None or not _PLAIN_OP_END.match(source, line.end()):
+        if line is None:
+            return None
+        if not source.startswith("loc(", line.end()) and not _PLAIN_OP_END.match(
+            source, line.end()
+        ):
             return None
         callee_text, operands_start, type_text = line.group(1), line.start(2), line.group(3)
         function_type = parser.remembered("function type", type_text)

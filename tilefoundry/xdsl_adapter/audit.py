@@ -129,7 +129,9 @@ class _Finder(ast.NodeVisitor):
     def visit_ClassDef(self, node: ast.ClassDef) -> None:
         self.classes.append(self._resolve(node))
         cls = self._xdsl_class()
-        for stmt in node.body if cls is not None else ():
+        for stmt in node.body:
+            if cls is None:
+                break
             targets = stmt.targets if isinstance(stmt, ast.Assign) else []
             if isinstance(stmt, ast.AnnAssign):
                 targets = [stmt.target]
@@ -248,7 +250,7 @@ def find_in_package(root: Path = PACKAGE_ROOT) -> list[PrivateUse]:
     modules: list[tuple[Path, str, ast.AST, Mapping[str, Any]]] = []
     for path in package_files(root):
         source = path.read_text()
-        namespace = vars(importlib.import_module(_module_name(path)))
+        namespace: Mapping[str, Any] = vars(importlib.import_module(_module_name(path)))
         modules.append((path, source, ast.parse(source, str(path)), namespace))
     own = own_private_names([(tree, ns) for _, _, tree, ns in modules])
     uses: list[PrivateUse] = []

@@ -6,7 +6,9 @@ the fix can then leave the adapter.
 
 from __future__ import annotations
 
+import importlib
 import re
+import sys
 from typing import Any
 
 import pytest
@@ -20,12 +22,10 @@ from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 from tilefoundry.xdsl_adapter.lexer import MAX_INTEGER_DIGITS, FixedMLIRLexer
 from tilefoundry.xdsl_adapter.parser import AdaptedParser
 
-try:  # Python's own pattern parser (`sre_parse` before 3.11, deprecated since)
-    from re import _constants as sre_constants  # type: ignore[attr-defined]
-    from re import _parser as sre_parse  # type: ignore[attr-defined]
-except ImportError:  # pragma: no cover - Python 3.10
-    import sre_constants  # type: ignore[no-redef]
-    import sre_parse  # type: ignore[no-redef]
+# Python's own pattern parser (`sre_parse` before 3.11, deprecated since).
+_RE = "re._" if sys.version_info >= (3, 11) else "sre_"
+sre_constants: Any = importlib.import_module(_RE + "constants")
+sre_parse: Any = importlib.import_module(_RE + "parse" if _RE == "sre_" else _RE + "parser")
 
 
 def lex(lexer: type[MLIRLexer], text: str) -> Any:
