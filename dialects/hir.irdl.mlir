@@ -8,7 +8,7 @@ irdl.dialect @hir {
   // region "variants" is optional: the IRDL form writes an absent one as an empty region (IRDL 19
   // states a fixed number of regions)
   // traits (checked by tf-opt, not stated in IRDL 19): FunctionCallable, IsolatedFromAbove,
-  // NoTerminator, SymbolOpInterface
+  // ModuleMember, NoTerminator, SymbolOpInterface
   irdl.operation @func {
     %sym_name = irdl.base "#builtin.string"
     %function_type = irdl.base "!builtin.function"

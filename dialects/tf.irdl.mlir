@@ -89,8 +89,8 @@ irdl.dialect @tf {
   // optional attribute "topologies": #builtin.array of #tf.topology
   // optional attribute "metadata": #builtin.dictionary
   // optional attribute "owner_context": #tf.context
-  // traits (checked by tf-opt, not stated in IRDL 19): IsolatedFromAbove, NoTerminator,
-  // SymbolOpInterface, SymbolTable
+  // traits (checked by tf-opt, not stated in IRDL 19): IsolatedFromAbove, ModuleMember,
+  // NoTerminator, SymbolOpInterface, SymbolTable
   irdl.operation @module {
     %sym_name = irdl.base "#builtin.string"
     irdl.attributes {"sym_name" = %sym_name}
@@ -102,7 +102,7 @@ irdl.dialect @tf {
   // operands "args": 16 variadic groups, one per run of operands of one type, sized by
   // operand_segment_sizes (IRDL 19 binds one type per group)
   // traits (checked by tf-opt, not stated in IRDL 19): CallEffects, CallFolder, CallSpeculation,
-  // CallSymbolUse, Canonicalization
+  // CallSymbolUse, Canonicalization, Expression
   irdl.operation @call {
     %args_run0_0 = irdl.base "!builtin.tensor"
     %args_run0_1 = irdl.base "!builtin.tuple"
@@ -198,7 +198,8 @@ irdl.dialect @tf {
   }
 
   // tf.constant: A literal tensor (`Constant` in the spec); a scalar is a rank-0 tensor.
-  // traits (checked by tf-opt, not stated in IRDL 19): ConstantFolder, ConstantLike, Pure
+  // traits (checked by tf-opt, not stated in IRDL 19): ConstantFolder, ConstantLike, Expression,
+  // Pure
   irdl.operation @constant {
     %result = irdl.base "!builtin.tensor"
     irdl.results(%result)
@@ -210,7 +211,7 @@ irdl.dialect @tf {
   // `TupleType`.
   // operands "elements": 16 variadic groups, one per run of operands of one type, sized by
   // operand_segment_sizes (IRDL 19 binds one type per group)
-  // traits (checked by tf-opt, not stated in IRDL 19): Pure
+  // traits (checked by tf-opt, not stated in IRDL 19): Expression, Pure
   irdl.operation @tuple {
     %elements_run0_0 = irdl.base "!builtin.tensor"
     %elements_run0_1 = irdl.base "!builtin.tuple"
@@ -299,7 +300,7 @@ irdl.dialect @tf {
   }
 
   // tf.mesh: A region whose ops run over one effective topology level (`Mesh` in the spec).
-  // traits (checked by tf-opt, not stated in IRDL 19): RecursiveMemoryEffect
+  // traits (checked by tf-opt, not stated in IRDL 19): Expression, RecursiveMemoryEffect
   irdl.operation @mesh {
     %res_0 = irdl.base "!builtin.tensor"
     %res_1 = irdl.base "!builtin.tuple"

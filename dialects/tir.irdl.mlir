@@ -6,7 +6,7 @@ irdl.dialect @tir {
   // tir.prim_func: A TIR function: named parameters and a body of statements.
   // optional attribute "arg_attrs": #builtin.array of #builtin.dictionary
   // traits (checked by tf-opt, not stated in IRDL 19): FunctionCallable, IsolatedFromAbove,
-  // NoTerminator, SymbolOpInterface
+  // ModuleMember, NoTerminator, SymbolOpInterface
   irdl.operation @prim_func {
     %sym_name = irdl.base "#builtin.string"
     %function_type = irdl.base "!builtin.function"
@@ -21,8 +21,8 @@ irdl.dialect @tir {
   }
 
   // tir.let: `LetStmt`: anchors a value-form expression and binds its value to a Var.
-  // traits (checked by tf-opt, not stated in IRDL 19): Canonicalization, HasParent(tir.prim_func),
-  // RecursiveMemoryEffect
+  // traits (checked by tf-opt, not stated in IRDL 19): AnchorsAllocation, Canonicalization,
+  // HasParent(tir.prim_func), RecursiveMemoryEffect
   irdl.operation @let {
     %binding_0 = irdl.base "!builtin.tensor"
     %binding_1 = irdl.base "!builtin.tuple"
@@ -56,7 +56,8 @@ irdl.dialect @tir {
   // DimVar sizes.
   // operands "args": 16 variadic groups, one per run of operands of one type, sized by
   // operand_segment_sizes (IRDL 19 binds one type per group)
-  // traits (checked by tf-opt, not stated in IRDL 19): DispatchEffects, DispatchSymbolUse
+  // traits (checked by tf-opt, not stated in IRDL 19): DispatchEffects, DispatchSymbolUse,
+  // Expression
   irdl.operation @dispatch {
     %args_run0_0 = irdl.base "!builtin.tensor"
     %args_run0_1 = irdl.base "!builtin.tuple"

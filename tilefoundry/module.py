@@ -47,10 +47,10 @@ from tilefoundry.dialects.tf_module import (
     RECORDED_OWNER,
     check_surface_name,
     effective_topologies,
-    inherited_context,
     owner_of,
     resolve_target,
 )
+from tilefoundry.dialects.tf_selection import check_published, detached_copy
 from tilefoundry.dialects.tir import PrimFuncOp
 from tilefoundry.hir import Function, seal
 from tilefoundry.interpreter.evaluate import function_runner
@@ -58,7 +58,8 @@ from tilefoundry.ir.callable import FunctionLike
 from tilefoundry.ir.state import Slot
 from tilefoundry.ir.verifier import verify_ir
 from tilefoundry.ir.view import OpView
-from tilefoundry.target import Target, Topology, check_distinct, check_levels
+from tilefoundry.module_text import parse_root, print_op
+from tilefoundry.target import Target, Topology, check_distinct
 from tilefoundry.tir import PrimFunction
 from tilefoundry.types import TensorType
 
@@ -381,12 +382,10 @@ class Module(OpView[ModuleOp]):
         """An independent copy: functions, bodies, children and calls between them are copies
         (calls inside the copy reach the copies); the owner, target and topologies around it
         stay shared. Methods are shared too (they are plain Python functions)."""
-        copy = self._op.clone()
         # The context stays shared: the copy records, in its IR, what its original's owner
         # provides (so it resolves the same, printed and parsed back too), and, for Python,
         # which module that owner is.
-        copy.owner_context = inherited_context(self._op)
-        RECORDED_OWNER.set(copy, owner_of(self._op))
+        copy = detached_copy(self._op)
         for original, duplicate in zip(self._op.walk(), copy.walk(), strict=True):
             if isinstance(original, ModuleOp) and (methods := METHODS.get(original)):
                 METHODS.set(duplicate, dict(methods))
@@ -429,14 +428,12 @@ class Module(OpView[ModuleOp]):
         """The text of this module as a root (a child is first `cloned()`, so that its text
         records the context its owner provides) with debug info, and the methods of the tree's
         modules, each by the module's index in walk order."""
-        from tilefoundry.text import print_module
-
         source = self if self._op.parent is None else self.cloned()
         modules = [op for op in source._op.walk() if isinstance(op, ModuleOp)]
         methods = [
             (index, dict(table)) for index, op in enumerate(modules) if (table := METHODS.get(op))
         ]
-        return print_module(source, debuginfo=True), methods
+        return print_op(source._op, debuginfo=True), methods
 
     def renamed(self, name: str) -> Module:
         """`cloned()` under another name."""
@@ -449,17 +446,7 @@ class Module(OpView[ModuleOp]):
     def publish(self) -> Module:
         """Check that this module is an independently analysable root: it declares its target
         and its topology levels, and its device can have those levels. Returns the module."""
-        if self._op.target is None:
-            raise VerifyError(
-                f"module '{self.name}' is published as a root but declares no target "
-                '(naming the device is enough, e.g. target="h100")'
-            )
-        if self._op.topologies is None:
-            raise VerifyError(
-                f"module '{self.name}' is published as a root but declares no topology levels "
-                "(topologies=() declares that it has none)"
-            )
-        check_levels(self.resolve_target(), self.effective_topologies())
+        check_published(self._op)
         return self
 
     # -- the rest ------------------------------------------------------------------------------
@@ -473,9 +460,7 @@ class Module(OpView[ModuleOp]):
         return f"Module({self.name}: {_members(self, _REPR_DEPTH)})"
 
     def __str__(self) -> str:
-        from tilefoundry.text import print_module
-
-        return print_module(self)
+        return print_op(self._op)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -483,9 +468,7 @@ class Module(OpView[ModuleOp]):
 
 def _from_text(text: str, methods: list[tuple[int, dict[str, Any]]]) -> Module:
     """A module read back from `Module._text_and_methods`: its text, then its methods."""
-    from tilefoundry.text import parse_module
-
-    module = parse_module(text, "<copy of a Module>")
+    module = Module.of(parse_root(text, "<copy of a Module>"))
     modules = [op for op in module._op.walk() if isinstance(op, ModuleOp)]
     for index, table in methods:
         METHODS.set(modules[index], dict(table))

@@ -43,19 +43,14 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.dialects.builtin import TensorType as BuiltinTensorType
 from xdsl.dialects.builtin import TupleType as BuiltinTupleType
-from xdsl.ir import Attribute, ParametrizedAttribute, TypeAttribute
+from xdsl.ir import Attribute, TypeAttribute
 from xdsl.irdl import AttrConstraint, BaseAttr, VarConstraint, irdl_attr_definition
 from xdsl.parser import AttrParser
 from xdsl.printer import Printer
-from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from tilefoundry.arguments import items_of, refuse_type, shown
 from tilefoundry.diagnostics import VerifyError
-from tilefoundry.irdl_syntax import (
-    from_irdl_parameter,
-    irdl_form_follows,
-    parse_irdl_parameters,
-)
+from tilefoundry.irdl_syntax import IRDLFormAttribute
 
 __all__ = [
     "DTYPES",
@@ -231,7 +226,7 @@ IRType: TypeAlias = TensorType | BufferType | TupleType | UnitType
 
 
 @irdl_attr_definition
-class DimsAttr(ParametrizedAttribute):
+class DimsAttr(IRDLFormAttribute):
     """The tensor encoding that names each dynamic dimension by its `DimVar`, in order.
 
     ```mlir
@@ -269,7 +264,7 @@ class DimsAttr(ParametrizedAttribute):
                 raise VerifyError(str(err)) from None
 
     @classmethod
-    def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
+    def parse_custom(cls, parser: AttrParser) -> list[Attribute]:
         def parse_entry() -> tuple[str, int, int]:
             name = parser.parse_identifier(" for a DimVar name")
             parser.parse_punctuation(":")
@@ -278,10 +273,7 @@ class DimsAttr(ParametrizedAttribute):
             hi = parser.parse_integer(allow_boolean=False, allow_negative=False)
             return name, lo, hi
 
-        with parser.in_angle_brackets():
-            if irdl_form_follows(parser, MLIRTokenKind.L_SQUARE):
-                return parse_irdl_parameters(cls, parser)
-            entries = parser.parse_comma_separated_list(parser.Delimiter.NONE, parse_entry)
+        entries = parser.parse_comma_separated_list(parser.Delimiter.NONE, parse_entry)
         return [
             ArrayAttr(StringAttr(n) for n, _, _ in entries),
             ArrayAttr(IntAttr(lo) for _, lo, _ in entries),
@@ -293,7 +285,7 @@ class DimsAttr(ParametrizedAttribute):
 
 
 @irdl_attr_definition
-class BufferAttr(ParametrizedAttribute, TypeAttribute):
+class BufferAttr(IRDLFormAttribute, TypeAttribute):
     """The type of a TIR buffer: memory of a tensor's shape and dtype that ops write in place.
 
     Its text is a tensor's, shape and `#tf.dims` encoding included:
@@ -322,15 +314,11 @@ class BufferAttr(ParametrizedAttribute, TypeAttribute):
         )
 
     @classmethod
-    def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
-        with parser.in_angle_brackets():
-            if irdl_form_follows(parser, MLIRTokenKind.L_SQUARE):
-                shape, element_type, irdl_encoding = parse_irdl_parameters(cls, parser)
-                return [shape, element_type, from_irdl_parameter(irdl_encoding)]
-            dims, element_type = parser.parse_ranked_shape()
-            encoding: Attribute = NoneAttr()
-            if parser.parse_optional_punctuation(",") is not None:
-                encoding = parser.parse_attribute()
+    def parse_custom(cls, parser: AttrParser) -> list[Attribute]:
+        dims, element_type = parser.parse_ranked_shape()
+        encoding: Attribute = NoneAttr()
+        if parser.parse_optional_punctuation(",") is not None:
+            encoding = parser.parse_attribute()
         return [ArrayAttr(IntAttr(d) for d in dims), element_type, encoding]
 
     def print_parameters(self, printer: Printer) -> None:

@@ -6,14 +6,20 @@ from __future__ import annotations
 import io
 
 import pytest
-from xdsl.ir import Attribute
-from xdsl.parser import Parser
+from xdsl.dialects.builtin import ArrayAttr, IntAttr, NoneAttr, StringAttr
+from xdsl.ir import Attribute, ParametrizedAttribute
+from xdsl.irdl import irdl_attr_definition
+from xdsl.parser import AttrParser, Parser
+from xdsl.printer import Printer
 from xdsl.utils.exceptions import ParseError
 
 from tilefoundry.context import make_context
 from tilefoundry.diagnostics import VerifyError
+from tilefoundry.dialects.dim_range import DimRangeAttr
 from tilefoundry.ir.asm import TFPrinter
 from tilefoundry.ir.irdl_printer import irdl_printer
+from tilefoundry.ir.metadata import SpanEndAttr
+from tilefoundry.irdl_syntax import IRDL_DIALECTS, IRDLFormAttribute, irdl_form_here
 
 FORMS = [
     (
@@ -74,3 +80,71 @@ def test_upstream_output_reads_back() -> None:
 def test_bad_parameters_are_refused(text: str, message: str) -> None:
     with pytest.raises((ParseError, VerifyError), match=message):
         parse(text)
+
+
+@irdl_attr_definition
+class _PairAttr(IRDLFormAttribute):
+    """An attribute defined here with its custom form only (`<key = 3>`)."""
+
+    name = "tf.test_pair"
+
+    key: StringAttr
+    count: IntAttr
+    tail: ArrayAttr[StringAttr] | NoneAttr
+
+    @classmethod
+    def parse_custom(cls, parser: AttrParser) -> list[Attribute]:
+        key = parser.parse_identifier()
+        parser.parse_punctuation("=")
+        return [StringAttr(key), IntAttr(parser.parse_integer()), NoneAttr()]
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string(f"<{self.key.data} = {self.count.data}>")
+
+
+def test_a_new_attribute_writes_no_irdl_form_code() -> None:
+    """Its IRDL form is read and printed from its definition's parameters alone."""
+    context = make_context()
+    context.load_attr_or_type(_PairAttr)
+    custom = Parser(context, "#tf.test_pair<n = 3>").parse_attribute()
+    assert custom == _PairAttr(StringAttr("n"), IntAttr(3), NoneAttr())
+    irdl = '#tf.test_pair<"n", 3 : i64, none>'
+    assert printed(custom, irdl=True) == irdl
+    assert Parser(context, irdl).parse_attribute() == custom
+    assert printed(custom, irdl=False) == "#tf.test_pair<n = 3>"
+    with pytest.raises(ParseError, match="parameter 'count' of #tf.test_pair"):
+        Parser(context, '#tf.test_pair<"n", "x", none>').parse_attribute()
+
+
+@pytest.mark.parametrize(
+    ("text", "irdl"),
+    [
+        ('"n", 1', True),
+        ("n: 1 to 3", False),
+        ("none, 3", True),
+        ("nonex: 1", False),
+        ("[1]", False),
+        ("", False),
+    ],
+)
+def test_the_irdl_form_is_told_by_the_first_parameter(text: str, irdl: bool) -> None:
+    """`irdl_form_here` derives from the first parameter's definition how its IRDL text may
+    start: `#tf.range`'s with a string, `#tf.span_end`'s with an integer or the word `none`."""
+    context = make_context()
+    cls = SpanEndAttr if text.startswith("none") else DimRangeAttr
+    parser = Parser(context, text + ">")
+    assert irdl_form_here(cls, parser) is irdl
+
+
+def test_every_attribute_of_the_dialects_reads_its_irdl_form_from_its_definition() -> None:
+    context = make_context()
+    found = [
+        attr
+        for name in IRDL_DIALECTS
+        for attr in context.get_dialect(name).attributes
+        if issubclass(attr, ParametrizedAttribute)
+    ]
+    assert len(found) >= 9
+    for attr in found:
+        assert issubclass(attr, IRDLFormAttribute), attr.name
+        assert "parse_parameters" not in vars(attr) or attr.name == "tf.op", attr.name

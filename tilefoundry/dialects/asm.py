@@ -1,5 +1,5 @@
-"""Shared pieces of the custom assembly formats: semantic SSA names and `{const}`-style
-argument attributes.
+"""Shared pieces of the custom assembly formats: the declared formats (`DeclaredFormat`), semantic
+SSA names and `{const}`-style argument attributes.
 
 A function parameter's name is semantic (weights and callables are keyed by it), so it is
 printed exactly, even when it ends in `_<digits>`, which xDSL's printer otherwise treats as a
@@ -10,24 +10,31 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any, ClassVar, cast
+from typing import Any, ClassVar, TypeVar, cast
 
 from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, UnitAttr
 from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
+from xdsl.irdl import IRDLOperation, var_operand_def
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 
+from tilefoundry.types import ONE_VALUE_TYPE
 from tilefoundry.xdsl_adapter.printer import pin_ssa_name
 
 __all__ = [
+    "DeclaredFormat",
     "ParsedParam",
     "ValuesFormat",
+    "ValuesTerminator",
     "parse_param",
+    "with_attributes",
     "parse_signature",
     "print_named_value",
     "print_param_attrs",
     "print_signature",
 ]
+
+OpT = TypeVar("OpT", bound=Operation)
 
 _SUFFIXED = re.compile(r"(.*)_(\d+)")
 
@@ -134,42 +141,96 @@ def print_signature(
         printer.print_string("()")
 
 
-class ValuesFormat:
-    """The format `ASSEMBLY_FORMAT` of the terminators (`hir.return`, `tir.return`, `tir.yield`,
-    `tf.yield`), declared here and written by hand: xDSL's declarative-format machinery costs
-    tf-opt 20 ms of start-up (a tenth of what it takes on a small file) on every run, since every
-    file ends a body with one of them, so building it lazily would not save it (see
-    docs/decisions.md). `tests/unit/dialects/test_declared_formats.py` checks that xDSL's
-    program for `ASSEMBLY_FORMAT` prints every terminator of the lit inputs as this does."""
+class DeclaredFormat:
+    """An op whose custom syntax is its `ASSEMBLY_FORMAT`, an xDSL declarative assembly format
+    (with the custom directives of `dialects.declared_formats`), read and printed by xDSL's
+    program for it. The program is built on the first parse or print of such an op, not when
+    the class is defined (as `assembly_format` would): importing xDSL's declarative-format
+    machinery costs tf-opt 12-15 ms of start-up, which a file without these ops does not pay
+    (docs/decisions.md)."""
+
+    ASSEMBLY_FORMAT: ClassVar[str]
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Any:
+        return _program(cls).parse(parser, cast(Any, cls))
+
+    def print(self, printer: Printer) -> None:
+        _program(type(self)).print(printer, cast(Any, self))
+
+
+def _program(op_class: type[DeclaredFormat]) -> Any:
+    """The declared format's program of `op_class` (`declared_formats.format_program`)."""
+    # Imported here, on first use, to keep xDSL's declarative-format machinery out of start-up.
+    from tilefoundry.dialects.declared_formats import format_program
+
+    return format_program(cast(Any, op_class), op_class.ASSEMBLY_FORMAT)
+
+
+class ValuesFormat(DeclaredFormat):
+    """The format of the terminators (`hir.return`, `tir.return`, `tir.yield`, `tf.yield`):
+    `{attrs} %a, %b : T, U`, each part optional. The declared program reads and prints a
+    terminator with attributes; the plain shape, without (every terminator of a usual file),
+    has a hand-written fast path, so that a file does not pay for the program's import just by
+    ending a body. `tests/unit/dialects/test_declared_formats.py` checks that the fast path
+    reads and prints what the program does."""
 
     ASSEMBLY_FORMAT: ClassVar[str] = "attr-dict ($values^ `:` type($values))?"
 
     @classmethod
     def parse(cls, parser: Parser) -> Any:
-        attributes = parser.parse_optional_attr_dict()
+        if parser.lexer.input.content.startswith("{", parser.pos):
+            return super().parse(parser)
+        return cls.parse_plain(parser)
+
+    @classmethod
+    def parse_plain(cls, parser: Parser) -> Any:
+        """The fast path: `%a, %b : T, U` or nothing, without an attribute dictionary."""
         operands = (
             parser.parse_optional_undelimited_comma_separated_list(
                 parser.parse_optional_unresolved_operand, parser.parse_unresolved_operand
             )
             or []
         )
-        types: list[Attribute] = []
+        values: Sequence[SSAValue] = ()
         if operands:
             parser.parse_punctuation(":")
             position = parser.pos
             types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
             values = parser.resolve_operands(operands, types, position)
-        else:
-            values = []
-        op = cast(Any, cls).create(operands=values)
-        op.attributes |= attributes
-        return op
+        return cast(Any, cls).create(operands=values)
 
     def print(self, printer: Printer) -> None:
         op = cast(Operation, self)
-        printer.print_op_attributes(op.attributes)
+        if op.attributes:
+            super().print(printer)
+        else:
+            self.print_plain(printer)
+
+    def print_plain(self, printer: Printer) -> None:
+        """The fast path: `%a, %b : T, U` or nothing, for an op without attributes."""
+        op = cast(Operation, self)
         if op.operands:
             printer.print_string(" ")
             printer.print_list(op.operands, printer.print_operand)
             printer.print_string(" : ")
             printer.print_list(op.operand_types, printer.print_attribute)
+
+
+class ValuesTerminator(ValuesFormat, IRDLOperation):
+    """What the terminators that pass values on (`hir.return`, `tir.return`, `tir.yield`,
+    `tf.yield`) declare alike: their operands are the values, of one value type each, printed
+    by `ValuesFormat`. Each op adds its name, traits and verifier."""
+
+    values = var_operand_def(ONE_VALUE_TYPE)
+
+    def __init__(self, *values: SSAValue) -> None:
+        super().__init__(operands=[list(values)])
+
+
+def with_attributes(op: OpT, attributes: DictionaryAttr | None) -> OpT:
+    """`op` given the discardable attributes of its custom form (`attributes {...}`, as
+    `parse_optional_attr_dict_with_keyword` reads them; None: there were none)."""
+    if attributes is not None:
+        op.attributes |= attributes.data
+    return op

@@ -5,22 +5,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.dialects.builtin import ArrayAttr, IntAttr, StringAttr
-from xdsl.ir import Attribute, ParametrizedAttribute
+from xdsl.ir import Attribute
 from xdsl.irdl import irdl_attr_definition
 from xdsl.parser import AttrParser
 from xdsl.printer import Printer
-from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from tilefoundry.diagnostics import VerifyError
 from tilefoundry.ir.patterns import DimVarRangePat
-from tilefoundry.irdl_syntax import irdl_form_follows, parse_irdl_parameters
+from tilefoundry.irdl_syntax import IRDLFormAttribute
 from tilefoundry.types import DimVar
 
 __all__ = ["DimRangeAttr", "check_ranges", "parse_ranges", "print_ranges"]
 
 
 @irdl_attr_definition
-class DimRangeAttr(ParametrizedAttribute):
+class DimRangeAttr(IRDLFormAttribute):
     """The half-open sub-range `[lo, hi)` of a named DimVar.
 
     ```mlir
@@ -49,11 +48,8 @@ class DimRangeAttr(ParametrizedAttribute):
             raise VerifyError(str(err)) from None
 
     @classmethod
-    def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
-        with parser.in_angle_brackets():
-            if irdl_form_follows(parser, MLIRTokenKind.STRING_LIT):  # <"n", 1 : i64, 128 : i64>
-                return parse_irdl_parameters(cls, parser)
-            return list(_parse_range(parser))
+    def parse_custom(cls, parser: AttrParser) -> list[Attribute]:
+        return list(_parse_range(parser))
 
     def print_parameters(self, printer: Printer) -> None:
         printer.print_string(f"<{self.pattern}>")

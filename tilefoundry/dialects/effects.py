@@ -151,22 +151,19 @@ def _callees(function: Operation) -> Iterator[Operation]:
 
 def _body_summary(function: Operation) -> Summary | None:
     """The effects of a function's body on its parameters (its callees already summarised)."""
+    effects = _regions_effects(function)
+    if effects is None:
+        return None
     found: set[tuple[MemoryEffectKind, int | None]] = set()
     entry = function.regions[0].blocks.first if function.regions else None
-    for region in function.regions:
-        for block in region.blocks:
-            for op in block.ops:
-                effects = _effects_of(op)
-                if effects is None:
-                    return None
-                for effect in effects:
-                    value = effect.value
-                    if isinstance(value, BlockArgument) and value.block is entry:
-                        found.add((effect.kind, value.index))
-                    elif isinstance(value, SSAValue) and not isinstance(value, BlockArgument):
-                        continue  # the callee's own buffer (an alloc): not the caller's memory
-                    else:
-                        found.add((effect.kind, None))
+    for effect in effects:
+        value = effect.value
+        if isinstance(value, BlockArgument) and value.block is entry:
+            found.add((effect.kind, value.index))
+        elif isinstance(value, SSAValue) and not isinstance(value, BlockArgument):
+            continue  # the callee's own buffer (an alloc): not the caller's memory
+        else:
+            found.add((effect.kind, None))
     return frozenset(found)
 
 
@@ -179,6 +176,11 @@ def _effects_of(op: Operation) -> AbstractSet[EffectInstance] | None:
         return get_effects(op)
     if not op.regions:
         return None
+    return _regions_effects(op)
+
+
+def _regions_effects(op: Operation) -> set[EffectInstance] | None:
+    """The effects of the ops in `op`'s regions (None when one of them has unknown effects)."""
     effects: set[EffectInstance] = set()
     for region in op.regions:
         for block in region.blocks:

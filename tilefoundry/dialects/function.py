@@ -9,8 +9,8 @@ a function built from Python. `FunctionCallable` is xDSL's `CallableOpInterface`
 xDSL's own utilities read their body and signature); `FunctionLike`'s types are read through it.
 `FunctionReturn` is the one verifier of their return ops (`hir.return`, `tir.return`).
 
-`is_expression_op` / `check_body_ops` say what a body holds: expressions (`tf.call`,
-`tf.constant`, `tf.tuple`, `tf.mesh`) and its terminator; never a foreign op (a module, a
+`check_body_ops` says what a body holds: expressions (ops with the `Expression` trait that an
+HIR body may hold: `tf.call`, `tf.constant`, `tf.tuple`, `tf.mesh`) and its terminator; never a foreign op (a module, a
 function, an op of another dialect or an unregistered one). `hir.func`, `hir.variant` and
 `tf.mesh` bodies are checked so.
 """
@@ -18,38 +18,45 @@ function, an op of another dialect or an unregistered one). `hir.func`, `hir.var
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Protocol, cast
+from typing import Any, Protocol, Self, cast
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
     DictionaryAttr,
     FunctionType,
     StringAttr,
+    SymbolNameConstraint,
     UnitAttr,
 )
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
+from xdsl.irdl import IRDLOperation, opt_prop_def, prop_def, region_def, traits_def
 from xdsl.parser import Parser
 from xdsl.printer import Printer
-from xdsl.traits import CallableOpInterface
+from xdsl.traits import (
+    CallableOpInterface,
+    IsolatedFromAbove,
+    NoTerminator,
+    SymbolOpInterface,
+)
 
 from tilefoundry.diagnostics import VerifyError
-from tilefoundry.dialects.asm import ParsedParam, parse_signature, print_signature
-from tilefoundry.dialects.tf_module import ModuleOp, check_surface_name
+from tilefoundry.dialects.asm import ParsedParam, parse_signature, print_signature, with_attributes
+from tilefoundry.dialects.tf_module import SymbolMember
 from tilefoundry.ir.callable import FunctionLike
 from tilefoundry.ir.expr import VarOwner, check_var_name
 from tilefoundry.ir.metadata import check_metadata, location_to_metadata
+from tilefoundry.ir.traits import ModuleMember, is_expression
 from tilefoundry.ir.verifier import OpVerifyError
 from tilefoundry.types import DimVar, IRType, TensorType, TupleType, UnitType, from_attr
 
 __all__ = [
-    "EXPRESSION_OPS",
+    "BODY_TEXT",
     "PARAM_ATTRS",
     "FunctionCallable",
     "FunctionOpMixin",
     "FunctionReturn",
     "check_body_ops",
     "check_dim_vars",
-    "is_expression_op",
     "parse_header",
     "print_header",
     "signature_properties",
@@ -58,33 +65,28 @@ __all__ = [
 
 PARAM_ATTRS = ("const",)
 
-EXPRESSION_OPS = ("tf.call", "tf.constant", "tf.tuple", "tf.mesh")
-"""The expressions a function body holds (the `tf` dialect's `ExprOp`s)."""
+BODY_TEXT = "tf.call, tf.constant, tf.tuple, tf.mesh"
+"""How a diagnostic names the expressions an HIR body holds (the ops declared with the
+`Expression` trait an HIR body may hold; a test checks that the two agree)."""
 
 
-def is_expression_op(op: Operation) -> bool:
-    """Whether `op` is an expression a function body may hold (one of `EXPRESSION_OPS`)."""
-    return op.name in EXPRESSION_OPS
-
-
-def check_body_ops(
-    block: Block, where: str, terminator: str, allowed: Sequence[str] = EXPRESSION_OPS
-) -> None:
-    """Every op of a body is one of `allowed` (expressions by default) or `terminator` (where it
-    stands is its own `IsTerminator` check); the first that is neither is the error, reported at
-    that op: another dialect's terminator, and an unregistered op, too."""
+def check_body_ops(block: Block, where: str, terminator: type[Operation]) -> None:
+    """Every op of a body is an expression an HIR body may hold (`is_expression`) or
+    `terminator` (where it stands is its own `IsTerminator` check); the first that is neither is
+    the error, reported at that op: another dialect's terminator, and an unregistered op, too."""
     for op in block.ops:
-        if op.name in allowed or op.name == terminator:
+        if is_expression(op, in_hir=True) or isinstance(op, terminator):
             continue
         raise OpVerifyError(
             op,
-            f"cannot be in the body of {where}; a body holds {', '.join(allowed)} and ends "
-            f"with {terminator}",
+            f"cannot be in the body of {where}; a body holds {BODY_TEXT} and ends "
+            f"with {terminator.name}",
         )
 
 
 class _Signature(Protocol):
-    """The properties a function op holds (declared by each op's IRDL definition)."""
+    """The properties a function op holds (declared by `FunctionOpMixin`), for the code that
+    reads them from an `Operation`."""
 
     sym_name: StringAttr
     function_type: FunctionType
@@ -110,8 +112,39 @@ class FunctionCallable(CallableOpInterface):
         return cast(_Signature, op).function_type.outputs.data
 
 
-class FunctionOpMixin(VarOwner, FunctionLike):
-    """`Var` and `FunctionLike` answers for an op with a signature (see the module docstring)."""
+class FunctionOpMixin(SymbolMember, VarOwner, FunctionLike, IRDLOperation):
+    """What `hir.func` and `tir.prim_func` declare alike (the signature's properties, the body,
+    the traits, the custom form), and their `Var` and `FunctionLike` answers (see the module
+    docstring). A subclass that adds a region declares `body` again before it (regions are in
+    declaration order, a subclass's first)."""
+
+    sym_name = prop_def(SymbolNameConstraint())
+    function_type = prop_def(FunctionType)
+    param_names = prop_def(ArrayAttr[StringAttr])
+    arg_attrs = opt_prop_def(ArrayAttr[DictionaryAttr])
+    body = region_def("single_block")
+
+    # The body's return is checked by each op's verify_ (hir.func's variants need none).
+    traits = traits_def(
+        ModuleMember(), SymbolOpInterface(), FunctionCallable(), IsolatedFromAbove(), NoTerminator()
+    )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        """The custom form: `print_header`'s text, the body, and the regions after it."""
+        properties, params, attributes = parse_header(parser)
+        body = parser.parse_region([p.argument for p in params])
+        regions = [body, *cls.parse_regions_after_body(parser)]
+        return with_attributes(cls.create(properties=properties, regions=regions), attributes)
+
+    @classmethod
+    def parse_regions_after_body(cls, parser: Parser) -> list[Region]:
+        """The regions an op declares after `body`, in its custom form (none here)."""
+        return []
+
+    def print(self, printer: Printer) -> None:
+        print_header(printer, self)
+        printer.print_region(self.body, print_entry_block_args=False)
 
     def _signature(self) -> _Signature:
         return cast(_Signature, self)
@@ -140,11 +173,9 @@ class FunctionOpMixin(VarOwner, FunctionLike):
         return from_attr(outputs[0]) if outputs else UnitType()
 
     def verify_signature(self) -> dict[str, DimVar]:
-        """The signature's rules (see `verify_signature`) and, for a function of a module, a
-        name that `module.<name>` reaches (see `check_surface_name`)."""
+        """The signature's rules (see `verify_signature`); the function's name as a member of
+        a module is the module's to check (`ModuleOp.verify_members`)."""
         signature = self._signature()
-        if isinstance(cast(Operation, self).parent_op(), ModuleOp):
-            check_surface_name(signature.sym_name.data, "function")
         return verify_signature(
             signature.body.block.args,
             signature.function_type,

@@ -14,21 +14,14 @@ from __future__ import annotations
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
-    DictionaryAttr,
-    FunctionType,
-    StringAttr,
-    SymbolNameConstraint,
 )
-from xdsl.ir import Dialect, Operation, SSAValue
+from xdsl.ir import Dialect, Region, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
-    irdl_op_definition,
-    opt_prop_def,
     opt_region_def,
     prop_def,
     region_def,
     traits_def,
-    var_operand_def,
 )
 from xdsl.parser import Parser
 from xdsl.printer import Printer
@@ -36,40 +29,35 @@ from xdsl.traits import (
     HasParent,
     IsolatedFromAbove,
     IsTerminator,
-    NoTerminator,
     ReturnLike,
-    SymbolOpInterface,
 )
 
 from tilefoundry.diagnostics import VerifyError
-from tilefoundry.dialects.asm import ValuesFormat, parse_signature, print_signature
+from tilefoundry.dialects.asm import (
+    ValuesTerminator,
+    parse_signature,
+    print_signature,
+    with_attributes,
+)
 from tilefoundry.dialects.dim_range import DimRangeAttr, check_ranges, parse_ranges, print_ranges
 from tilefoundry.dialects.function import (
     PARAM_ATTRS,
-    FunctionCallable,
     FunctionOpMixin,
     FunctionReturn,
     check_body_ops,
-    parse_header,
-    print_header,
 )
+from tilefoundry.dialects.tf_mesh import check_meshes
 from tilefoundry.ir.expr import VarOwner
-from tilefoundry.ir.op_verification import memoize_verification
+from tilefoundry.ir.op_verification import op_definition
 from tilefoundry.ir.patterns import DimVarRangePat
 from tilefoundry.ir.verifier import OpVerifyError
-from tilefoundry.types import ONE_VALUE_TYPE, BufferAttr
+from tilefoundry.types import BufferAttr
 
 __all__ = ["HIR", "FuncOp", "ReturnOp", "VariantOp"]
 
 
-def _parse_attributes(parser: Parser, op: Operation) -> None:
-    attributes = parser.parse_optional_attr_dict_with_keyword()
-    if attributes is not None:
-        op.attributes |= attributes.data
-
-
-@irdl_op_definition
-class FuncOp(FunctionOpMixin, IRDLOperation):
+@op_definition
+class FuncOp(FunctionOpMixin):
     """An HIR function: named parameters, a body, one result (or none), and its variants.
 
     ```mlir
@@ -88,17 +76,8 @@ class FuncOp(FunctionOpMixin, IRDLOperation):
 
     name = "hir.func"
 
-    sym_name = prop_def(SymbolNameConstraint())
-    function_type = prop_def(FunctionType)
-    param_names = prop_def(ArrayAttr[StringAttr])
-    arg_attrs = opt_prop_def(ArrayAttr[DictionaryAttr])
-    body = region_def("single_block")
+    body = region_def("single_block")  # the first region (see FunctionOpMixin)
     variants = opt_region_def("single_block")
-
-    # The body's terminator (hir.return) is checked by verify_; the variants need none.
-    traits = traits_def(
-        SymbolOpInterface(), FunctionCallable(), IsolatedFromAbove(), NoTerminator()
-    )
 
     def variant_ops(self) -> tuple[VariantOp, ...]:
         if self.variants is None:
@@ -111,32 +90,26 @@ class FuncOp(FunctionOpMixin, IRDLOperation):
         where = f"function '@{self.sym_name.data}'"
         dim_vars = self.verify_signature()
         _refuse_buffers(self, where)
-        check_body_ops(self.body.block, where, "hir.return")
+        check_body_ops(self.body.block, where, ReturnOp)
         if not isinstance(self.body.block.last_op, ReturnOp):
             raise VerifyError("body must end with hir.return")
-        if self.variants is None:
-            return
-        for index, op in enumerate(self.variants.block.ops):
+        variants = () if self.variants is None else self.variants.block.ops
+        for index, op in enumerate(variants):
             if not isinstance(op, VariantOp):
                 raise VerifyError(f"'{op.name}' cannot be in the variants of {where}")
             check_ranges(op.patterns(), dim_vars, f"variant #{index} of {where}")
+        check_meshes(self)  # the meshes of the body and the variants, at any depth
 
     # -- custom format -----------------------------------------------------------------------
 
     @classmethod
-    def parse(cls, parser: Parser) -> FuncOp:
-        properties, params, attributes = parse_header(parser)
-        regions = [parser.parse_region([p.argument for p in params])]
-        if parser.parse_optional_keyword("variants") is not None:
-            regions.append(parser.parse_region())
-        op = cls.create(properties=properties, regions=regions)
-        if attributes is not None:
-            op.attributes |= attributes.data
-        return op
+    def parse_regions_after_body(cls, parser: Parser) -> list[Region]:
+        if parser.parse_optional_keyword("variants") is None:
+            return []
+        return [parser.parse_region()]
 
     def print(self, printer: Printer) -> None:
-        print_header(printer, self)
-        printer.print_region(self.body, print_entry_block_args=False)
+        super().print(printer)
         if self.variants is not None:
             printer.print_string(" variants ")
             printer.print_region(self.variants)
@@ -162,7 +135,7 @@ def _refuse_buffers(function: FuncOp, where: str) -> None:
                 )
 
 
-@irdl_op_definition
+@op_definition
 class VariantOp(VarOwner, IRDLOperation):
     """A shape-specialization variant of its function: the same signature, another body, for
     the sub-ranges of DimVars it covers.
@@ -207,7 +180,7 @@ class VariantOp(VarOwner, IRDLOperation):
                 f"got ({', '.join(str(t) for t in types)})"
             )
         check_body_ops(
-            self.body.block, f"a variant of function '@{function.sym_name.data}'", "hir.return"
+            self.body.block, f"a variant of function '@{function.sym_name.data}'", ReturnOp
         )
         if not isinstance(self.body.block.last_op, ReturnOp):
             raise VerifyError("body must end with hir.return")
@@ -218,8 +191,7 @@ class VariantOp(VarOwner, IRDLOperation):
         params, _ = parse_signature(parser, PARAM_ATTRS)
         body = parser.parse_region([p.argument for p in params])
         op = cls.create(properties={"ranges": ranges}, regions=[body])
-        _parse_attributes(parser, op)
-        return op
+        return with_attributes(op, parser.parse_optional_attr_dict_with_keyword())
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
@@ -238,8 +210,8 @@ class VariantOp(VarOwner, IRDLOperation):
             printer.print_op_attributes(self.attributes, print_keyword=True)
 
 
-@irdl_op_definition
-class ReturnOp(FunctionReturn, ValuesFormat, IRDLOperation):
+@op_definition
+class ReturnOp(FunctionReturn, ValuesTerminator):
     """Ends a function (or variant) body with its value, or nothing for an effect-only one.
 
     ```mlir
@@ -249,12 +221,7 @@ class ReturnOp(FunctionReturn, ValuesFormat, IRDLOperation):
 
     name = "hir.return"
 
-    values = var_operand_def(ONE_VALUE_TYPE)
-
     traits = traits_def(IsTerminator(), ReturnLike(), HasParent(FuncOp, VariantOp))
 
-    def __init__(self, *values: SSAValue) -> None:
-        super().__init__(operands=[list(values)])
 
-
-HIR = memoize_verification(Dialect("hir", [FuncOp, VariantOp, ReturnOp], []))
+HIR = Dialect("hir", [FuncOp, VariantOp, ReturnOp], [])

@@ -33,11 +33,10 @@ from xdsl.dialects.builtin import (
     f64,
     i64,
 )
-from xdsl.ir import Attribute, ParametrizedAttribute
+from xdsl.ir import Attribute
 from xdsl.irdl import irdl_attr_definition
 from xdsl.parser import AttrParser
 from xdsl.printer import Printer
-from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from tilefoundry.diagnostics import VerifyError
 from tilefoundry.ir.caches import CACHES, BoundedMapping
@@ -49,7 +48,7 @@ from tilefoundry.ir.op_registry import (
     op_schemas,
 )
 from tilefoundry.ir.values import attr_to_python, python_to_attr
-from tilefoundry.irdl_syntax import irdl_form_follows, parse_irdl_parameters
+from tilefoundry.irdl_syntax import IRDLFormAttribute
 
 __all__ = [
     "OpAttr",
@@ -129,7 +128,7 @@ def _parse_value(parser: AttrParser) -> Attribute:
 
 
 @irdl_attr_definition
-class OpAttr(ParametrizedAttribute):
+class OpAttr(IRDLFormAttribute):
     """A registered Op with its attribute values: the target of a value- or effect-form call.
 
     ```mlir
@@ -152,12 +151,13 @@ class OpAttr(ParametrizedAttribute):
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
-        with parser.in_angle_brackets():
-            if irdl_form_follows(parser, MLIRTokenKind.STRING_LIT):  # <"tf.math.binary", {...}>
-                name, values = parse_irdl_parameters(cls, parser)
-                assert isinstance(name, StringAttr) and isinstance(values, DictionaryAttr)
-                return list(canonical(name, values).parameters)
-            return list(canonical(*parse_op_body(parser)).parameters)
+        name, values = super().parse_parameters(parser)  # either form, then its canonical values
+        assert isinstance(name, StringAttr) and isinstance(values, DictionaryAttr)
+        return list(canonical(name, values).parameters)
+
+    @classmethod
+    def parse_custom(cls, parser: AttrParser) -> list[Attribute]:
+        return list(parse_op_body(parser))
 
     def print_parameters(self, printer: Printer) -> None:
         with printer.in_angle_brackets():

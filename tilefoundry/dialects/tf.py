@@ -17,7 +17,7 @@ import io
 from collections.abc import Iterable, Sequence
 from collections.abc import Set as AbstractSet
 from io import StringIO
-from typing import Any, Protocol, cast, runtime_checkable
+from typing import Any, ClassVar, Protocol, cast, runtime_checkable
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
@@ -30,7 +30,6 @@ from xdsl.ir import Attribute, Dialect, Operation, OpResult, SSAValue, TypeAttri
 from xdsl.irdl import (
     BaseAttr,
     IRDLOperation,
-    irdl_op_definition,
     opt_result_def,
     prop_def,
     result_def,
@@ -51,6 +50,7 @@ from xdsl.traits import (
 
 from tilefoundry.arguments import items_of, refuse_type
 from tilefoundry.diagnostics import VerifyError, with_context
+from tilefoundry.dialects.asm import DeclaredFormat
 from tilefoundry.dialects.canonicalization import Canonicalization
 from tilefoundry.dialects.dense import array_to_dense, dense_to_array
 from tilefoundry.dialects.dim_range import DimRangeAttr
@@ -71,10 +71,11 @@ from tilefoundry.ir.metadata import (
     metadata_context,
 )
 from tilefoundry.ir.op_registry import Op, typeinfer
-from tilefoundry.ir.op_verification import memoize_verification
+from tilefoundry.ir.op_verification import op_definition
 from tilefoundry.ir.plain_call import register_plain_call
 from tilefoundry.ir.plain_constant import register_plain_constant
 from tilefoundry.ir.state import Slot
+from tilefoundry.ir.traits import AnchorsAllocation, Expression
 from tilefoundry.target import TargetAttr, TopologyAttr
 from tilefoundry.types import (
     VALUE_TYPES,
@@ -156,7 +157,7 @@ class ConstantFolder(HasFolder):
         return (cast(ConstantOp, op).value_attr,)
 
 
-@irdl_op_definition
+@op_definition
 class ConstantOp(ExprOp, IRDLOperation):
     """A literal tensor (`Constant` in the spec); a scalar is a rank-0 tensor.
 
@@ -171,7 +172,7 @@ class ConstantOp(ExprOp, IRDLOperation):
     value_attr = prop_def(DenseIntOrFPElementsAttr, prop_name="value")
     result = result_def(BuiltinTensorType)
 
-    traits = traits_def(Pure(), ConstantLike(), ConstantFolder())
+    traits = traits_def(Expression(), Pure(), ConstantLike(), ConstantFolder())
 
     def __init__(
         self,
@@ -222,8 +223,8 @@ class ConstantOp(ExprOp, IRDLOperation):
 # tf.tuple
 
 
-@irdl_op_definition
-class TupleOp(ExprOp, IRDLOperation):
+@op_definition
+class TupleOp(DeclaredFormat, ExprOp, IRDLOperation):
     """The value-level multi-output aggregate (`Tuple` in the spec); its type is a `TupleType`.
 
     ```mlir
@@ -233,10 +234,14 @@ class TupleOp(ExprOp, IRDLOperation):
 
     name = "tf.tuple"
 
+    ASSEMBLY_FORMAT: ClassVar[str] = (
+        "$elements_ attr-dict `:` custom<TupleFields>(type($elements_), type($result))"
+    )
+
     elements_ = var_operand_def(VALUE_TYPES)
     result = result_def(BuiltinTupleType)
 
-    traits = traits_def(Pure())
+    traits = traits_def(Expression(), Pure())
 
     def __init__(self, elements: Iterable[Expr], *, metadata: Iterable[IRMetadata] = ()) -> None:
         items = items_of(elements, "Tuple elements", "an iterable of Expr")
@@ -260,40 +265,6 @@ class TupleOp(ExprOp, IRDLOperation):
                 f"result type {self.result.type} does not match the element types ({shown})"
             )
         from_attr(self.result.type)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> TupleOp:
-        operands = (
-            parser.parse_optional_undelimited_comma_separated_list(
-                parser.parse_optional_unresolved_operand, parser.parse_unresolved_operand
-            )
-            or []
-        )
-        attributes = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        position = parser.pos
-        tuple_type = parser.parse_type()
-        if not isinstance(tuple_type, BuiltinTupleType):
-            parser.raise_error(f"expected a tuple type, got {tuple_type}", position)
-        if len(tuple_type.types) != len(operands):
-            parser.raise_error(
-                f"tuple type has {len(tuple_type.types)} field(s) for {len(operands)} element(s)",
-                position,
-            )
-        values = [
-            parser.resolve_operand(o, t) for o, t in zip(operands, tuple_type.types, strict=True)
-        ]
-        op = cls.create(operands=values, result_types=[tuple_type])
-        op.attributes |= attributes
-        return op
-
-    def print(self, printer: Printer) -> None:
-        if self.elements_:
-            printer.print_string(" ")
-            printer.print_list(self.elements_, printer.print_operand)
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.result.type)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -403,7 +374,7 @@ module that holds the call fixes the callee's symbol path (relative to the calli
 is state of the call object itself; the text only ever holds fixed paths."""
 
 
-@irdl_op_definition
+@op_definition
 class CallOp(ExprOp, IRDLOperation):
     """A call of a registered Op, or of a function of the module tree (`Call` in the spec).
 
@@ -424,7 +395,12 @@ class CallOp(ExprOp, IRDLOperation):
     res = opt_result_def(VALUE_TYPES)
 
     traits = traits_def(
-        CallSymbolUse(), CallEffects(), CallSpeculation(), CallFolder(), Canonicalization()
+        Expression(),
+        CallSymbolUse(),
+        CallEffects(),
+        CallSpeculation(),
+        CallFolder(),
+        Canonicalization(),
     )
 
     def __init__(
@@ -502,7 +478,10 @@ class CallOp(ExprOp, IRDLOperation):
                 _check_op_call(self.callee, tuple(self.args_.types), tuple(self.result_types))
                 _CHECKED_CALLS.add(signature)
             parent = self.parent_op()
-            if parent is not None and parent.name != "tir.let" and self.results:
+            anchored = parent is not None and parent.has_trait(
+                AnchorsAllocation, value_if_unregistered=False
+            )
+            if parent is not None and not anchored and self.results:
                 if attr_to_op(self.callee).allocates:
                     raise VerifyError(
                         f"{self.callee.op_name.data} introduces a buffer: it is anchored by a "
@@ -594,20 +573,18 @@ def _shown(type: IRType) -> str:
     return str(type) if not isinstance(type, UnitType) else "() (no result)"
 
 
-TF = memoize_verification(
-    Dialect(
-        "tf",
-        [ModuleOp, CallOp, ConstantOp, TupleOp, MeshOp, YieldOp],
-        [
-            OpAttr,
-            DimsAttr,
-            BufferAttr,
-            DimRangeAttr,
-            SpanEndAttr,
-            MetaAttr,
-            TargetAttr,
-            TopologyAttr,
-            OwnerContextAttr,
-        ],
-    )
+TF = Dialect(
+    "tf",
+    [ModuleOp, CallOp, ConstantOp, TupleOp, MeshOp, YieldOp],
+    [
+        OpAttr,
+        DimsAttr,
+        BufferAttr,
+        DimRangeAttr,
+        SpanEndAttr,
+        MetaAttr,
+        TargetAttr,
+        TopologyAttr,
+        OwnerContextAttr,
+    ],
 )

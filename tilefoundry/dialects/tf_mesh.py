@@ -21,12 +21,10 @@ from xdsl.dialects.builtin import StringAttr
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
-    irdl_op_definition,
     opt_result_def,
     prop_def,
     region_def,
     traits_def,
-    var_operand_def,
 )
 from xdsl.parser import Parser
 from xdsl.printer import Printer
@@ -34,17 +32,20 @@ from xdsl.traits import HasParent, IsTerminator, Pure, RecursiveMemoryEffect
 
 from tilefoundry.arguments import shown
 from tilefoundry.diagnostics import VerifyError
-from tilefoundry.dialects.asm import ValuesFormat
+from tilefoundry.dialects.asm import ValuesTerminator, with_attributes
 from tilefoundry.dialects.function import check_body_ops
 from tilefoundry.dialects.tf_module import ModuleOp, declared_in_chain
 from tilefoundry.ir.expr import Expr, ExprOp, building, expr_value
 from tilefoundry.ir.metadata import IRMetadata
-from tilefoundry.types import ONE_VALUE_TYPE, VALUE_TYPES
+from tilefoundry.ir.op_verification import op_definition
+from tilefoundry.ir.traits import Expression
+from tilefoundry.ir.verifier import OpVerifyError
+from tilefoundry.types import VALUE_TYPES
 
-__all__ = ["MeshOp", "YieldOp"]
+__all__ = ["MeshOp", "YieldOp", "check_meshes"]
 
 
-@irdl_op_definition
+@op_definition
 class MeshOp(ExprOp, IRDLOperation):
     """A region whose ops run over one effective topology level (`Mesh` in the spec).
 
@@ -62,7 +63,7 @@ class MeshOp(ExprOp, IRDLOperation):
     body = region_def("single_block")
     res = opt_result_def(VALUE_TYPES)
 
-    traits = traits_def(RecursiveMemoryEffect())
+    traits = traits_def(Expression(), RecursiveMemoryEffect())
 
     def __init__(
         self,
@@ -96,7 +97,7 @@ class MeshOp(ExprOp, IRDLOperation):
 
     def verify_(self) -> None:
         self.verify_metadata()
-        check_body_ops(self.body.block, f"mesh '{self.topology.data}'", "tf.yield")
+        check_body_ops(self.body.block, f"mesh '{self.topology.data}'", YieldOp)
         terminator = self.body.block.last_op
         if not isinstance(terminator, YieldOp):
             raise VerifyError("body must end with tf.yield")
@@ -105,27 +106,6 @@ class MeshOp(ExprOp, IRDLOperation):
                 f"yields ({', '.join(str(t) for t in terminator.values.types)}) but the mesh "
                 f"has type ({', '.join(str(t) for t in self.result_types)})"
             )
-        module = _enclosing_module(self)
-        if module is None:
-            return
-        levels = declared_in_chain(module)
-        if levels is None:  # nothing declared yet: checked once an owner declares a hierarchy
-            return
-        level = self.topology.data
-        names = [t.name for t in levels]
-        if level not in names:
-            available = ", ".join(names) or "none"
-            raise VerifyError(
-                f"mesh names topology level '{level}', which is not an effective level of module "
-                f"'{module.own_name}' (available: {available})"
-            )
-        outer = _enclosing_mesh(self)
-        if outer is not None and outer.topology.data in names:
-            if names.index(level) <= names.index(outer.topology.data):
-                raise VerifyError(
-                    f"mesh over '{level}' cannot be nested in a mesh over "
-                    f"'{outer.topology.data}'; meshes nest outer to inner: {', '.join(names)}"
-                )
 
     @classmethod
     def parse(cls, parser: Parser) -> MeshOp:
@@ -138,9 +118,7 @@ class MeshOp(ExprOp, IRDLOperation):
         op = cls.create(
             properties={"topology": topology}, regions=[body], result_types=result_types
         )
-        if attributes is not None:
-            op.attributes |= attributes.data
-        return op
+        return with_attributes(op, attributes)
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
@@ -154,22 +132,48 @@ class MeshOp(ExprOp, IRDLOperation):
             printer.print_attribute(self.res.type)
 
 
-def _enclosing_mesh(op: Operation) -> MeshOp | None:
-    parent = op.parent_op()
-    while parent is not None and not isinstance(parent, MeshOp | ModuleOp):
-        parent = parent.parent_op()
-    return parent if isinstance(parent, MeshOp) else None
+def check_meshes(function: Operation) -> None:
+    """The meshes of a function's body, at any depth, each reported at the mesh: a mesh names
+    an effective topology level of the function's module, and meshes nest outer to inner. The
+    function checks them in one walk down its body (a mesh never reaches up its owner chain);
+    nothing is checked until a module of the chain declares a hierarchy."""
+    module = function.parent_op()
+    if not isinstance(module, ModuleOp):
+        return
+    levels = declared_in_chain(module)
+    if levels is None:  # nothing declared yet: checked once an owner declares a hierarchy
+        return
+    names = [t.name for t in levels]
+    pending: list[tuple[Operation, MeshOp | None]] = [(function, None)]
+    while pending:
+        op, outer = pending.pop()
+        if isinstance(op, MeshOp):
+            _check_level(op, outer, module, names)
+            outer = op
+        children = [c for region in op.regions for b in region.blocks for c in b.ops if c.regions]
+        pending.extend((child, outer) for child in reversed(children))
 
 
-def _enclosing_module(op: Operation) -> ModuleOp | None:
-    parent = op.parent_op()
-    while parent is not None and not isinstance(parent, ModuleOp):
-        parent = parent.parent_op()
-    return parent
+def _check_level(mesh: MeshOp, outer: MeshOp | None, module: ModuleOp, names: list[str]) -> None:
+    level = mesh.topology.data
+    if level not in names:
+        available = ", ".join(names) or "none"
+        raise OpVerifyError(
+            mesh,
+            f"mesh names topology level '{level}', which is not an effective level of module "
+            f"'{module.own_name}' (available: {available})",
+        )
+    if outer is not None and outer.topology.data in names:
+        if names.index(level) <= names.index(outer.topology.data):
+            raise OpVerifyError(
+                mesh,
+                f"mesh over '{level}' cannot be nested in a mesh over "
+                f"'{outer.topology.data}'; meshes nest outer to inner: {', '.join(names)}",
+            )
 
 
-@irdl_op_definition
-class YieldOp(ValuesFormat, IRDLOperation):
+@op_definition
+class YieldOp(ValuesTerminator):
     """Ends a `tf.mesh` body with its value.
 
     ```mlir
@@ -179,9 +183,4 @@ class YieldOp(ValuesFormat, IRDLOperation):
 
     name = "tf.yield"
 
-    values = var_operand_def(ONE_VALUE_TYPE)
-
     traits = traits_def(IsTerminator(), Pure(), HasParent(MeshOp))
-
-    def __init__(self, *values: SSAValue) -> None:
-        super().__init__(operands=[list(values)])

@@ -15,7 +15,8 @@ chain ends there.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable
+from typing import Any, NamedTuple, cast
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
@@ -25,11 +26,10 @@ from xdsl.dialects.builtin import (
     SymbolNameConstraint,
     SymbolRefAttr,
 )
-from xdsl.ir import Attribute, Block, Operation, ParametrizedAttribute, Region
+from xdsl.ir import Attribute, Block, Operation, Region
 from xdsl.irdl import (
     IRDLOperation,
     irdl_attr_definition,
-    irdl_op_definition,
     opt_prop_def,
     prop_def,
     region_def,
@@ -38,12 +38,16 @@ from xdsl.irdl import (
 from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
 from xdsl.traits import IsolatedFromAbove, NoTerminator, SymbolOpInterface, SymbolTable
-from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from tilefoundry.diagnostics import VerifyError
+from tilefoundry.dialects.asm import with_attributes
+from tilefoundry.ir.caches import CACHES
 from tilefoundry.ir.callable import FunctionLike
+from tilefoundry.ir.op_verification import op_definition
 from tilefoundry.ir.state import Slot
-from tilefoundry.irdl_syntax import irdl_form_follows, keyword_follows, parse_irdl_parameters
+from tilefoundry.ir.traits import ModuleMember, is_module_member
+from tilefoundry.ir.verifier import OpVerifyError
+from tilefoundry.irdl_syntax import IRDLFormAttribute
 from tilefoundry.target import (
     Target,
     TargetAttr,
@@ -55,7 +59,7 @@ from tilefoundry.target import (
 
 __all__ = [
     "lookup_symbol",
-    "MODULE_BODY_OPS",
+    "MEMBERS_TEXT",
     "RECORDED_OWNER",
     "SURFACE_NAMES",
     "check_surface_name",
@@ -70,11 +74,13 @@ __all__ = [
     "resolve_target",
 ]
 
-MODULE_BODY_OPS = ("hir.func", "tir.prim_func", "tf.module")
+MEMBERS_TEXT = "hir.func, tir.prim_func, tf.module"
+"""How a diagnostic names what a module body holds (the ops declared with the `ModuleMember`
+trait; a test checks that the two agree)."""
 
 
 @irdl_attr_definition
-class OwnerContextAttr(ParametrizedAttribute):
+class OwnerContextAttr(IRDLFormAttribute):
     """The execution context an owner outside the IR provides to a module: the target and the
     topology hierarchy that module resolves through that owner (`none`: the owner chain
     declares none). A detached copy of an owned module (`Module.cloned()` of a child) carries
@@ -115,27 +121,27 @@ class OwnerContextAttr(ParametrizedAttribute):
                 check_levels(target, levels)
 
     @classmethod
-    def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
+    def parse_custom(cls, parser: AttrParser) -> list[Attribute]:
         values: dict[str, Attribute] = {}
 
-        def parse_entry() -> None:
-            position = parser.pos
-            key = parser.parse_identifier(" (target or topologies)")
+        def parse_entry(key: str | None = None, position: int | None = None) -> bool | None:
+            if key is None or position is None:
+                position = parser.pos
+                key = parser.parse_identifier(" (target or topologies)")
             if key not in ("target", "topologies"):
                 parser.raise_error(f"expected target or topologies, got '{key}'", position)
             if key in values:
                 parser.raise_error(f"'{key}' is given twice", position)
             parser.parse_punctuation("=")
             values[key] = parser.parse_attribute()
+            return True
 
-        with parser.in_angle_brackets():
-            if irdl_form_follows(parser, MLIRTokenKind.GREATER):  # <>: declares nothing
-                return [NoneAttr(), NoneAttr()]
-            if keyword_follows(parser, "none") or not irdl_form_follows(
-                parser, MLIRTokenKind.BARE_IDENT
-            ):  # the IRDL form: <#tf.target<"h100">, [...]>, either may be `none`
-                return parse_irdl_parameters(cls, parser)
-            parser.parse_comma_separated_list(parser.Delimiter.NONE, parse_entry)
+        def parse_optional_entry() -> bool | None:  # `<>` declares nothing
+            position = parser.pos
+            key = parser.parse_optional_identifier()
+            return None if key is None else parse_entry(key, position)
+
+        parser.parse_optional_undelimited_comma_separated_list(parse_optional_entry, parse_entry)
         return [values.get("target", NoneAttr()), values.get("topologies", NoneAttr())]
 
     def print_parameters(self, printer: Printer) -> None:
@@ -199,8 +205,109 @@ def check_surface_name(name: str, kind: str, where: str = "") -> None:
         )
 
 
-@irdl_op_definition
-class ModuleOp(IRDLOperation):
+class SymbolMember:
+    """What a module body may hold as a member (`hir.func`, `tir.prim_func`, `tf.module`):
+    an op that tells the index of the body it joins or leaves.
+
+    `ModuleOp.member` finds a member by symbol in an index kept on the body block (`Slot`),
+    built on the first lookup and valid by construction: a member dropped into or taken out of
+    a block (every xDSL mutation sets `op.parent`), and a write to a member's properties (a
+    rename: `op.sym_name = ...` writes `op.properties`), forget the index of the blocks
+    concerned, so a lookup that misses is one dict lookup, as a hit is. Only these ops are
+    members: any other op in a module body is refused by the module's verifier."""
+
+    def __setattr__(self, name: str, value: object) -> None:
+        if name == "parent":
+            forget_members(vars(self).get("parent"))
+            forget_members(value)
+        elif name == "properties" and isinstance(value, dict):
+            forget_members(vars(self).get("parent"))
+            value = _MemberProperties(self, value)
+        super().__setattr__(name, value)
+
+
+class _MemberProperties(dict[str, Attribute]):
+    """A member's properties: a write forgets the index of the block that holds the member."""
+
+    __slots__ = ("owner",)
+
+    def __init__(self, owner: SymbolMember, values: dict[str, Attribute]) -> None:
+        super().__init__(values)
+        self.owner = owner
+
+    def _changed(self) -> None:
+        forget_members(vars(self.owner).get("parent"))
+
+    def __setitem__(self, key: str, value: Attribute) -> None:
+        super().__setitem__(key, value)
+        self._changed()
+
+    def __delitem__(self, key: str) -> None:
+        super().__delitem__(key)
+        self._changed()
+
+    def __ior__(self, other: Any) -> _MemberProperties:  # type: ignore[override,misc]
+        super().__ior__(other)
+        self._changed()
+        return self
+
+    def update(self, *args: Any, **kwargs: Attribute) -> None:
+        super().update(*args, **kwargs)
+        self._changed()
+
+    def setdefault(self, key: str, default: Attribute) -> Attribute:
+        value = super().setdefault(key, default)
+        self._changed()
+        return value
+
+    def pop(self, key: str, *default: Any) -> Any:
+        value = super().pop(key, *default)
+        self._changed()
+        return value
+
+    def popitem(self) -> tuple[str, Attribute]:
+        item = super().popitem()
+        self._changed()
+        return item
+
+    def clear(self) -> None:
+        super().clear()
+        self._changed()
+
+
+_MEMBERS: Slot[dict[str, Operation]] = Slot("members")
+"""The member index `member_index` keeps on a module body block (see `SymbolMember`)."""
+
+
+class IndexStats:
+    """How many member indexes were built (a count the tests read: a miss builds none)."""
+
+    builds = 0
+
+
+def member_index(block: Block) -> dict[str, Operation]:
+    """The members of `block` by symbol (the first of a name, as `SymbolTable` finds it),
+    built once and kept until a change of membership forgets it."""
+    index = _MEMBERS.get(block)
+    if index is None:
+        IndexStats.builds += 1
+        index = {}
+        for op in block.ops:
+            name = op.properties.get("sym_name")
+            if isinstance(name, StringAttr) and isinstance(op, SymbolMember):
+                index.setdefault(name.data, cast(Operation, op))
+        _MEMBERS.set(block, index)
+    return index
+
+
+def forget_members(block: object) -> None:
+    """Forget the member index of `block` (a block whose membership changed; None: nothing)."""
+    if isinstance(block, Block):
+        _MEMBERS.set(block, None)
+
+
+@op_definition
+class ModuleOp(SymbolMember, IRDLOperation):
     """A module: functions, child modules, an optional entry, its execution domain (target,
     topologies), configuration metadata.
 
@@ -223,7 +330,9 @@ class ModuleOp(IRDLOperation):
     owner_context = opt_prop_def(OwnerContextAttr)
     body = region_def("single_block")
 
-    traits = traits_def(SymbolOpInterface(), SymbolTable(), IsolatedFromAbove(), NoTerminator())
+    traits = traits_def(
+        ModuleMember(), SymbolOpInterface(), SymbolTable(), IsolatedFromAbove(), NoTerminator()
+    )
 
     def __init__(
         self,
@@ -253,22 +362,9 @@ class ModuleOp(IRDLOperation):
 
     def member(self, name: str) -> Operation | None:
         """The function or child module of this module named `name` (they share one symbol
-        table), or None. Found through an index of the body kept on the op: a name found is
-        checked (still here, still so named) and returned at once; a name not found rebuilds
-        the index first, so a module changed since is seen as it is."""
-        block = self.body.block
-        index = _MEMBERS.get(self)
-        if index is not None:
-            found = index.get(name)
-            if found is not None and found.parent is block and _symbol_of(found) == name:
-                return found
-        index = {}
-        for op in block.ops:
-            symbol = _symbol_of(op)
-            if symbol is not None:
-                index.setdefault(symbol, op)
-        _MEMBERS.set(self, index)
-        return index.get(name)
+        table), or None: one dict lookup in the index of the body (`SymbolMember`), a name
+        found or not."""
+        return member_index(self.body.block).get(name)
 
     @property
     def own_name(self) -> str:
@@ -286,13 +382,9 @@ class ModuleOp(IRDLOperation):
         return tuple(t.topology for t in self.topologies)
 
     def verify_(self) -> None:
-        if isinstance(self.parent_op(), ModuleOp):
-            check_surface_name(self.sym_name.data, "child module")
-            if self.owner_context is not None:
-                raise VerifyError(
-                    f"child module '{self.sym_name.data}' has an owner context (within); a "
-                    "child resolves through the module that holds it"
-                )
+        """The module's own rules, then its members' rules that depend on where they stand
+        (`verify_members`): no op reaches up its owner chain to verify itself, and what the
+        chain resolves is looked up once per module (`resolve_target`)."""
         if self.target is not None and self.owner_context is not None:
             if self.owner_context.resolved_target is not None:
                 raise VerifyError(
@@ -300,11 +392,6 @@ class ModuleOp(IRDLOperation):
                     f"'{self.target.target_name.data}' within an owner that declares one; only "
                     "the outermost module may declare one (a copy of a child inherits its owner's)"
                 )
-        if self.target is not None and isinstance(self.parent_op(), ModuleOp):
-            raise VerifyError(
-                f"child module '{self.sym_name.data}' declares target '{self.target.target_name.data}'; "
-                "only the outermost module may declare one (a child inherits its owner's)"
-            )
         declared = self.declared_topologies
         if declared is not None:
             check_distinct(declared)
@@ -325,10 +412,9 @@ class ModuleOp(IRDLOperation):
                         "the target and topologies as the module's own fields"
                     )
         for op in self.body.block.ops:
-            if op.name not in MODULE_BODY_OPS:
+            if not is_module_member(op):
                 raise VerifyError(
-                    f"'{op.name}' cannot be in a module body; it holds only "
-                    + ", ".join(MODULE_BODY_OPS)
+                    f"'{op.name}' cannot be in a module body; it holds only " + MEMBERS_TEXT
                 )
         if self.entry is not None:
             if self.entry.nested_references:
@@ -347,74 +433,135 @@ class ModuleOp(IRDLOperation):
                 raise VerifyError(
                     f"entry '@{name}' does not name a function of this module (functions: {functions})"
                 )
+        self.verify_members()
+
+    def verify_members(self) -> None:
+        """What a function or child module must be as a member of this module, reported at the
+        member: a name `module.<name>` reaches; for a child module, no owner context of its own
+        and no target (only the outermost module declares one)."""
+        for op in self.body.block.ops:
+            name = op.properties.get("sym_name")
+            if not isinstance(name, StringAttr):
+                continue  # a broken member: its own verifier says so
+            try:
+                if isinstance(op, FunctionLike):
+                    check_surface_name(name.data, "function")
+                elif isinstance(op, ModuleOp):
+                    check_surface_name(name.data, "child module")
+                    op.verify_as_child()
+            except VerifyError as err:
+                raise OpVerifyError(op, str(err)) from None
+
+    def verify_as_child(self) -> None:
+        """The rules of a module held by another (checked by its parent, `verify_members`)."""
+        if self.owner_context is not None:
+            raise VerifyError(
+                f"child module '{self.sym_name.data}' has an owner context (within); a "
+                "child resolves through the module that holds it"
+            )
+        if self.target is not None:
+            raise VerifyError(
+                f"child module '{self.sym_name.data}' declares target '{self.target.target_name.data}'; "
+                "only the outermost module may declare one (a child inherits its owner's)"
+            )
 
     @classmethod
     def parse(cls, parser: Parser) -> ModuleOp:
         properties: dict[str, Attribute] = {"sym_name": parser.parse_symbol_name()}
-        if parser.parse_optional_keyword("name") is not None:
-            properties["module_name"] = StringAttr(parser.parse_str_literal())
-        if parser.parse_optional_keyword("target") is not None:
-            position = parser.pos
-            target = parser.parse_attribute()
-            if not isinstance(target, TargetAttr):
-                parser.raise_error(f"expected #tf.target<...>, got {target}", position)
-            properties["target"] = target
-        if parser.parse_optional_keyword("topologies") is not None:
-            position = parser.pos
-            levels = parser.parse_attribute()
-            if not isinstance(levels, ArrayAttr) or not all(
-                isinstance(level, TopologyAttr) for level in levels
-            ):
-                parser.raise_error(f"expected [#tf.topology<...>, ...], got {levels}", position)
-            properties["topologies"] = levels
-        if parser.parse_optional_keyword("entry") is not None:
-            properties["entry"] = SymbolRefAttr(parser.parse_symbol_name())
-        if parser.parse_optional_keyword("metadata") is not None:
-            position = parser.pos
-            metadata = parser.parse_attribute()
-            if not isinstance(metadata, DictionaryAttr):
-                parser.raise_error("module metadata must be a dictionary", position)
-            properties["metadata"] = metadata
-        if parser.parse_optional_keyword("within") is not None:
-            position = parser.pos
-            context = parser.parse_attribute()
-            if not isinstance(context, OwnerContextAttr):
-                parser.raise_error(f"expected #tf.context<...>, got {context}", position)
-            properties["owner_context"] = context
+        for field in _HEADER:
+            if parser.parse_optional_keyword(field.keyword) is not None:
+                properties[field.name] = field.read(parser)
         attributes = parser.parse_optional_attr_dict_with_keyword()
         body = parser.parse_region()
         if not body.blocks:
             body = _empty_body()
-        op = cls.create(properties=properties, regions=[body])
-        if attributes is not None:
-            op.attributes |= attributes.data
-        return op
+        return with_attributes(cls.create(properties=properties, regions=[body]), attributes)
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         printer.print_symbol_name(self.sym_name.data)
-        if self.module_name is not None:
-            printer.print_string(" name ")
-            printer.print_string_literal(self.module_name.data)
-        if self.target is not None:
-            printer.print_string(" target ")
-            printer.print_attribute(self.target)
-        if self.topologies is not None:
-            printer.print_string(" topologies ")
-            printer.print_attribute(self.topologies)
-        if self.entry is not None:
-            printer.print_string(" entry ")
-            printer.print_symbol_name(self.entry.root_reference.data)
-        if self.metadata is not None:
-            printer.print_string(" metadata ")
-            printer.print_attribute(self.metadata)
-        if self.owner_context is not None:
-            printer.print_string(" within ")
-            printer.print_attribute(self.owner_context)
+        for field in _HEADER:
+            value = self.properties.get(field.name)
+            if value is not None:
+                printer.print_string(f" {field.keyword} ")
+                field.write(printer, value)
         if self.attributes:
             printer.print_op_attributes(self.attributes, print_keyword=True)
         printer.print_string(" ")
         printer.print_region(self.body, print_empty_block=False)
+
+
+def _checked(
+    fits: Callable[[Attribute], bool], refusal: Callable[[Attribute], str]
+) -> Callable[[Parser], Attribute]:
+    """A reader of an attribute that is refused (at it) with `refusal` unless it `fits`."""
+
+    def read(parser: Parser) -> Attribute:
+        position = parser.pos
+        value = parser.parse_attribute()
+        if not fits(value):
+            parser.raise_error(refusal(value), position)
+        return value
+
+    return read
+
+
+class _HeaderField(NamedTuple):
+    """A `keyword <value>` of a module's header: the property it sets, how its value reads and
+    prints."""
+
+    keyword: str
+    name: str
+    read: Callable[[Parser], Attribute]
+    write: Callable[[Printer, Attribute], None] = Printer.print_attribute
+
+
+_HEADER = (
+    _HeaderField(
+        "name",
+        "module_name",
+        lambda parser: StringAttr(parser.parse_str_literal()),
+        lambda printer, a: printer.print_string_literal(cast(StringAttr, a).data),
+    ),
+    _HeaderField(
+        "target",
+        "target",
+        _checked(
+            lambda a: isinstance(a, TargetAttr), lambda a: f"expected #tf.target<...>, got {a}"
+        ),
+    ),
+    _HeaderField(
+        "topologies",
+        "topologies",
+        _checked(
+            lambda a: isinstance(a, ArrayAttr) and all(isinstance(t, TopologyAttr) for t in a),
+            lambda a: f"expected [#tf.topology<...>, ...], got {a}",
+        ),
+    ),
+    _HeaderField(
+        "entry",
+        "entry",
+        lambda parser: SymbolRefAttr(parser.parse_symbol_name()),
+        lambda printer, a: printer.print_symbol_name(cast(SymbolRefAttr, a).root_reference.data),
+    ),
+    _HeaderField(
+        "metadata",
+        "metadata",
+        _checked(
+            lambda a: isinstance(a, DictionaryAttr),
+            lambda a: "module metadata must be a dictionary",
+        ),
+    ),
+    _HeaderField(
+        "within",
+        "owner_context",
+        _checked(
+            lambda a: isinstance(a, OwnerContextAttr),
+            lambda a: f"expected #tf.context<...>, got {a}",
+        ),
+    ),
+)
+"""A module's header after its symbol, in order."""
 
 
 def _empty_body() -> Region:
@@ -443,15 +590,6 @@ def lookup_symbol(op: Operation, ref: SymbolRefAttr) -> Operation | None:
     return found
 
 
-_MEMBERS: Slot[dict[str, Operation]] = Slot("members")
-"""The index `ModuleOp.member` keeps on a module op: a cache of its body, checked on use."""
-
-
-def _symbol_of(op: Operation) -> str | None:
-    name = op.properties.get("sym_name")
-    return name.data if isinstance(name, StringAttr) else None
-
-
 RECORDED_OWNER: Slot[ModuleOp] = Slot("owner")
 """On a detached copy of an owned module: the module that owns its original (what
 `Module.owner` answers). Only a Python answer: what the copy resolves is in its IR, the
@@ -472,24 +610,45 @@ def owner_of(module: ModuleOp) -> ModuleOp | None:
     return parent_module(module) or RECORDED_OWNER.get(module)
 
 
-def _declarations(
-    module: ModuleOp,
-) -> Iterator[tuple[Target | None, tuple[Topology, ...] | None]]:
-    """What each module of the owner chain declares, innermost first; last, for a root with an
-    owner context, what its owner outside the IR provides."""
-    node: ModuleOp | None = module
-    while node is not None:
-        yield node.declared_target, node.declared_topologies
+Resolution = tuple[Target | None, tuple[Topology, ...] | None]
+
+
+def _resolution(module: ModuleOp) -> Resolution:
+    """What the owner chain of `module` resolves: the nearest declared target and the nearest
+    topology declaration (innermost first; last, for a root with an owner context, what its
+    owner outside the IR provides). Inside a verification (`CACHES.unchanging`) each module's
+    answer is remembered, so the modules of a tree are resolved in one pass down it."""
+    memo = CACHES.scope()
+    chain: list[ModuleOp] = []
+    node = module
+    target: Target | None = None
+    levels: tuple[Topology, ...] | None = None
+    while True:
+        known = None if memo is None else memo.get(node)
+        if known is not None:
+            target, levels = cast(Resolution, known)
+            break
+        chain.append(node)
         parent = parent_module(node)
-        if parent is None and node.owner_context is not None:
-            context = node.owner_context
-            yield context.resolved_target, context.resolved_topologies
+        if parent is None:
+            if node.owner_context is not None:
+                target = node.owner_context.resolved_target
+                levels = node.owner_context.resolved_topologies
+            break
         node = parent
+    for node in reversed(chain):
+        declared = node.declared_target
+        target = declared if declared is not None else target
+        own = node.declared_topologies
+        levels = own if own is not None else levels
+        if memo is not None:
+            memo[node] = (target, levels)
+    return target, levels
 
 
 def resolve_target(module: ModuleOp, *, required: bool = True) -> Target | None:
     """The declared target of the module or of its nearest owner that declares one."""
-    found = next((target for target, _ in _declarations(module) if target is not None), None)
+    found = _resolution(module)[0]
     if found is None and required:
         raise VerifyError(
             f"module '{module.own_name}' has no target: neither it nor any owner declares one; "
@@ -501,7 +660,7 @@ def resolve_target(module: ModuleOp, *, required: bool = True) -> Target | None:
 def declared_in_chain(module: ModuleOp) -> tuple[Topology, ...] | None:
     """The nearest topology declaration over the owner chain; None when no module declares one
     (the hierarchy is then unknown until the module is placed under an owner)."""
-    return next((levels for _, levels in _declarations(module) if levels is not None), None)
+    return _resolution(module)[1]
 
 
 def effective_topologies(module: ModuleOp) -> tuple[Topology, ...]:

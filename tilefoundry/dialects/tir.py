@@ -22,23 +22,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
-from typing import cast
+from typing import Any, ClassVar, cast
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
-    DictionaryAttr,
-    FunctionType,
-    StringAttr,
-    SymbolNameConstraint,
     SymbolRefAttr,
     UnknownLoc,
 )
 from xdsl.ir import Attribute, Block, Dialect, Operation, OpResult, Region, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
-    irdl_op_definition,
     lazy_traits_def,
-    opt_prop_def,
     opt_result_def,
     prop_def,
     region_def,
@@ -51,45 +45,41 @@ from xdsl.printer import Printer
 from xdsl.traits import (
     EffectInstance,
     HasParent,
-    IsolatedFromAbove,
     IsTerminator,
     MemoryEffect,
-    NoTerminator,
     Pure,
     RecursiveMemoryEffect,
     ReturnLike,
-    SymbolOpInterface,
     SymbolUserOpInterface,
 )
 
 from tilefoundry.diagnostics import VerifyError
-from tilefoundry.dialects.asm import ValuesFormat
+from tilefoundry.dialects.asm import DeclaredFormat, ValuesTerminator
 from tilefoundry.dialects.canonicalization import Canonicalization
-from tilefoundry.dialects.dim_range import DimRangeAttr, check_ranges, parse_ranges, print_ranges
+from tilefoundry.dialects.dim_range import DimRangeAttr, check_ranges
 from tilefoundry.dialects.effects import function_call_effects
 from tilefoundry.dialects.function import (
-    FunctionCallable,
     FunctionOpMixin,
     FunctionReturn,
     check_dim_vars,
-    parse_header,
-    print_header,
 )
 from tilefoundry.dialects.tf import CallOp, arg_expr
+from tilefoundry.dialects.tf_mesh import check_meshes
 from tilefoundry.dialects.tf_module import lookup_symbol
 from tilefoundry.ir.callable import FunctionLike, fits
 from tilefoundry.ir.expr import Expr, ExprOp, Var, VarOwner, is_defined_within
 from tilefoundry.ir.metadata import BindingMetadata, location_to_metadata
 from tilefoundry.ir.op_registry import Op
-from tilefoundry.ir.op_verification import memoize_verification
+from tilefoundry.ir.op_verification import op_definition
 from tilefoundry.ir.patterns import DimVarRangePat
-from tilefoundry.types import ONE_VALUE_TYPE, VALUE_TYPES, BufferAttr, from_attr
+from tilefoundry.ir.traits import AnchorsAllocation, Expression, is_expression
+from tilefoundry.types import VALUE_TYPES, BufferAttr, from_attr
 
 __all__ = ["TIR", "DispatchOp", "EvaluateOp", "LetOp", "PrimFuncOp", "ReturnOp", "YieldOp"]
 
 
-@irdl_op_definition
-class PrimFuncOp(FunctionOpMixin, IRDLOperation):
+@op_definition
+class PrimFuncOp(FunctionOpMixin):
     """A TIR function: named parameters and a body of statements.
 
     ```mlir
@@ -102,16 +92,6 @@ class PrimFuncOp(FunctionOpMixin, IRDLOperation):
     """
 
     name = "tir.prim_func"
-
-    sym_name = prop_def(SymbolNameConstraint())
-    function_type = prop_def(FunctionType)
-    param_names = prop_def(ArrayAttr[StringAttr])
-    arg_attrs = opt_prop_def(ArrayAttr[DictionaryAttr])
-    body = region_def("single_block")
-
-    traits = traits_def(
-        SymbolOpInterface(), FunctionCallable(), IsolatedFromAbove(), NoTerminator()
-    )
 
     def verify_(self) -> None:
         where = f"function '@{self.sym_name.data}'"
@@ -136,19 +116,7 @@ class PrimFuncOp(FunctionOpMixin, IRDLOperation):
             )
         if not isinstance(self.body.block.last_op, ReturnOp):
             raise VerifyError("body must end with tir.return")
-
-    @classmethod
-    def parse(cls, parser: Parser) -> PrimFuncOp:
-        properties, params, attributes = parse_header(parser)
-        body = parser.parse_region([p.argument for p in params])
-        op = cls.create(properties=properties, regions=[body])
-        if attributes is not None:
-            op.attributes |= attributes.data
-        return op
-
-    def print(self, printer: Printer) -> None:
-        print_header(printer, self)
-        printer.print_region(self.body, print_entry_block_args=False)
+        check_meshes(self)  # the meshes of its statements, at any depth
 
 
 def _expression_of(block: Block, results: int) -> Operation | None:
@@ -160,7 +128,7 @@ def _expression_of(block: Block, results: int) -> Operation | None:
         or inner.next_op is not terminator
         or not isinstance(terminator, YieldOp)
         or not isinstance(terminator.location, UnknownLoc)
-        or not isinstance(inner, ExprOp)
+        or not is_expression(inner)
         or len(inner.results) != results
         or tuple(terminator.values) != tuple(inner.results)
     ):
@@ -230,7 +198,7 @@ def _check_body(op: Operation, statement: str) -> tuple[list[Operation], YieldOp
         raise VerifyError(f"the body of {statement} must end with tir.yield")
     ops = list(block.ops)[:-1]
     for inner in ops:
-        if not isinstance(inner, ExprOp):
+        if not is_expression(inner):
             raise VerifyError(
                 f"'{inner.name}' cannot be in the body of {statement}; it holds expressions "
                 "(tf.call, tf.constant, tf.tuple, tir.dispatch)"
@@ -238,8 +206,36 @@ def _check_body(op: Operation, statement: str) -> tuple[list[Operation], YieldOp
     return ops, terminator
 
 
-@irdl_op_definition
-class LetOp(VarOwner, IRDLOperation):
+class StatementFormat:
+    """What `tir.let` (`VALUES` 1) and `tir.evaluate` (`VALUES` 0) share: the body region and
+    the custom form `_parse_body` reads and `_print_body` writes, of `VALUES` values (the op's
+    results)."""
+
+    VALUES: ClassVar[int]
+
+    body = region_def("single_block")
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Any:
+        position = parser.pos
+        region, types = _parse_body(parser)
+        if len(types) != cls.VALUES:
+            parser.raise_error(
+                f"tir.evaluate runs an effect-form call; this one has a value of type {types[0]} "
+                "(bind it with tir.let)"
+                if cls.VALUES == 0
+                else "tir.let anchors a value-form expression; this one has no value (run an "
+                "effect-form call with tir.evaluate)",
+                position,
+            )
+        return cast(Any, cls).create(regions=[region], result_types=types)
+
+    def print(self, printer: Printer) -> None:
+        _print_body(printer, cast(Operation, self), self.VALUES)
+
+
+@op_definition
+class LetOp(StatementFormat, VarOwner, IRDLOperation):
     """`LetStmt`: anchors a value-form expression and binds its value to a Var.
 
     The body computes the value and yields it; the result is the bound Var. An expression of
@@ -257,11 +253,17 @@ class LetOp(VarOwner, IRDLOperation):
 
     name = "tir.let"
 
-    body = region_def("single_block")
+    VALUES: ClassVar[int] = 1
+
     binding = result_def(VALUE_TYPES)
 
     traits = lazy_traits_def(
-        lambda: (HasParent(PrimFuncOp), RecursiveMemoryEffect(), Canonicalization())
+        lambda: (
+            AnchorsAllocation(),
+            HasParent(PrimFuncOp),
+            RecursiveMemoryEffect(),
+            Canonicalization(),
+        )
     )
 
     @property
@@ -313,24 +315,9 @@ class LetOp(VarOwner, IRDLOperation):
                     "body; a buffer has one name (use the buffer itself)"
                 )
 
-    @classmethod
-    def parse(cls, parser: Parser) -> LetOp:
-        position = parser.pos
-        region, types = _parse_body(parser)
-        if len(types) != 1:
-            parser.raise_error(
-                "tir.let anchors a value-form expression; this one has no value (run an "
-                "effect-form call with tir.evaluate)",
-                position,
-            )
-        return cls.create(regions=[region], result_types=types)
 
-    def print(self, printer: Printer) -> None:
-        _print_body(printer, self, 1)
-
-
-@irdl_op_definition
-class EvaluateOp(IRDLOperation):
+@op_definition
+class EvaluateOp(StatementFormat, IRDLOperation):
     """`Evaluate(op, args)`: runs an effect-form call as a statement.
 
     The body's last op before `tir.yield` is the effect-form call (or dispatch); the ops before
@@ -343,7 +330,7 @@ class EvaluateOp(IRDLOperation):
 
     name = "tir.evaluate"
 
-    body = region_def("single_block")
+    VALUES: ClassVar[int] = 0
 
     traits = lazy_traits_def(lambda: (HasParent(PrimFuncOp), RecursiveMemoryEffect()))
 
@@ -372,24 +359,9 @@ class EvaluateOp(IRDLOperation):
                     "tir.evaluate of its own"
                 )
 
-    @classmethod
-    def parse(cls, parser: Parser) -> EvaluateOp:
-        position = parser.pos
-        region, types = _parse_body(parser)
-        if types:
-            parser.raise_error(
-                f"tir.evaluate runs an effect-form call; this one has a value of type {types[0]} "
-                "(bind it with tir.let)",
-                position,
-            )
-        return cls.create(regions=[region])
 
-    def print(self, printer: Printer) -> None:
-        _print_body(printer, self, 0)
-
-
-@irdl_op_definition
-class YieldOp(ValuesFormat, IRDLOperation):
+@op_definition
+class YieldOp(ValuesTerminator):
     """Ends a statement body: the value a `tir.let` binds, nothing for a `tir.evaluate`.
 
     ```mlir
@@ -399,12 +371,7 @@ class YieldOp(ValuesFormat, IRDLOperation):
 
     name = "tir.yield"
 
-    values = var_operand_def(ONE_VALUE_TYPE)
-
     traits = traits_def(IsTerminator(), Pure(), HasParent(LetOp, EvaluateOp))
-
-    def __init__(self, *values: SSAValue) -> None:
-        super().__init__(operands=[list(values)])
 
 
 class DispatchSymbolUse(SymbolUserOpInterface):
@@ -453,8 +420,8 @@ class DispatchEffects(MemoryEffect):
         return effects
 
 
-@irdl_op_definition
-class DispatchOp(ExprOp, IRDLOperation):
+@op_definition
+class DispatchOp(DeclaredFormat, ExprOp, IRDLOperation):
     """`DispatchCall`: calls the first case whose `case_patterns` hold the runtime DimVar sizes.
 
     ```mlir
@@ -464,12 +431,17 @@ class DispatchOp(ExprOp, IRDLOperation):
 
     name = "tir.dispatch"
 
+    ASSEMBLY_FORMAT: ClassVar[str] = (
+        "custom<DispatchCases>($callees, $case_patterns) `(` $args `)` attr-dict `:` "
+        "custom<CallSignature>(type($args), type($res))"
+    )
+
     callees = prop_def(ArrayAttr[SymbolRefAttr])
     case_ranges = prop_def(ArrayAttr[ArrayAttr[DimRangeAttr]], prop_name="case_patterns")
     args = var_operand_def(VALUE_TYPES)
     res = opt_result_def(VALUE_TYPES)
 
-    traits = traits_def(DispatchSymbolUse(), DispatchEffects())
+    traits = traits_def(Expression(in_hir=False), DispatchSymbolUse(), DispatchEffects())
 
     @property
     def case_patterns(self) -> tuple[tuple[DimVarRangePat, ...], ...]:
@@ -487,55 +459,9 @@ class DispatchOp(ExprOp, IRDLOperation):
                 f"{len(self.callees)} callee(s) for {len(self.case_ranges)} case pattern list(s)"
             )
 
-    @classmethod
-    def parse(cls, parser: Parser) -> DispatchOp:
-        def parse_case() -> tuple[SymbolRefAttr, ArrayAttr[DimRangeAttr]]:
-            root = parser.parse_symbol_name()
-            nested: list[StringAttr] = []
-            while parser.parse_optional_punctuation(":") is not None:  # `::` is two tokens
-                if parser.parse_optional_punctuation(":") is None:
-                    return SymbolRefAttr(root, nested), parse_ranges(parser)
-                nested.append(parser.parse_symbol_name())
-            callee = SymbolRefAttr(root, nested)
-            parser.parse_punctuation(":")
-            return callee, parse_ranges(parser)
 
-        cases = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parse_case)
-        operands = parser.parse_comma_separated_list(
-            parser.Delimiter.PAREN, parser.parse_unresolved_operand
-        )
-        parser.parse_punctuation(":")
-        position = parser.pos
-        function_type = parser.parse_function_type()
-        values = parser.resolve_operands(operands, function_type.inputs.data, position)
-        return cls.create(
-            operands=values,
-            result_types=list(function_type.outputs.data),
-            properties={
-                "callees": ArrayAttr(c for c, _ in cases),
-                "case_patterns": ArrayAttr(r for _, r in cases),
-            },
-        )
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" [")
-        for index, (callee, ranges) in enumerate(zip(self.callees, self.case_ranges, strict=True)):
-            if index:
-                printer.print_string(", ")
-            printer.print_symbol_name(callee.root_reference.data)
-            for nested in callee.nested_references:  # a case in a child module: @c0::@k
-                printer.print_string("::")
-                printer.print_symbol_name(nested.data)
-            printer.print_string(": ")
-            print_ranges(printer, ranges)
-        printer.print_string("](")
-        printer.print_list(self.args, printer.print_operand)
-        printer.print_string(") : ")
-        printer.print_function_type(self.args.types, self.result_types)
-
-
-@irdl_op_definition
-class ReturnOp(FunctionReturn, ValuesFormat, IRDLOperation):
+@op_definition
+class ReturnOp(FunctionReturn, ValuesTerminator):
     """Ends a prim function's body, with its value when it has one.
 
     ```mlir
@@ -545,12 +471,7 @@ class ReturnOp(FunctionReturn, ValuesFormat, IRDLOperation):
 
     name = "tir.return"
 
-    values = var_operand_def(ONE_VALUE_TYPE)
-
     traits = traits_def(IsTerminator(), ReturnLike(), HasParent(PrimFuncOp))
-
-    def __init__(self, *values: SSAValue) -> None:
-        super().__init__(operands=[list(values)])
 
 
 def statement_values(op: Operation) -> Sequence[SSAValue]:
@@ -558,6 +479,4 @@ def statement_values(op: Operation) -> Sequence[SSAValue]:
     return [v for inner in op.walk() for v in inner.operands if not is_defined_within(v, op)]
 
 
-TIR = memoize_verification(
-    Dialect("tir", [PrimFuncOp, LetOp, EvaluateOp, YieldOp, DispatchOp, ReturnOp], [])
-)
+TIR = Dialect("tir", [PrimFuncOp, LetOp, EvaluateOp, YieldOp, DispatchOp, ReturnOp], [])

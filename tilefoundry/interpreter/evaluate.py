@@ -36,7 +36,9 @@ from tilefoundry.dialects.tf import CallOp, ConstantOp, MeshOp, TupleOp
 from tilefoundry.dialects.tf_module import lookup_symbol
 from tilefoundry.dialects.tir import DispatchOp, EvaluateOp, LetOp, PrimFuncOp
 from tilefoundry.interpreter.numerics import cast_array, held_as
-from tilefoundry.interpreter.reference import REFERENCE
+from tilefoundry.interpreter.reference import REFERENCE  # the op library's, registered
+from tilefoundry.interpreter.registry import ExecutionError
+from tilefoundry.ir.traits import is_expression
 from tilefoundry.types import (
     BufferAttr,
     BufferType,
@@ -57,10 +59,6 @@ __all__ = [
     "run_function",
     "run_prim_function",
 ]
-
-
-class ExecutionError(ValueError):
-    """A reference run refused: a bad argument, or an op without a reference implementation."""
 
 
 _SELECTIONS: ContextVar[list[str] | None] = ContextVar("selections", default=None)
@@ -230,6 +228,8 @@ def _evaluate(op: Operation, env: dict[SSAValue, Any]) -> list[Any]:
     """The values of an op's results."""
     if isinstance(op, MeshOp | LetOp | EvaluateOp):
         return _run_block(op.body.block, env)
+    if not is_expression(op):
+        raise ExecutionError(f"'{op.name}' has no reference semantics")
     values = [env[v] for v in op.operands]
     if isinstance(op, ConstantOp):
         return [op.value]

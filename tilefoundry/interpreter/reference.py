@@ -15,7 +15,7 @@ import numpy as np
 
 from tilefoundry.dialects.dense import numpy_dtype
 from tilefoundry.interpreter.numerics import cast_array, widened
-from tilefoundry.ir.op_registry import Op
+from tilefoundry.interpreter.registry import REFERENCE, reference
 from tilefoundry.ops.linalg import MatMul, Transpose
 from tilefoundry.ops.math import Binary, BinaryKind, Cast, Unary, UnaryKind
 from tilefoundry.ops.memory import Alloc, Copy, Load
@@ -24,17 +24,6 @@ from tilefoundry.ops.shapes import normalize_axis
 from tilefoundry.ops.structure import Split, TupleGetItem
 
 __all__ = ["REFERENCE", "reference"]
-
-Impl = Callable[..., Any]
-REFERENCE: dict[type[Op], Impl] = {}
-
-
-def reference(op_class: type[Op]) -> Callable[[Impl], Impl]:
-    def register(impl: Impl) -> Impl:
-        REFERENCE[op_class] = impl
-        return impl
-
-    return register
 
 
 # The numbers follow `tilefoundry.interpreter.numerics` (docs/ir.md, "Numeric semantics"): an op

@@ -11,11 +11,18 @@ it grows past its limit), so none holds a program's objects for good.
 A cache is made through `CACHES` (`CACHES.memo()`, `CACHES.mapping()`, or `CACHES.owns` on a
 `functools.lru_cache`d function whose answer depends on a registry), never as a module-level
 dict of its own.
+
+An answer that depends on the IR itself (what a module's owner chain resolves) is remembered
+only while the IR cannot change: `CACHES.unchanging()` opens a scope for one verification
+(verifiers never change the IR), `CACHES.scope()` is its memo (None outside one), and the memo
+is dropped when the scope ends, so no IR answer outlives the verification that found it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Generic, Protocol, TypeVar
 
 __all__ = ["CACHES", "BoundedMapping", "Caches", "IdentityMemo"]
@@ -102,12 +109,33 @@ class Caches:
         self.clearers.append(cached.cache_clear)
         return cached
 
+    @contextmanager
+    def unchanging(self) -> Iterator[dict[object, object]]:
+        """A scope in which the IR does not change (one verification): its memo, shared by the
+        scopes opened inside it, dropped when the outermost ends."""
+        memo = _SCOPE.get()
+        if memo is not None:
+            yield memo
+            return
+        memo = {}
+        token = _SCOPE.set(memo)
+        try:
+            yield memo
+        finally:
+            _SCOPE.reset(token)
+
+    def scope(self) -> dict[object, object] | None:
+        """The memo of the `unchanging` scope in effect (None outside one)."""
+        return _SCOPE.get()
+
     def bump(self) -> None:
         """A registry changed: advance the generation and forget every remembered answer."""
         self.generation += 1
         for clear in self.clearers:
             clear()
 
+
+_SCOPE: ContextVar[dict[object, object] | None] = ContextVar("tf_unchanging_ir", default=None)
 
 CACHES = Caches()
 """The caches of this process (registries are per process, so their caches are too)."""

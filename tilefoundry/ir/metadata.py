@@ -38,16 +38,15 @@ from xdsl.dialects.builtin import (
     StringAttr,
     UnknownLoc,
 )
-from xdsl.ir import Attribute, ParametrizedAttribute
+from xdsl.ir import Attribute
 from xdsl.irdl import irdl_attr_definition
-from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 
 from tilefoundry.arguments import items_of, refuse_type, shown
 from tilefoundry.diagnostics import VerifyError, with_context
 from tilefoundry.ir.caches import CACHES
 from tilefoundry.ir.values import attr_to_python, python_to_attr
-from tilefoundry.irdl_syntax import parse_irdl_parameters
+from tilefoundry.irdl_syntax import IRDLFormAttribute
 
 __all__ = [
     "BindingMetadata",
@@ -172,7 +171,7 @@ def span_text(span: SourceSpanMetadata) -> str:
 
 
 @irdl_attr_definition
-class SpanEndAttr(ParametrizedAttribute):
+class SpanEndAttr(IRDLFormAttribute):
     """Where a source span ends: the metadata of the fused location that holds a range.
 
     ```mlir
@@ -184,11 +183,6 @@ class SpanEndAttr(ParametrizedAttribute):
 
     end_line: IntAttr | NoneAttr
     end_column: IntAttr
-
-    @classmethod
-    def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
-        with parser.in_angle_brackets():  # the IRDL form gives the integers' type too
-            return parse_irdl_parameters(cls, parser)
 
     def verify(self) -> None:
         for value in (self.end_line, self.end_column):
@@ -203,7 +197,7 @@ class SpanEndAttr(ParametrizedAttribute):
 
 
 @irdl_attr_definition
-class MetaAttr(ParametrizedAttribute):
+class MetaAttr(IRDLFormAttribute):
     """A metadata value of a class other than binding and source span, by class name and fields.
 
     ```mlir
@@ -215,11 +209,6 @@ class MetaAttr(ParametrizedAttribute):
 
     kind: StringAttr
     fields: DictionaryAttr
-
-    @classmethod
-    def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
-        with parser.in_angle_brackets():  # the custom form is the IRDL form
-            return parse_irdl_parameters(cls, parser)
 
     def print_parameters(self, printer: Printer) -> None:
         with printer.in_angle_brackets():

@@ -53,6 +53,7 @@ __all__ = [
     "first_op_class",
     "lookup_op_class",
     "op_schemas",
+    "op_table_decorator",
     "register_alias",
     "register_op",
     "check_effect",
@@ -418,6 +419,25 @@ def register_op(
         return klass
 
     return register if cls is None else register(cls)
+
+
+ImplT = TypeVar("ImplT")
+
+
+def op_table_decorator(
+    table: dict[type[Op], ImplT],
+) -> Callable[[type[Op]], Callable[[ImplT], ImplT]]:
+    """The decorator of a table keyed by op class: `@decorator(OpClass)` on a function records
+    it as `table[OpClass]` (the interpreter's references, the folder's exactness checks)."""
+
+    def for_op(op_class: type[Op]) -> Callable[[ImplT], ImplT]:
+        def record(impl: ImplT) -> ImplT:
+            table[op_class] = impl
+            return impl
+
+        return record
+
+    return for_op
 
 
 def register_alias(

@@ -14,12 +14,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.dialects.builtin import StringAttr, UnregisteredOp
-from xdsl.ir import Block, Operation
+from xdsl.ir import Block, Operation, OpResult
 from xdsl.traits import NoTerminator, SymbolOpInterface, SymbolTable
 from xdsl.utils.exceptions import VerifyException
 
 from tilefoundry.diagnostics import VerifyError, with_context
+from tilefoundry.ir.caches import CACHES
 from tilefoundry.ir.metadata import location_to_metadata, metadata_context
+from tilefoundry.ir.op_verification import verify_op_itself
 
 __all__ = ["OpVerifyError", "op_context", "op_name", "verify_ir"]
 
@@ -70,32 +72,88 @@ def verify_ir(root: Operation) -> None:
 
     Besides each op's own verifier: a value defined in a block is used only after its
     definition (dominance, in the single-block regions this IR has). The garbage collector is
-    left as the caller has it (the tools pause it: `ir/allocation.py`)."""
-    _verify_all(root)
+    left as the caller has it (the tools pause it: `ir/allocation.py`). The cost is linear in
+    the number of ops, however deep they nest: one walk, one dominance check per operand, and
+    what an owner chain resolves found once per module (`CACHES.unchanging`)."""
+    with CACHES.unchanging():
+        _verify_all(root)
 
 
 def _verify_all(root: Operation) -> None:
-    for op in root.walk():
+    walk = _Walk(root)
+    for op in walk.ops:
         if op.regions and op.has_trait(SymbolTable) and any(len(r.blocks) != 1 for r in op.regions):
             _verify_op(op)  # a symbol table that is not one block, before a lookup into it
-    for op in root.walk():
+    for position, op in enumerate(walk.ops):
         if op.regions:
             _check_symbols(op)
         _verify_op(op)
         for region in op.regions:
             if len(region.blocks) == 1 and not region.block.ops and not op.has_trait(NoTerminator):
                 raise OpVerifyError(op, "has an empty block; it needs at least a terminator")
-            for block in region.blocks:
-                _check_dominance(block)
+        if op.operands:
+            walk.check_dominance(op, position)
 
 
 def _verify_op(op: Operation) -> None:
     try:
-        op.verify(verify_nested_ops=False)
+        verify_op_itself(op)
     except OpVerifyError:
         raise
     except VerifyException as err:
         raise OpVerifyError(op, _bare(str(err))) from None
+
+
+class _Walk:
+    """The ops under a root in pre-order (parents before children, as `Operation.walk`), and
+    for each the position of its last descendant: an op is complete, its regions included,
+    once the walk has passed that position. Iterative, so its cost does not grow with depth."""
+
+    def __init__(self, root: Operation) -> None:
+        self.ops: list[Operation] = []
+        self.last: dict[int, int] = {}  # id(op) -> position of its last descendant
+        pending: list[Operation | int] = [root]
+        while pending:
+            item = pending.pop()
+            if isinstance(item, int):  # leaving the op at position `item`
+                self.last[id(self.ops[item])] = len(self.ops) - 1
+                continue
+            position = len(self.ops)
+            self.ops.append(item)
+            if not item.regions:
+                self.last[id(item)] = position
+                continue
+            pending.append(position)
+            children = [child for region in item.regions for b in region.blocks for child in b.ops]
+            pending.extend(reversed(children))
+
+    def check_dominance(self, op: Operation, position: int) -> None:
+        """Each operand of `op` (at `position`) is defined before it, where the definition's
+        block encloses `op`: the defining op is complete before `op` in the walk. A definition
+        outside the root is not this walk's to judge; one in a block that does not enclose the
+        use (another op's region) is left to the other checks, as before."""
+        last = self.last
+        for index, operand in enumerate(op.operands):
+            if not isinstance(operand, OpResult):
+                continue
+            done = last.get(id(operand.op))
+            if done is None or done < position:
+                continue
+            if _encloses(operand.op.parent, op):
+                raise OpVerifyError(op, f"operand #{index} does not dominate this use")
+
+
+def _encloses(block: Block | None, op: Operation) -> bool:
+    """Whether `op` is in `block` or nested in one of its ops (a walk up: only for a use that
+    already looks wrong)."""
+    if block is None:
+        return False  # the root's own result: not in a block of this walk
+    node: Operation | None = op
+    while node is not None:
+        if node.parent is block:
+            return True
+        node = node.parent_op()
+    return False
 
 
 def _check_symbols(op: Operation) -> None:
@@ -116,15 +174,3 @@ def _check_symbols(op: Operation) -> None:
                 notes=[(first, "see existing symbol definition here")],
                 prefixed=False,
             )
-
-
-def _check_dominance(block: Block) -> None:
-    # `pending` holds the results of the ops not yet passed: an operand among them is used
-    # before (or by) its definition. By identity: an SSA value's `__hash__` is a Python call.
-    pending = {id(r) for op in block.ops for r in op.results}
-    for op in block.ops:
-        for inner in op.walk() if op.regions else (op,):
-            for index, operand in enumerate(inner.operands):
-                if id(operand) in pending:
-                    raise OpVerifyError(inner, f"operand #{index} does not dominate this use")
-        pending.difference_update(map(id, op.results))

@@ -32,7 +32,16 @@ from tilefoundry.ops.math import (
     UnaryKind,
 )
 from tilefoundry.ops.memory import Alloc, Copy, Load
-from tilefoundry.ops.nn import Activation, Cumsum, Logical, LogicalNot, ReduceMean, Softmax
+from tilefoundry.ops.nn import (
+    Activation,
+    ActivationKind,
+    Cumsum,
+    Logical,
+    LogicalKind,
+    LogicalNot,
+    ReduceMean,
+    Softmax,
+)
 from tilefoundry.ops.reduce import ReduceMax, ReduceSum
 from tilefoundry.ops.structure import Split, TupleGetItem
 from tilefoundry.ops.tensor import (
@@ -50,6 +59,7 @@ from tilefoundry.ops.tensor import (
 __all__ = [
     "Alloc",
     "Activation",
+    "ActivationKind",
     "BroadcastTo",
     "Concat",
     "Cumsum",
@@ -58,6 +68,7 @@ __all__ = [
     "Index",
     "Iota",
     "Logical",
+    "LogicalKind",
     "LogicalNot",
     "ReduceMean",
     "Reshape",

@@ -17,7 +17,7 @@ from tilefoundry.dialects.tf import defining_call
 from tilefoundry.ir.op_registry import Op, ParamDef, register_op
 from tilefoundry.ir.patterns import Tensor
 from tilefoundry.ops.folding import elements
-from tilefoundry.ops.shapes import broadcast_shapes, same_dtype
+from tilefoundry.ops.shapes import broadcast_shapes, same_dtype, tensor_args
 from tilefoundry.types import IRType, TensorType
 
 __all__ = ["MatMul", "Transpose"]
@@ -45,8 +45,7 @@ class MatMul(Op):
     rhs = ParamDef(kind="input", pattern=Tensor)
 
     def infer_type(self, *arg_types: IRType) -> IRType:
-        lhs, rhs = arg_types
-        assert isinstance(lhs, TensorType) and isinstance(rhs, TensorType)
+        lhs, rhs = tensor_args(arg_types)
         if lhs.rank < 2 or rhs.rank < 2:
             raise ValueError(
                 f"matmul needs rank >= 2 operands, got ranks {lhs.rank} and {rhs.rank}"
@@ -87,8 +86,7 @@ class Transpose(Op):
     perm = ParamDef(kind="attribute", annotation=tuple[int, ...])
 
     def infer_type(self, *arg_types: IRType) -> IRType:
-        (x,) = arg_types
-        assert isinstance(x, TensorType)
+        (x,) = tensor_args(arg_types)
         if sorted(self.perm) != list(range(x.rank)):
             raise ValueError(f"perm {list(self.perm)} is not a permutation of the {x.rank} dims")
         return TensorType(tuple(x.shape[p] for p in self.perm), x.dtype)

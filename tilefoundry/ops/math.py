@@ -15,13 +15,12 @@ from collections.abc import Callable, Sequence
 
 from xdsl.ir import SSAValue
 
-from tilefoundry.arguments import shown
 from tilefoundry.dialects.tf import defining_call
 from tilefoundry.ir.op_registry import Op, ParamDef, register_alias, register_op
 from tilefoundry.ir.patterns import Tensor
 from tilefoundry.ops.folding import elements, is_literal
-from tilefoundry.ops.shapes import broadcast_shapes, same_dtype
-from tilefoundry.types import DTYPES, IRType, TensorType, from_attr
+from tilefoundry.ops.shapes import DtypeOp, broadcast_shapes, same_dtype, tensor_args
+from tilefoundry.types import IRType, TensorType, from_attr
 
 __all__ = ["BINARY_ALIASES", "UNARY_ALIASES", "Binary", "BinaryKind", "Cast", "Unary", "UnaryKind"]
 
@@ -86,8 +85,7 @@ class Binary(Op):
     kind = ParamDef(kind="attribute", annotation=BinaryKind)
 
     def infer_type(self, *arg_types: IRType) -> IRType:
-        lhs, rhs = arg_types
-        assert isinstance(lhs, TensorType) and isinstance(rhs, TensorType)
+        lhs, rhs = tensor_args(arg_types)
         dtype = same_dtype(lhs, rhs)
         if dtype == "i1" and not self.kind.is_comparison:
             raise ValueError(f"{self.kind.value} is not defined on i1")
@@ -135,8 +133,7 @@ class Unary(Op):
     kind = ParamDef(kind="attribute", annotation=UnaryKind)
 
     def infer_type(self, *arg_types: IRType) -> IRType:
-        (x,) = arg_types
-        assert isinstance(x, TensorType)
+        (x,) = tensor_args(arg_types)
         if self.kind.needs_float and not _is_float(x.dtype):
             raise ValueError(f"{self.kind.value} needs a float tensor, got {x.dtype}")
         if x.dtype == "i1":
@@ -160,7 +157,7 @@ class Unary(Op):
 
 
 @register_op(category="math")
-class Cast(Op):
+class Cast(DtypeOp):
     """Elementwise conversion to another dtype.
 
     Types: the result has the input's shape and the dtype `dtype` (any of the IR's dtypes).
@@ -175,16 +172,8 @@ class Cast(Op):
     input = ParamDef(kind="input", pattern=Tensor)
     dtype = ParamDef(kind="attribute", annotation=str)
 
-    def __init__(self, **attrs: object) -> None:
-        super().__init__(**attrs)
-        if self.dtype not in DTYPES:
-            raise TypeError(
-                f"Cast: unknown dtype {shown(self.dtype)}; expected one of {', '.join(DTYPES)}"
-            )
-
     def infer_type(self, *arg_types: IRType) -> IRType:
-        (x,) = arg_types
-        assert isinstance(x, TensorType)
+        (x,) = tensor_args(arg_types)
         return TensorType(x.shape, self.dtype)
 
     def fold(self, args: Sequence[SSAValue], result: IRType) -> SSAValue | None:

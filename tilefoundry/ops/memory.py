@@ -20,7 +20,8 @@ from typing import ClassVar
 from tilefoundry.arguments import shown
 from tilefoundry.ir.op_registry import Op, ParamDef, register_op
 from tilefoundry.ir.patterns import Pattern
-from tilefoundry.types import DTYPES, BufferType, IRType, TensorType, UnitType
+from tilefoundry.ops.shapes import DtypeOp
+from tilefoundry.types import BufferType, IRType, TensorType, UnitType
 
 __all__ = ["Alloc", "Copy", "Load"]
 
@@ -90,7 +91,7 @@ class Load(Op):
 
 
 @register_op(category="memory", name="alloc")
-class Alloc(Op):
+class Alloc(DtypeOp):
     """A fresh buffer of a static shape and dtype, every element zero. Each call is a distinct
     buffer; the call is anchored by a `tir.let` (the spec's resource-introducing op).
 
@@ -111,10 +112,6 @@ class Alloc(Op):
 
     def __init__(self, **attrs: object) -> None:
         super().__init__(**attrs)
-        if self.dtype not in DTYPES:
-            raise TypeError(
-                f"Alloc: unknown dtype {shown(self.dtype)}; expected one of {', '.join(DTYPES)}"
-            )
         if any(d < 0 for d in self.shape):
             raise TypeError(f"Alloc: a dimension is >= 0, got shape {shown(self.shape)}")
 

@@ -21,7 +21,7 @@ from tilefoundry.dialects.tf import defining_call
 from tilefoundry.ir.op_registry import Op, ParamDef, register_op
 from tilefoundry.ir.patterns import Tensor
 from tilefoundry.ops.folding import elements
-from tilefoundry.ops.shapes import broadcast_shapes, normalize_axis
+from tilefoundry.ops.shapes import broadcast_shapes, normalize_axis, tensor_args
 from tilefoundry.types import IRType, TensorType
 
 __all__ = [
@@ -122,8 +122,7 @@ class Cumsum(Op):
     axis = ParamDef(kind="attribute", annotation=int)
 
     def infer_type(self, *arg_types: IRType) -> IRType:
-        (x,) = arg_types
-        assert isinstance(x, TensorType)
+        (x,) = tensor_args(arg_types)
         if x.dtype == "i1":
             raise ValueError("cumsum is not defined on i1 (cast it to an integer first)")
         normalize_axis(self.axis, x.rank)

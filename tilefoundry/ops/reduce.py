@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from tilefoundry.ir.op_registry import Op, ParamDef, register_op
 from tilefoundry.ir.patterns import Tensor
 from tilefoundry.ops.folding import elements
-from tilefoundry.ops.shapes import normalize_axis
+from tilefoundry.ops.shapes import normalize_axis, tensor_args
 from tilefoundry.types import IRType, TensorType
 
 __all__ = ["ReduceMax", "ReduceSum"]
@@ -33,8 +33,7 @@ class _Reduce(Op):
     keepdims = ParamDef(kind="attribute", annotation=bool, default=False)
 
     def infer_type(self, *arg_types: IRType) -> IRType:
-        (x,) = arg_types
-        assert isinstance(x, TensorType)
+        (x,) = tensor_args(arg_types)
         axis = normalize_axis(self.axis, x.rank)
         if self.keepdims:
             shape = (*x.shape[:axis], 1, *x.shape[axis + 1 :])

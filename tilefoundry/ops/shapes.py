@@ -1,12 +1,16 @@
-"""Shape rules shared by the op library: broadcasting and axis normalization."""
+"""Shape and dtype rules shared by the op library: broadcasting, axis normalization, and the
+construction check of a `dtype` attribute (`DtypeOp`)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
-from tilefoundry.types import DimVar, TensorType
+from tilefoundry.arguments import shown
+from tilefoundry.ir.op_registry import Op
+from tilefoundry.types import DTYPES, DimVar, IRType, TensorType
 
-__all__ = ["broadcast_shapes", "normalize_axis", "same_dtype"]
+__all__ = ["DtypeOp", "broadcast_shapes", "normalize_axis", "same_dtype", "tensor_args"]
 
 Dim = int | DimVar
 
@@ -48,3 +52,24 @@ def same_dtype(lhs: TensorType, rhs: TensorType) -> str:
     if lhs.dtype != rhs.dtype:
         raise ValueError(f"operand dtypes differ: {lhs.dtype} and {rhs.dtype}")
     return lhs.dtype
+
+
+def tensor_args(arg_types: Sequence[IRType]) -> list[TensorType]:
+    """The argument types of an op whose inputs all take the `Tensor` pattern (resolution
+    matched them before `infer_type` is asked), typed as such."""
+    assert all(isinstance(t, TensorType) for t in arg_types)
+    return cast(list[TensorType], list(arg_types))
+
+
+class DtypeOp(Op):
+    """An op with a `dtype` attribute (a `ParamDef` of its own), which construction refuses
+    unless it is one of the IR's dtypes."""
+
+    def __init__(self, **attrs: object) -> None:
+        super().__init__(**attrs)
+        dtype = self.attrs["dtype"]
+        if dtype not in DTYPES:
+            raise TypeError(
+                f"{type(self).__name__}: unknown dtype {shown(dtype)}; expected one of "
+                f"{', '.join(DTYPES)}"
+            )

@@ -15,7 +15,7 @@ from xdsl.ir import OpResult, SSAValue
 from tilefoundry.dialects.tf import TupleOp, produced_value
 from tilefoundry.ir.op_registry import Op, ParamDef, register_op
 from tilefoundry.ir.patterns import Tensor
-from tilefoundry.ops.shapes import normalize_axis
+from tilefoundry.ops.shapes import normalize_axis, tensor_args
 from tilefoundry.types import IRType, TensorType, TupleType
 
 __all__ = ["Split", "TupleGetItem"]
@@ -76,8 +76,7 @@ class Split(Op):
     sections = ParamDef(kind="attribute", annotation=int)
 
     def infer_type(self, *arg_types: IRType) -> IRType:
-        (x,) = arg_types
-        assert isinstance(x, TensorType)
+        (x,) = tensor_args(arg_types)
         axis = normalize_axis(self.axis, x.rank)
         size = x.shape[axis]
         if self.sections < 1:

@@ -25,11 +25,10 @@ from collections.abc import Sequence
 
 from xdsl.ir import SSAValue
 
-from tilefoundry.arguments import shown
 from tilefoundry.ir.op_registry import Op, ParamDef, register_op
 from tilefoundry.ir.patterns import Tensor
-from tilefoundry.ops.shapes import broadcast_shapes, normalize_axis
-from tilefoundry.types import DTYPES, DimVar, IRType, TensorType, TupleType, from_attr
+from tilefoundry.ops.shapes import DtypeOp, broadcast_shapes, normalize_axis, tensor_args
+from tilefoundry.types import DimVar, IRType, TensorType, TupleType, from_attr
 
 __all__ = ["BroadcastTo", "Concat", "Full", "Gather", "Index", "Iota", "Reshape", "Slice", "Where"]
 
@@ -38,11 +37,6 @@ Dim = int | DimVar
 
 def _is_int(dtype: str) -> bool:
     return dtype.startswith("i")
-
-
-def _check_dtype(op: str, dtype: str) -> None:
-    if dtype not in DTYPES:
-        raise TypeError(f"{op}: unknown dtype {shown(dtype)}; expected one of {', '.join(DTYPES)}")
 
 
 def _split_sizes(shape: Sequence[Dim]) -> tuple[int, list[DimVar]]:
@@ -59,8 +53,7 @@ class Reshape(Op):
     shape = ParamDef(kind="attribute", annotation=tuple[int, ...])
 
     def infer_type(self, *arg_types: IRType) -> IRType:
-        (x,) = arg_types
-        assert isinstance(x, TensorType)
+        (x,) = tensor_args(arg_types)
         target: tuple[int, ...] = self.shape
         if target.count(-1) > 1 or any(d < -1 for d in target):
             raise ValueError(f"shape {list(target)} may hold one -1 and sizes >= 0")
@@ -97,8 +90,7 @@ class BroadcastTo(Op):
     shape = ParamDef(kind="attribute", annotation=tuple[int, ...])
 
     def infer_type(self, *arg_types: IRType) -> IRType:
-        (x,) = arg_types
-        assert isinstance(x, TensorType)
+        (x,) = tensor_args(arg_types)
         target: tuple[int, ...] = self.shape
         lead = len(target) - x.rank
         if lead < 0:
@@ -168,8 +160,7 @@ class Slice(Op):
     step = ParamDef(kind="attribute", annotation=int, default=1)
 
     def infer_type(self, *arg_types: IRType) -> IRType:
-        (x,) = arg_types
-        assert isinstance(x, TensorType)
+        (x,) = tensor_args(arg_types)
         axis = normalize_axis(self.axis, x.rank)
         if self.step < 1:
             raise ValueError(f"step must be >= 1, got {self.step}")
@@ -233,8 +224,7 @@ class Gather(Op):
     axis = ParamDef(kind="attribute", annotation=int)
 
     def infer_type(self, *arg_types: IRType) -> IRType:
-        x, i = arg_types
-        assert isinstance(x, TensorType) and isinstance(i, TensorType)
+        x, i = tensor_args(arg_types)
         normalize_axis(self.axis, x.rank)
         if i.rank != x.rank or not _is_int(i.dtype) or i.dtype == "i1":
             raise ValueError(f"gather needs an integer index of rank {x.rank}, got {i}")
@@ -250,9 +240,7 @@ class Where(Op):
     rhs = ParamDef(kind="input", pattern=Tensor)
 
     def infer_type(self, *arg_types: IRType) -> IRType:
-        c, a, b = arg_types
-        assert isinstance(c, TensorType) and isinstance(a, TensorType)
-        assert isinstance(b, TensorType)
+        c, a, b = tensor_args(arg_types)
         if c.dtype != "i1":
             raise ValueError(f"the condition must be i1, got {c.dtype}")
         if a.dtype != b.dtype:
@@ -269,17 +257,13 @@ class Where(Op):
 
 
 @register_op(category="tensor")
-class Iota(Op):
+class Iota(DtypeOp):
     """`[start, start + step, ...]`: `size` values of `dtype` (what `arange` maps to)."""
 
     start = ParamDef(kind="attribute", annotation=int, default=0)
     step = ParamDef(kind="attribute", annotation=int, default=1)
     size = ParamDef(kind="attribute", annotation=int)
     dtype = ParamDef(kind="attribute", annotation=str, default="i64")
-
-    def __init__(self, **attrs: object) -> None:
-        super().__init__(**attrs)
-        _check_dtype("Iota", self.dtype)
 
     def infer_type(self, *arg_types: IRType) -> IRType:
         if self.size < 0:
@@ -288,16 +272,12 @@ class Iota(Op):
 
 
 @register_op(category="tensor")
-class Full(Op):
+class Full(DtypeOp):
     """A tensor of `shape` whose every element is `value` (of `dtype`)."""
 
     shape = ParamDef(kind="attribute", annotation=tuple[int, ...])
     value = ParamDef(kind="attribute", annotation=float)
     dtype = ParamDef(kind="attribute", annotation=str, default="f32")
-
-    def __init__(self, **attrs: object) -> None:
-        super().__init__(**attrs)
-        _check_dtype("Full", self.dtype)
 
     def infer_type(self, *arg_types: IRType) -> IRType:
         if any(d < 0 for d in self.shape):

@@ -9,7 +9,8 @@ of a level fit in one unit of its parent (`topology.max_extent_within_parent`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, fields
 from functools import cache
 from typing import Any
 
@@ -45,28 +46,21 @@ class DeviceSpec:
 
     @staticmethod
     def from_json(document: dict[str, Any]) -> DeviceSpec:
+        """The spec of a document: each field is the document's entry of its name, but for the
+        containers (copied: lists become tuples), the `topology` entries and `raw`."""
         topology = document["topology"]
-        return DeviceSpec(
-            name=document["name"],
-            aliases=tuple(document["aliases"]),
-            display_name=document["display_name"],
-            vendor=document["vendor"],
-            backend=document["backend"],
-            arch=document["arch"],
-            sm_count=document["sm_count"],
-            warp_size=document["warp_size"],
-            max_threads_per_cta=document["max_threads_per_cta"],
-            max_ctas_per_cluster=document["max_ctas_per_cluster"],
-            shared_memory_per_sm_bytes=document["shared_memory_per_sm_bytes"],
-            max_shared_memory_per_cta_bytes=document["max_shared_memory_per_cta_bytes"],
-            l2_cache_bytes=document["l2_cache_bytes"],
-            memory_bytes=document["memory_bytes"],
-            memory_bandwidth_bytes_per_s=document["memory_bandwidth_bytes_per_s"],
-            peak_flops_per_s=dict(document["peak_flops_per_s"]),
-            topology_levels=tuple(topology["levels"]),
-            max_extent_within_parent=dict(topology["max_extent_within_parent"]),
-            raw=document,
-        )
+        read: dict[str, Callable[[], Any]] = {
+            "aliases": lambda: tuple(document["aliases"]),
+            "peak_flops_per_s": lambda: dict(document["peak_flops_per_s"]),
+            "topology_levels": lambda: tuple(topology["levels"]),
+            "max_extent_within_parent": lambda: dict(topology["max_extent_within_parent"]),
+            "raw": lambda: document,
+        }
+        values = {
+            f.name: read[f.name]() if f.name in read else document[f.name]
+            for f in fields(DeviceSpec)
+        }
+        return DeviceSpec(**values)
 
 
 @cache

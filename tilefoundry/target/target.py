@@ -10,14 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.dialects.builtin import StringAttr
-from xdsl.ir import Attribute, ParametrizedAttribute
 from xdsl.irdl import irdl_attr_definition
-from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 
 from tilefoundry.arguments import shown
 from tilefoundry.diagnostics import VerifyError
-from tilefoundry.irdl_syntax import parse_irdl_parameters
+from tilefoundry.irdl_syntax import IRDLFormAttribute
 from tilefoundry.target.devices import BACKENDS, DeviceSpec, device_named, known_devices
 
 __all__ = ["Target", "TargetAttr"]
@@ -65,7 +63,7 @@ class Target:
 
 
 @irdl_attr_definition
-class TargetAttr(ParametrizedAttribute):
+class TargetAttr(IRDLFormAttribute):
     """The target a `tf.module` declares.
 
     ```mlir
@@ -86,11 +84,6 @@ class TargetAttr(ParametrizedAttribute):
     @property
     def target(self) -> Target:
         return Target(self.target_name.data)
-
-    @classmethod
-    def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
-        with parser.in_angle_brackets():  # the custom form is the IRDL form
-            return parse_irdl_parameters(cls, parser)
 
     def print_parameters(self, printer: Printer) -> None:
         with printer.in_angle_brackets():

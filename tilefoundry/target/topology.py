@@ -16,14 +16,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from xdsl.dialects.builtin import IntAttr, NoneAttr, StringAttr
-from xdsl.ir import Attribute, ParametrizedAttribute
 from xdsl.irdl import irdl_attr_definition
-from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 
 from tilefoundry.arguments import shown
 from tilefoundry.diagnostics import VerifyError
-from tilefoundry.irdl_syntax import parse_irdl_parameters
+from tilefoundry.irdl_syntax import IRDLFormAttribute
 from tilefoundry.target.target import Target
 
 __all__ = ["Topology", "TopologyAttr", "check_distinct", "check_levels"]
@@ -53,7 +51,7 @@ class Topology:
 
 
 @irdl_attr_definition
-class TopologyAttr(ParametrizedAttribute):
+class TopologyAttr(IRDLFormAttribute):
     """One level of a declared hierarchy.
 
     ```mlir
@@ -66,6 +64,8 @@ class TopologyAttr(ParametrizedAttribute):
 
     level: StringAttr
     extent: IntAttr | NoneAttr
+
+    IRDL_DEFAULTS = (NoneAttr(),)  # `#tf.topology<"warp">` has no extent
 
     @staticmethod
     def of(topology: Topology) -> TopologyAttr:
@@ -84,13 +84,6 @@ class TopologyAttr(ParametrizedAttribute):
             )
         except ValueError as err:
             raise VerifyError(str(err)) from None
-
-    @classmethod
-    def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
-        # The IRDL form `<"warp", none>`, `<"cta", 4 : i64>`; the custom form leaves out
-        # `none` and the integer's type.
-        with parser.in_angle_brackets():
-            return parse_irdl_parameters(cls, parser, defaults=(NoneAttr(),))
 
     def print_parameters(self, printer: Printer) -> None:
         with printer.in_angle_brackets():

@@ -355,6 +355,12 @@ class _Body:
         self.scope.append(value)
         return value
 
+    def tuple_op(self, elements: list[Value]) -> Value:
+        """`tf.tuple` of `elements` (not repeatable: it computes nothing to reuse)."""
+        result = Tuple(tuple(e.type for e in elements))  # type: ignore[misc]
+        text = f"tf.tuple {', '.join('%' + e.name for e in elements)} : {result.text()}"
+        return self.value_op(text, result, elements, repeatable=False)
+
     # ops
 
     def op(self) -> Value | None:
@@ -517,7 +523,7 @@ class _Body:
         part = Tensor((*a.type.shape[:axis], size // sections, *a.type.shape[axis + 1 :]),
                       a.type.dtype)  # fmt: skip
         result = Tuple((part,) * sections)
-        shown_axis = axis - a.type.rank if self.rng.random() < 0.3 else axis
+        shown_axis = self._shown_axis(axis, a.type.rank)
         text = self.call_line(f"tf.shape.split<axis = {shown_axis}, sections = {sections}>",
                               [a], result)  # fmt: skip
         t = self.value_op(text, result, [a])
@@ -531,20 +537,7 @@ class _Body:
         elements = [self.rng.choice(values) for _ in range(count)]
         if not all(isinstance(e.type, Tensor) for e in elements):
             return None
-        result = Tuple(tuple(e.type for e in elements))  # type: ignore[misc]
-        name = self.fresh()
-        prefix = "tir.let " if self.level == "tir" else ""
-        self.emit(
-            f"%{name} = {prefix}tf.tuple {', '.join('%' + e.name for e in elements)} : "
-            f"{result.text()}"
-        )
-        t = Value(
-            name,
-            result,
-            literal=all(e.literal for e in elements),
-            reads=frozenset().union(*(e.reads for e in elements)),
-        )
-        self.scope.append(t)
+        t = self.tuple_op(elements)
         if self.rng.random() < 0.8:
             return self._get_item(t)
         return t
@@ -656,48 +649,45 @@ class _Body:
         text = self.call_line(f"tf.tensor.broadcast_to<shape = {shown}>", [a], result)
         return self.value_op(text, result, [a])
 
-    def _slice(self) -> Value | None:
+    def _pick_axis(self) -> tuple[Value, Tensor, int]:
+        """A static tensor (`_pick_static`), its type and a random axis of it."""
         a = self._pick_static()
         assert isinstance(a.type, Tensor)
-        shape = _static(a.type.shape)
-        axis = self.rng.randrange(len(shape))
-        size = shape[axis]
+        return a, a.type, self.rng.randrange(len(a.type.shape))
+
+    def _shown_axis(self, axis: int, rank: int) -> int:
+        """`axis` as the op's text gives it: sometimes counted from the end."""
+        return axis - rank if self.rng.random() < 0.3 else axis
+
+    def _slice(self) -> Value | None:
+        a, type, axis = self._pick_axis()
+        size = _static(type.shape)[axis]
         start = self.rng.randint(0, size - 1)
         stop = self.rng.randint(start + 1, size)
         step = self.rng.randint(1, 3)
         new = len(range(start, stop, step))
-        shown_axis = axis - len(shape) if self.rng.random() < 0.3 else axis
-        attrs = f"axis = {shown_axis}, start = {start}, stop = {stop}"
+        attrs = f"axis = {self._shown_axis(axis, type.rank)}, start = {start}, stop = {stop}"
         if step != 1:
             attrs += f", step = {step}"
-        result = Tensor((*shape[:axis], new, *shape[axis + 1 :]), a.type.dtype)
+        result = _resized(type, axis, new)
         text = self.call_line(f"tf.tensor.slice<{attrs}>", [a], result)
         return self.value_op(text, result, [a])
 
     def _concat(self) -> Value | None:
-        a = self._pick_static()
-        assert isinstance(a.type, Tensor)
-        shape = _static(a.type.shape)
-        axis = self.rng.randrange(len(shape))
+        a, type, axis = self._pick_axis()
         parts = [a]
         for _ in range(self.rng.randint(0, 2)):
-            size = self.rng.randint(1, 3)
-            part = Tensor((*shape[:axis], size, *shape[axis + 1 :]), a.type.dtype)
+            part = _resized(type, axis, self.rng.randint(1, 3))
             same = [v for v in self.tensor_values() if v.type == part]
             parts.append(self.rng.choice(same) if same else self.constant(part))
         self.rng.shuffle(parts)
-        pair = Tuple(tuple(p.type for p in parts))  # type: ignore[misc]
-        t = self.value_op(
-            f"tf.tuple {', '.join('%' + p.name for p in parts)} : {pair.text()}",
-            pair,
-            parts,
-            repeatable=False,
-        )
+        t = self.tuple_op(parts)
         sizes: list[int] = [_static(p.type.shape)[axis] for p in parts]  # type: ignore[union-attr]
         total = sum(sizes)
-        result = Tensor((*shape[:axis], total, *shape[axis + 1 :]), a.type.dtype)
-        shown_axis = axis - len(shape) if self.rng.random() < 0.3 else axis
-        text = self.call_line(f"tf.tensor.concat<axis = {shown_axis}>", [t], result)
+        result = _resized(type, axis, total)
+        text = self.call_line(
+            f"tf.tensor.concat<axis = {self._shown_axis(axis, type.rank)}>", [t], result
+        )
         return self.value_op(text, result, [t])
 
     def _iota_full(self) -> Value | None:
@@ -748,6 +738,12 @@ def _static(shape: tuple[int | None, ...]) -> tuple[int, ...]:
     dims = tuple(d for d in shape if d is not None)
     assert len(dims) == len(shape), f"a literal has a static shape, got {shape}"
     return dims
+
+
+def _resized(type: Tensor, axis: int, size: int) -> Tensor:
+    """A static `type` with `size` elements along `axis`."""
+    shape = _static(type.shape)
+    return Tensor((*shape[:axis], size, *shape[axis + 1 :]), type.dtype)
 
 
 def _broadcast(a: tuple[int | None, ...], b: tuple[int | None, ...]) -> tuple[int | None, ...]:
@@ -933,22 +929,39 @@ class _Generator:
                     f"%{tname} = tf.tuple {', '.join('%' + v.name for v in pair)} : {t.text()}"
                 )
                 result = Value(tname, t)
+        called = self.close_function(module, signature, body, result, "hir.func", "hir.return")
+        signature.has_mesh = signature.has_mesh or any(f.has_mesh for f in called)
+        return signature
+
+    def close_function(
+        self,
+        module: _Module,
+        signature: Signature,
+        body: _Body,
+        result: Value | None,
+        func_op: str,
+        return_op: str,
+    ) -> list[Signature]:
+        """Write the function (`func_op`, its body, `return_op`) into `module`, record its
+        signature and a run of it; the functions its body calls are returned."""
         signature.result = result.type if result is not None else None
         called = [f for f in self.functions if self._called(body, f, module)]
-        signature.has_mesh = signature.has_mesh or any(f.has_mesh for f in called)
+        params = signature.params
         head = ", ".join(f"%p{i}: {t.text()}" for i, t in enumerate(params))
         result_text = "()" if result is None else result.type.text()
-        lines = [f"  hir.func @{name}({head}) -> {result_text} {{", *body.lines]
+        lines = [f"  {func_op} @{signature.name}({head}) -> {result_text} {{", *body.lines]
         signature.bf16 = "bf16" in "".join(lines) or any(f.bf16 for f in called)
         lines.append(
-            "    hir.return" if result is None else f"    hir.return %{result.name} : {result_text}"
+            f"    {return_op}"
+            if result is None
+            else f"    {return_op} %{result.name} : {result_text}"
         )
         lines.append("  }")
         module.lines += lines
         self.functions.append(signature)
-        self.runs.append(RunCase(".".join((*module.path, name)),
+        self.runs.append(RunCase(".".join((*module.path, signature.name)),
                                  tuple(self.input(t) for t in params)))  # fmt: skip
-        return signature
+        return called
 
     @staticmethod
     def _called(body: _Body, f: Signature, module: _Module) -> bool:
@@ -973,18 +986,7 @@ class _Generator:
             return self.rng.choice(same)
         if isinstance(type, Tuple):
             elements = [self.argument(body, f) for f in type.fields]
-            name = self.fresh()
-            prefix = "tir.let " if body.level == "tir" else ""
-            body.emit(f"%{name} = {prefix}tf.tuple {', '.join('%' + e.name for e in elements)} : "
-                      f"{type.text()}")  # fmt: skip
-            value = Value(
-                name,
-                type,
-                literal=all(e.literal for e in elements),
-                reads=frozenset().union(*(e.reads for e in elements)),
-            )
-            body.scope.append(value)
-            return value
+            return body.tuple_op(elements)
         assert isinstance(type, Tensor), "a buffer argument is chosen by tir_call"
         return body.constant(type)
 
@@ -1057,21 +1059,8 @@ class _Generator:
             candidates = body.readable(lambda v: isinstance(v.type, Tensor))
             if candidates:
                 result = candidates[-1]
-        signature.result = result.type if result is not None else None
         signature.writes = {w for w in self.written if w >= 0}
-        head = ", ".join(f"%p{i}: {t.text()}" for i, t in enumerate(params))
-        result_text = "()" if result is None else result.type.text()
-        lines = [f"  tir.prim_func @{name}({head}) -> {result_text} {{", *body.lines]
-        called = [f for f in self.functions if self._called(body, f, module)]
-        signature.bf16 = "bf16" in "".join(lines) or any(f.bf16 for f in called)
-        lines.append(
-            "    tir.return" if result is None else f"    tir.return %{result.name} : {result_text}"
-        )
-        lines.append("  }")
-        module.lines += lines
-        self.functions.append(signature)
-        self.runs.append(RunCase(".".join((*module.path, name)),
-                                 tuple(self.input(t) for t in params)))  # fmt: skip
+        self.close_function(module, signature, body, result, "tir.prim_func", "tir.return")
         self.written = set()
         return signature
 

@@ -4,9 +4,12 @@ does not parse is one MLIR-style diagnostic (the source line and a caret) on std
 from __future__ import annotations
 
 import sys
-from typing import Any
+from typing import TYPE_CHECKING
 
 from tilefoundry.tools.run_values import RunError
+
+if TYPE_CHECKING:
+    from tilefoundry.dialects.tf_module import ModuleOp
 
 __all__ = ["parsed_module", "read_text", "source_name"]
 
@@ -30,15 +33,15 @@ def read_text(path: str) -> str:
         raise RunError(f"{what} is not UTF-8 text: {err.reason}") from None
 
 
-def parsed_module(path: str) -> Any:
-    """The module read from `path`, or None when its text does not parse (the diagnostic is
-    printed to stderr)."""
-    from tilefoundry.text import TextError, parse_module
+def parsed_module(path: str) -> ModuleOp | None:
+    """The root `tf.module` read from `path`, or None when its text does not parse (the
+    diagnostic is printed to stderr)."""
+    from tilefoundry.module_text import TextError, parse_root
     from tilefoundry.tools.report import Diagnostic, format_diagnostic
 
     text, name = read_text(path), source_name(path)
     try:
-        return parse_module(text, name)
+        return parse_root(text, name)
     except TextError as err:
         at = err.position
         diagnostic = Diagnostic(

@@ -63,19 +63,16 @@ def _silence_stdout() -> None:
 
 def write_stdout(data: str | bytes) -> None:
     """Write to standard output and flush it, so that a failure is seen here, not at exit."""
-    try:
+
+    def write() -> None:
         if isinstance(data, bytes):
             sys.stdout.flush()
             sys.stdout.buffer.write(data)
         else:
             sys.stdout.write(data)
         sys.stdout.flush()
-    except BrokenPipeError:
-        _silence_stdout()
-        raise OutputClosed from None
-    except OSError as err:
-        _silence_stdout()
-        raise OutputError(f"cannot write to standard output: {err.strerror or err}") from None
+
+    _guarded(write)
 
 
 class _GuardedStdout:
@@ -96,6 +93,8 @@ class _GuardedStdout:
 
 
 def _guarded(step: Callable[[], object]) -> object:
+    """`step()`, a failure to write to standard output raised as `OutputClosed` (a closed pipe)
+    or `OutputError` (with standard output silenced either way)."""
     try:
         return step()
     except BrokenPipeError:

@@ -35,12 +35,13 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 
-from tilefoundry.context import load_plugin, register_dialects
+from tilefoundry.context import register_dialects
 from tilefoundry.diagnostics import PassError, PassOutputError
 from tilefoundry.ir.allocation import collection_paused
 from tilefoundry.ir.asm import TFParser, TFPrinter
 from tilefoundry.ir.irdl_form import IRDLFormError
 from tilefoundry.ir.verifier import OpVerifyError, verify_ir
+from tilefoundry.tools.driver import load_plugins
 from tilefoundry.tools.output import (
     OutputClosed,
     OutputError,
@@ -80,15 +81,7 @@ class TfOptMain:
         self.args = parse_arguments(args, _refuse)
         self.ctx = Context(allow_unregistered=self.args.allow_unregistered_dialect)
         register_dialects(self.ctx)
-        from tilefoundry.context import PluginError
-
-        for module_name in self.args.plugin:
-            try:
-                load_plugin(module_name)
-            except PluginError as err:
-                if os.environ.get("TF_OPT_TRACEBACK"):
-                    raise
-                raise ToolError(str(err)) from None
+        load_plugins(self.args.plugin, ToolError)
         if self.args.extra:  # mlir-opt's pass flags (-cse): the registry is read only then
             from tilefoundry.tools.tf_opt_args import pass_flags
             from tilefoundry.transforms import PASSES

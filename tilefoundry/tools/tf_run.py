@@ -30,15 +30,16 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import os
 import sys
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from typing import Any, NoReturn
+from typing import Any, NamedTuple, NoReturn
 
+from tilefoundry.diagnostics import VerifyError
 from tilefoundry.ir.allocation import collection_paused
+from tilefoundry.tools.driver import load_plugins, tool_main
 from tilefoundry.tools.module_input import parsed_module
-from tilefoundry.tools.output import OutputClosed, OutputError, guarded_stdout, names_stdout
+from tilefoundry.tools.output import names_stdout
 from tilefoundry.tools.run_values import (
     RunError,
     check_output_path,
@@ -78,7 +79,7 @@ def _sizes(specs: Sequence[str]) -> dict[str, int]:
 def _path(text: str) -> list[str]:
     """The names of a `--function` path: `layer0.mlp` or `@layer0::@mlp` (quoted names too),
     as `tilefoundry.select` reads it."""
-    from tilefoundry.selection import path_names
+    from tilefoundry.dialects.tf_selection import path_names
 
     usage = (
         f"--function takes a dotted path (layer0.mlp) or a symbol reference (@layer0::@mlp), "
@@ -93,16 +94,52 @@ def _path(text: str) -> list[str]:
     return names
 
 
+class _Param(NamedTuple):
+    name: str
+    type: Any
+
+
+def _params(function: Any) -> list[_Param]:
+    """A function op's parameters: each one's name and type."""
+    return [
+        _Param(name.data, type)
+        for name, type in zip(function.param_names, function.param_types(), strict=True)
+    ]
+
+
+def _functions(module: Any) -> list[Any]:
+    from tilefoundry.ir.callable import FunctionLike
+
+    return [op for op in module.body.block.ops if isinstance(op, FunctionLike)]
+
+
+def _children(module: Any) -> list[Any]:
+    from tilefoundry.dialects.tf_module import ModuleOp
+
+    return [op for op in module.body.block.ops if isinstance(op, ModuleOp)]
+
+
+def _lookup(module: Any, name: str) -> Any:
+    """The function named `name` of `module`; KeyError naming the ones it has."""
+    from tilefoundry.ir.callable import FunctionLike
+
+    found = module.member(name)
+    if not isinstance(found, FunctionLike):
+        names = ", ".join(f"'{f.function_name()}'" for f in _functions(module)) or "none"
+        raise KeyError(f"module '{module.own_name}' has no function '{name}' (functions: {names})")
+    return found
+
+
 def _function(module: Any, names: list[str]) -> Any:
     node = module
     for index, name in enumerate(names[:-1]):
-        children = [m for m in node.modules if m.attached_name == name]
+        children = [m for m in _children(node) if m.sym_name.data == name]
         if not children:
             reached = ".".join(names[:index]) or "the root module"
-            shown = ", ".join(m.attached_name for m in node.modules) or "none"
+            shown = ", ".join(m.sym_name.data for m in _children(node)) or "none"
             raise RunError(f"'{name}' names no child module of {reached} (children: {shown})")
         node = children[0]
-    return node.lookup(names[-1])
+    return _lookup(node, names[-1])
 
 
 def _dim_vars(types: Sequence[Any]) -> dict[str, Any]:
@@ -147,29 +184,17 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _load_plugins(names: Sequence[str]) -> None:
-    from tilefoundry.context import PluginError, load_plugin
-
-    for plugin in names:
-        try:
-            load_plugin(plugin)
-        except PluginError as err:
-            if os.environ.get("TF_OPT_TRACEBACK"):
-                raise
-            raise RunError(str(err)) from None
-
-
 _LISTED_FUNCTIONS = 20
 """The most function paths the advice for a module without an entry lists."""
 
 
 def _function_paths(module: Any, prefix: tuple[str, ...] = ()) -> list[str]:
     """Every function of the tree (prim functions too), by the path `--function` takes."""
-    from tilefoundry.selection import path_of
+    from tilefoundry.dialects.tf_selection import path_of
 
-    paths = [path_of([*prefix, f.name]) for f in module.functions]
-    for child in module.modules:
-        paths += _function_paths(child, (*prefix, child.attached_name))
+    paths = [path_of([*prefix, f.function_name()]) for f in _functions(module)]
+    for child in _children(module):
+        paths += _function_paths(child, (*prefix, child.sym_name.data))
     return paths
 
 
@@ -178,13 +203,13 @@ def _chosen_function(module: Any, spec: str | None) -> Any:
     if spec is not None:
         return _function(module, _path(spec))
     if module.entry is not None:
-        return module.entry_function()
+        return _lookup(module, module.entry.root_reference.data)
     paths = _function_paths(module)
     shown = ", ".join(paths[:_LISTED_FUNCTIONS]) or "none"
     if len(paths) > _LISTED_FUNCTIONS:
         shown += f", ... ({len(paths) - _LISTED_FUNCTIONS} more)"
     raise RunError(
-        f"module '{module.name}' has no entry: choose a function with --function NAME "
+        f"module '{module.own_name}' has no entry: choose a function with --function NAME "
         f"(functions: {shown})"
     )
 
@@ -192,36 +217,36 @@ def _chosen_function(module: Any, spec: str | None) -> Any:
 def _check_not_recursive(function: Any) -> None:
     from tilefoundry.interpreter.call_graph import call_cycle
 
-    cycle = call_cycle(function.function_op)
+    cycle = call_cycle(function)
     if cycle is not None:
         chain = " -> ".join(f"@{name}" for name in cycle)
         raise RunError(
-            f"'{function.name}' is recursive ({chain}); the reference interpreter runs no recursion"
+            f"'{function.function_name()}' is recursive ({chain}); the reference interpreter runs no recursion"
         )
 
 
 def _check_names(function: Any, sizes: dict[str, int], inputs: dict[str, str]) -> None:
     """Each `--dim` names a DimVar of the function, each `--input` a parameter."""
-    params = [p.name for p in function.params]
-    dim_vars = _dim_vars([p.type for p in function.params])
+    params = [p.name for p in _params(function)]
+    dim_vars = _dim_vars([p.type for p in _params(function)])
     for name in sizes:
         if name not in dim_vars:
             shown = ", ".join(dim_vars) or "none"
             raise RunError(
-                f"--dim '{name}' names no DimVar of '{function.name}' (DimVars: {shown})"
+                f"--dim '{name}' names no DimVar of '{function.function_name()}' (DimVars: {shown})"
             )
     for name in inputs:
         if name not in params:
             shown = ", ".join(params) or "none"
             raise RunError(
-                f"--input '{name}' names no parameter of '{function.name}' (parameters: {shown})"
+                f"--input '{name}' names no parameter of '{function.function_name()}' (parameters: {shown})"
             )
 
 
 def _buffer_params(function: Any) -> dict[str, Any]:
     from tilefoundry.types import BufferType
 
-    return {p.name: p for p in function.params if isinstance(p.type, BufferType)}
+    return {p.name: p for p in _params(function) if isinstance(p.type, BufferType)}
 
 
 def _is_buffer_spec(spec: str) -> bool:
@@ -244,7 +269,7 @@ def _outputs(specs: Sequence[str], function: Any) -> tuple[str | None, dict[str,
             name, _, path = spec.partition("=")
             if name not in buffers:
                 raise RunError(
-                    f"--output '{name}' names no buffer parameter of '{function.name}' "
+                    f"--output '{name}' names no buffer parameter of '{function.function_name()}' "
                     f"(buffers: {shown})"
                 )
             if not path:
@@ -256,11 +281,11 @@ def _outputs(specs: Sequence[str], function: Any) -> tuple[str | None, dict[str,
             continue
         if result_path is not None:
             raise RunError(f"--output of the result is given twice ('{result_path}', '{spec}')")
-        result_type = function.function_op.result_type()
+        result_type = function.result_type()
         if isinstance(result_type, UnitType):
             hint = f" (a buffer is written with --output NAME=FILE; buffers: {shown})"
             raise RunError(
-                f"'{function.name}' returns nothing (an effect-only function): there is "
+                f"'{function.function_name()}' returns nothing (an effect-only function): there is "
                 f"nothing to write to '{spec}'" + (hint if buffers else "")
             )
         check_output_path(spec, result_type)
@@ -279,7 +304,7 @@ def _arguments(
 
     from tilefoundry.interpreter.evaluate import check_argument
 
-    params = {p.name: p for p in function.params}
+    params = {p.name: p for p in _params(function)}
     given = dict(sizes)
     values: dict[str, Any] = {}
     for name, path in inputs.items():
@@ -295,7 +320,7 @@ def _arguments(
                 )
     rng = np.random.default_rng(seed)
     return [
-        values[p.name] if p.name in values else draw(p.type, given, rng) for p in function.params
+        values[p.name] if p.name in values else draw(p.type, given, rng) for p in _params(function)
     ]
 
 
@@ -307,11 +332,13 @@ def _run_errors(function: Any) -> Iterator[None]:
     try:
         yield
     except ExecutionError as err:
-        raise RunError(f"'{function.name}': {err}") from None
+        raise RunError(f"'{function.function_name()}': {err}") from None
     except RecursionError:
-        raise RunError(f"'{function.name}': the run nested too deep for the interpreter") from None
+        raise RunError(
+            f"'{function.function_name()}': the run nested too deep for the interpreter"
+        ) from None
     except MemoryError as err:  # a tensor too large to hold: the input's doing, not a bug
-        raise RunError(f"'{function.name}': out of memory: {err}") from None
+        raise RunError(f"'{function.function_name()}': out of memory: {err}") from None
 
 
 def _execute(function: Any, arguments: list[Any]) -> tuple[Any, list[str]]:
@@ -324,7 +351,7 @@ def _execute(function: Any, arguments: list[Any]) -> tuple[Any, list[str]]:
     # IEEE results (inf, nan) are the values the run computes: numpy's warnings about them are
     # not shown (nor turned into errors by -W error).
     with recording_selections() as selections, np.errstate(all="ignore"):
-        result = run_any(function.function_op, arguments)
+        result = run_any(function, arguments)
     return result, list(selections)
 
 
@@ -340,14 +367,14 @@ def _report(function: Any, arguments: list[Any], result: Any, selections: list[s
 
     shown = ", ".join(
         f"{p.name}{list(np.asarray(value).shape) if not isinstance(value, tuple) else ''}"
-        for p, value in zip(function.params, arguments, strict=True)
+        for p, value in zip(_params(function), arguments, strict=True)
     )
-    print(f"{function.name}({shown})")
+    print(f"{function.function_name()}({shown})")
     for selection, count in Counter(selections).items():
         print(f"  ran {selection}" + (f" ({count} times)" if count > 1 else ""))
     _print_value(" ", result)
     buffers = _buffer_params(function)
-    for param, value in zip(function.params, arguments, strict=True):
+    for param, value in zip(_params(function), arguments, strict=True):
         if param.name in buffers:  # written in place: its contents after the run
             _print_value(f"  buffer {param.name}", value)
 
@@ -356,7 +383,7 @@ def run(argv: Sequence[str] | None) -> int:
     args = _parser().parse_args(argv)
     sizes = _sizes(args.dim)
     inputs = _pairs(args.input, "--input", "FILE")
-    _load_plugins(args.plugin)
+    load_plugins(args.plugin, RunError)
     module = parsed_module(args.input_file)
     if module is None:
         return 1
@@ -369,7 +396,7 @@ def run(argv: Sequence[str] | None) -> int:
         result, selections = _execute(function, arguments)
     if result_path is not None:
         save_value(result_path, result)
-    values = dict(zip((p.name for p in function.params), arguments, strict=True))
+    values = dict(zip((p.name for p in _params(function)), arguments, strict=True))
     for buffer, path in buffer_paths.items():
         save_value(path, values[buffer])
     if any(names_stdout(path) for path in [result_path, *buffer_paths.values()] if path):
@@ -379,31 +406,20 @@ def run(argv: Sequence[str] | None) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    try:
-        with guarded_stdout():  # a full or closed standard output: one line, or quiet
-            with collection_paused():  # a tool's run: see ir/allocation.py
-                return run(argv)
-    except (RunError, OutputError) as err:
-        print(f"{PROG}: error: {err}", file=sys.stderr)
-        return 1
-    except OutputClosed:  # a closed pipe (`| head -1`): a quiet exit
-        return 1
-    except (KeyError, ValueError) as err:
-        print(f"{PROG}: error: {err.args[0] if err.args else err}", file=sys.stderr)
-        return 1
-    except Exception as err:
-        if os.environ.get("TF_OPT_TRACEBACK"):
-            raise
-        from tilefoundry.diagnostics import VerifyError
+    refusals = (RunError, KeyError, ValueError)
+    return tool_main(PROG, lambda: _paused_run(argv), refusals, _refusal_text, (VerifyError,))
 
-        if isinstance(err, VerifyError):
-            print(f"{PROG}: error: {err}", file=sys.stderr)
-            return 1
-        print(
-            f"{PROG}: internal error: {type(err).__name__}: {err} (set TF_OPT_TRACEBACK=1)",
-            file=sys.stderr,
-        )
-        return 2
+
+def _paused_run(argv: Sequence[str] | None) -> int:
+    with collection_paused():  # a tool's run: see ir/allocation.py
+        return run(argv)
+
+
+def _refusal_text(err: Exception) -> str:
+    """A KeyError's or ValueError's own message (a KeyError's str() would quote it)."""
+    if isinstance(err, KeyError | ValueError) and err.args:
+        return str(err.args[0])
+    return str(err)
 
 
 if __name__ == "__main__":

@@ -23,16 +23,19 @@ tf-run; a parse error shows the source line and a caret.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from collections.abc import Sequence
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
+from tilefoundry.tools.driver import tool_main
 from tilefoundry.tools.module_input import parsed_module
-from tilefoundry.tools.output import OutputClosed, OutputError, guarded_stdout
 from tilefoundry.tools.run_values import RunError
 
 __all__ = ["main", "module_tree"]
+
+if TYPE_CHECKING:
+    from tilefoundry.dialects.tf_module import ModuleOp
+    from tilefoundry.ir.callable import FunctionLike
 
 PROG = "tf-tree"
 
@@ -50,61 +53,71 @@ def _symbol(name: str) -> str:
     return stream.getvalue()
 
 
-def _target(module: Any) -> str:
+def _target(module: ModuleOp) -> str:
     from tilefoundry.dialects.tf_module import resolve_target
 
-    if module.target is not None:
-        return f"target {module.target}"
-    target = resolve_target(module.module_op, required=False)
+    if module.declared_target is not None:
+        return f"target {module.declared_target}"
+    target = resolve_target(module, required=False)
     return "no target" if target is None else f"target {target} (inherited)"
 
 
-def _topologies(module: Any) -> str:
+def _topologies(module: ModuleOp) -> str:
     from tilefoundry.dialects.tf_module import declared_in_chain
 
-    declared = module.topologies
-    levels = declared if declared is not None else declared_in_chain(module.module_op)
+    declared = module.declared_topologies
+    levels = declared if declared is not None else declared_in_chain(module)
     if levels is None:
         return "no topologies"
     shown = ", ".join(str(t) for t in levels) if levels else "none"
     return f"topologies {shown}" + (" (inherited)" if declared is None else "")
 
 
-def _module_line(module: Any) -> str:
+def _module_line(module: ModuleOp) -> str:
     parts = [_target(module), _topologies(module)]
     if module.entry is not None:
-        parts.append(f"entry {_symbol(module.entry)}")
-    name = _symbol(module.attached_name)
-    if module.name != module.attached_name:
-        name += f' name "{module.name}"'
+        parts.append(f"entry {_symbol(module.entry.root_reference.data)}")
+    attached = module.sym_name.data
+    name = _symbol(attached)
+    if module.own_name != attached:
+        name += f' name "{module.own_name}"'
     return f"{name}: {', '.join(parts)}"
 
 
-def _function_line(function: Any) -> str:
-    op = function.function_op
+def _function_line(op: FunctionLike) -> str:
+    from xdsl.ir import Operation
+
+    from tilefoundry.dialects.hir import FuncOp
+
+    assert isinstance(op, Operation)
     count = sum(1 for _ in op.walk()) - 1  # every op inside, not the function itself
-    params = len(function.params)
+    params = len(op.param_types())
     parts = [f"{params} param{'s' * (params != 1)}", f"{count} op{'s' * (count != 1)}"]
-    variants = getattr(function, "variants", None)
+    variants = op.variant_ops() if isinstance(op, FuncOp) else ()
     if variants:
         parts.append(f"{len(variants)} variant{'s' * (len(variants) != 1)}")
-    return f"{op.name} {_symbol(function.name)}: {', '.join(parts)}"
+    return f"{op.name} {_symbol(op.function_name())}: {', '.join(parts)}"
 
 
-def module_tree(module: Any, depth: int | None = None) -> list[str]:
+def module_tree(module: ModuleOp, depth: int | None = None) -> list[str]:
     """The lines of the tree of `module`, `depth` levels of children deep (None: all; a module
     below the last shown level is its header line and `...`)."""
+    from tilefoundry.dialects.tf_module import ModuleOp
+    from tilefoundry.ir.callable import FunctionLike
+
     lines: list[str] = []
 
-    def visit(node: Any, level: int) -> None:
+    def visit(node: ModuleOp, level: int) -> None:
         indent = "  " * level
         lines.append(indent + _module_line(node))
+        functions = [op for op in node.body.block.ops if isinstance(op, FunctionLike)]
+        children = [op for op in node.body.block.ops if isinstance(op, ModuleOp)]
         if depth is not None and level >= depth:
-            if node.functions or node.modules:
+            if functions or children:
                 lines.append(f"{indent}  ...")
             return
-        lines.extend(f"{indent}  {_function_line(f)}" for f in node.functions)
-        for child in node.modules:
+        lines.extend(f"{indent}  {_function_line(f)}" for f in functions)
+        for child in children:
             visit(child, level + 1)
 
     visit(module, 0)
@@ -145,22 +158,7 @@ def run(argv: Sequence[str] | None) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    try:
-        with guarded_stdout():  # a full or closed standard output: one line, or quiet
-            return run(argv)
-    except (RunError, OutputError) as err:
-        print(f"{PROG}: error: {err}", file=sys.stderr)
-        return 1
-    except OutputClosed:
-        return 1
-    except Exception as err:
-        if os.environ.get("TF_OPT_TRACEBACK"):
-            raise
-        print(
-            f"{PROG}: internal error: {type(err).__name__}: {err} (set TF_OPT_TRACEBACK=1)",
-            file=sys.stderr,
-        )
-        return 2
+    return tool_main(PROG, lambda: run(argv), (RunError,))
 
 
 if __name__ == "__main__":

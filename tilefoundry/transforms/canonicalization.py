@@ -12,14 +12,15 @@ through their `Canonicalization` trait), and the constant folder they share with
 
 The identities (`x * 1`, `cast` to the same dtype, `tuple_get_item(tuple(...))`, ...) are the
 ops' `fold` hooks (`Op.fold`), which `canonicalize` and `tf-simplify` apply. A new op keeps the
-binding and source span of the op it replaces.
+binding and source span of the op it replaces. The folder's before/after is in
+`tf_fold_constants`; two transposes compose so:
 
 ```mlir
 // before
-%a = tf.constant dense<[1.0, 2.0]> : tensor<2xf32>
-%s = tf.call tf.math.binary<kind = add>(%a, %a) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+%t = tf.call tf.linalg.transpose<perm = [1, 2, 0]>(%a) : (tensor<2x3x4xf32>) -> tensor<3x4x2xf32>
+%u = tf.call tf.linalg.transpose<perm = [1, 2, 0]>(%t) : (tensor<3x4x2xf32>) -> tensor<4x2x3xf32>
 // after
-%s = tf.constant dense<[2.0, 4.0]> : tensor<2xf32>
+%u = tf.call tf.linalg.transpose<perm = [2, 0, 1]>(%a) : (tensor<2x3x4xf32>) -> tensor<4x2x3xf32>
 ```
 """
 

@@ -19,7 +19,6 @@ hir.return %x : tensor<4xf32>
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.ir import Operation
@@ -27,20 +26,18 @@ from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriteWal
 from xdsl.transforms.canonicalize import CanonicalizationRewritePattern, CanonicalizePass
 from xdsl.transforms.dead_code_elimination import region_dce
 
-from tilefoundry.transforms.pass_base import ANY_OP, Anchors, TFPass
-
 __all__ = ["Canonicalize"]
 
 
 @dataclass(frozen=True)
-class Canonicalize(TFPass, CanonicalizePass):
+class Canonicalize(CanonicalizePass):
     """Canonicalize every region of the anchor op (see the module docstring).
 
-    A wrapper, not a bare anchor: xDSL's `apply` works on `op.body`, the region of a
-    `builtin.module`; this one works on every region of whatever anchor op it is given."""
+    Not xDSL's class itself: its `apply` works on `op.body` only, where MLIR's pass works on
+    every region of the anchor op (a `hir.func`'s `variants` too). It runs on any anchor op
+    (`pass_base.FOREIGN_ANCHORS`)."""
 
     name = "canonicalize"
-    anchors: ClassVar[Anchors] = ANY_OP
 
     def apply(self, ctx: Context, op: Operation) -> None:
         pattern = GreedyRewritePatternApplier(

@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from tilefoundry.interpreter.numerics import int_range
-from tilefoundry.ir.op_registry import Op
+from tilefoundry.ir.op_registry import Op, op_table_decorator
 from tilefoundry.ops.linalg import MatMul, Transpose
 from tilefoundry.ops.math import Binary, BinaryKind, Cast, Unary, UnaryKind
 from tilefoundry.ops.reduce import ReduceMax, ReduceSum
@@ -35,14 +35,9 @@ Check = Callable[[Any, Sequence[Any], Any], bool]
 EXACT_INTEGERS: dict[type[Op], Check] = {}
 
 
-def exact_integers(op_class: type[Op]) -> Callable[[Check], Check]:
-    """Register when an op's integer result may be folded (see the module docstring)."""
-
-    def register(check: Check) -> Check:
-        EXACT_INTEGERS[op_class] = check
-        return check
-
-    return register
+exact_integers = op_table_decorator(EXACT_INTEGERS)
+"""`@exact_integers(OpClass)`: when the op's integer result may be folded (see the module
+docstring)."""
 
 
 def exact_result(op: Op, arrays: Sequence[Any], value: Any) -> bool:

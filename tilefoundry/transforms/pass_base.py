@@ -10,7 +10,7 @@ class TfInline(TFPass):
 `anchors` names the ops a pipeline may nest the pass on (`tf.module(tf-inline)`); `ANY_OP` (None)
 lets it run on any anchor op, `any(...)` included. The pass manager reads `anchors_of(cls)`: a
 `TFPass`'s declaration, else the `FOREIGN_ANCHORS` table for a pass written elsewhere (xDSL's
-`cse`), else `builtin.module` only. Options are xDSL's: the dataclass fields, kebab-case.
+`canonicalize`, `cse`, `dce`), else `builtin.module` only. Options are xDSL's: the dataclass fields, kebab-case.
 """
 
 from __future__ import annotations
@@ -30,9 +30,12 @@ ANY_OP: Anchors = None
 ROOT_ONLY: Anchors = ("builtin.module",)
 
 FOREIGN_ANCHORS: dict[str, Anchors] = {
-    "cse": ANY_OP,  # xDSL's `cse(op)` works on whatever op it is given
+    "canonicalize": ANY_OP,  # xDSL's, on every region of the anchor (`canonicalize.py`)
+    "cse": ANY_OP,  # xDSL's class itself: its `cse(op)` works on whatever op it is given
+    "dce": ANY_OP,  # xDSL's, on every region of the anchor (`dce.py`)
 }
-"""Where passes that are not `TFPass`es run, by pass name (a plugin may add entries)."""
+"""Where the passes that are not `TFPass`es run, by pass name: xDSL's, declared here rather than
+by subclassing them for a class variable (a plugin may add entries)."""
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""Pass pipelines as `mlir-opt` users write them: parse, build, run.
+"""Pass pipelines as `mlir-opt` users write them: MLIR's nesting over xDSL's passes.
 
 ```
 pipeline ::= element (`,` element)*
@@ -9,11 +9,15 @@ options  ::= `{` (option-name (`=` value)?)* `}`      value: up to a space or `}
 `a,b` runs `a` then `b` on the root (the `builtin.module` that holds the input);
 `builtin.module(a,b)` says the same. `tf.module(a)` runs `a` on each `tf.module` directly in the
 root, `tf.module(hir.func(a))` on each `hir.func` directly in those — MLIR's op-anchored
-nesting, on ops that are isolated from above. A pass says which ops it runs on (`anchors`; None
-for any op); a pass without the attribute runs on `builtin.module` only. Option names are
-kebab-case and typed by the pass's dataclass fields (`int`, `float`, `bool`, `str`, tuples of
-them, optional). Every mistake is a `PipelineError`: one line, with the column; a pipeline
-nests at most 64 levels (`MAX_PIPELINE_NESTING`).
+nesting, on ops that are isolated from above; `any(a)` on each of those ops. A pass runs where
+its anchors say (`pass_base.anchors_of`).
+
+This module is the nesting layer: it reads MLIR's text (nesting, anchors, and option values as
+MLIR reads them, with columns) and hands each pass's options to xDSL as an `ArgSpec`:
+`ModulePass.from_spec` fills the defaults, checks required options and types and builds the pass,
+`spec()` prints it back (`--dump-pass-pipeline`). The text is not read by xDSL's
+`parse_pipeline` (docs/decisions.md, "A pass manager of our own"). Every mistake is a
+`PipelineError`: one line, with the column; a pipeline nests at most 64 levels.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from typing import Any
 from xdsl.context import Context
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
+from xdsl.utils.arg_spec import ArgSpec, ParameterListType, ParameterType
 
 from tilefoundry.diagnostics import PassError, PassOutputError
 from tilefoundry.transforms.pass_base import TFPass, anchors_of
@@ -59,6 +64,11 @@ ANY = "any"
 """`any(...)`: nest on every op directly in the anchor that is one of `NESTING_ANCHORS`, as
 MLIR's op-agnostic pass manager does; only passes that run on any op may go in it."""
 
+MAX_PIPELINE_NESTING = 64
+"""How deep `op-name(...)` may nest in a pipeline (the IR itself nests at most 64 levels)."""
+
+PassLoader = Callable[[], type[ModulePass]]
+
 
 def did_you_mean(name: str, known: Iterable[str]) -> str:
     """`; did you mean 'x'?` when a known name is close to `name`, else nothing."""
@@ -66,9 +76,6 @@ def did_you_mean(name: str, known: Iterable[str]) -> str:
 
     close = difflib.get_close_matches(name, list(known), n=1)
     return f"; did you mean '{close[0]}'?" if close else ""
-
-
-PassLoader = Callable[[], type[ModulePass]]
 
 
 class PipelineError(ValueError):
@@ -81,13 +88,13 @@ class PipelineError(ValueError):
 
 
 # ---------------------------------------------------------------------------------------------
-# Text
+# The text: MLIR's grammar, read with columns
 
 
 @dataclass(frozen=True)
 class PassText:
     name: str
-    options: tuple[tuple[str, str | None, int], ...]
+    options: tuple[tuple[str, str | None, int], ...]  # (name, value or None, column)
     column: int
 
 
@@ -103,145 +110,191 @@ _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ012
 
 class _Reader:
     def __init__(self, text: str) -> None:
-        self.text = text
-        self.pos = 0
+        self.text, self.pos = text, 0
 
-    def skip_space(self) -> None:
-        while self.pos < len(self.text) and self.text[self.pos].isspace():
-            self.pos += 1
-
-    def peek(self) -> str:
-        self.skip_space()
+    def at(self) -> str:
         return self.text[self.pos] if self.pos < len(self.text) else ""
 
-    def column(self) -> int:
-        return self.pos + 1
+    def peek(self) -> str:
+        while self.at().isspace():
+            self.pos += 1
+        return self.at()
 
     def fail(self, message: str) -> typing.NoReturn:
-        raise PipelineError(message, self.column())
+        raise PipelineError(message, self.pos + 1)
 
     def name(self, what: str) -> str:
-        self.skip_space()
         start = self.pos
-        while self.pos < len(self.text) and self.text[self.pos] in _NAME_CHARS:
+        while self.at() and self.at() in _NAME_CHARS:
             self.pos += 1
         if start == self.pos:
-            found = self.text[self.pos] if self.pos < len(self.text) else "the end"
-            self.fail(
-                f"expected {what}, found {found!r}"
-                if found != "the end"
-                else f"expected {what}, found the end"
-            )
+            self.fail(f"expected {what}, found " + (repr(self.at()) if self.at() else "the end"))
         return self.text[start : self.pos]
 
+    def elements(self, closing: str, depth: int) -> tuple[PassText | NestText, ...]:
+        elements: list[PassText | NestText] = []
+        while True:
+            self.peek()
+            column = self.pos + 1
+            name = self.name("a pass name or an op name")
+            if self.peek() == "(":
+                if depth >= MAX_PIPELINE_NESTING:
+                    raise PipelineError(
+                        f"the pipeline nests deeper than {MAX_PIPELINE_NESTING} levels", column
+                    )
+                self.pos += 1
+                inner = () if self.peek() == ")" else self.elements(")", depth + 1)
+                self.pos += 1  # the `)` that ended `inner`
+                elements.append(NestText(name, inner, column))
+            else:
+                elements.append(PassText(name, self.options(name), column))
+            following = self.peek()
+            if following == ",":
+                self.pos += 1
+            elif following == closing:
+                return tuple(elements)
+            elif following == "":
+                self.fail(f"expected ',' or {closing!r}, found the end")
+            elif closing == "":
+                self.fail(f"expected ',' between passes, found {following!r}")
+            else:
+                self.fail(f"expected ',' or {closing!r}, found {following!r}")
+
+    def options(self, pass_name: str) -> tuple[tuple[str, str | None, int], ...]:
+        if self.peek() != "{":
+            return ()
+        self.pos += 1
+        options: list[tuple[str, str | None, int]] = []
+        while (following := self.peek()) != "}":
+            if following == "":
+                self.fail(f"expected '}}' to close the options of '{pass_name}'")
+            column = self.pos + 1
+            key = self.name(f"an option name of '{pass_name}'")
+            value = None
+            if self.at() == "=":
+                self.pos += 1
+                value = self.value()
+            options.append((key, value, column))
+        self.pos += 1
+        return tuple(options)
+
     def value(self) -> str:
-        """An option value: a quoted string, or the text up to a space or the closing `}`
-        (braces inside it nest, and a quoted part `"..."` inside it, as in `@"c d"::@g`, is
-        kept whole, spaces and braces included, as MLIR reads option values)."""
-        if self.pos < len(self.text) and self.text[self.pos] == '"':
-            end = self.text.find('"', self.pos + 1)
-            if end < 0:
-                self.fail("unterminated quoted option value")
-            value = self.text[self.pos + 1 : end]
-            self.pos = end + 1
-            return value
+        """An option value as MLIR's `parseNextArg` reads it: the text up to a space or the
+        closing `}`; braces inside it nest, and a quoted part, as in `@"c d"::@g`, is kept
+        whole, spaces and braces included (`_unquoted` drops the quotes of a quoted value)."""
         start, depth = self.pos, 0
-        while self.pos < len(self.text):
-            char = self.text[self.pos]
+        while (char := self.at()) and not (depth == 0 and (char == "}" or char.isspace())):
             if char == '"':
                 end = self.text.find('"', self.pos + 1)
                 if end < 0:
-                    self.fail("unterminated quoted part of an option value")
-                self.pos = end + 1
-                continue
-            if char == "{":
-                depth += 1
-            elif char == "}":
-                if depth == 0:
-                    break
-                depth -= 1
-            elif char.isspace() and depth == 0:
-                break
+                    self.fail(
+                        "unterminated quoted option value"
+                        if self.pos == start
+                        else "unterminated quoted part of an option value"
+                    )
+                self.pos = end
+            depth += {"{": 1, "}": -1}.get(char, 0)
             self.pos += 1
         if start == self.pos:
             self.fail("expected an option value after '='")
         return self.text[start : self.pos]
 
 
-MAX_PIPELINE_NESTING = 64
-"""How deep `op-name(...)` may nest in a pipeline (the IR itself nests at most 64 levels)."""
-
-
-def _parse_elements(
-    reader: _Reader, closing: str, depth: int = 0
-) -> tuple[PassText | NestText, ...]:
-    elements: list[PassText | NestText] = []
-    while True:
-        reader.skip_space()
-        column = reader.column()
-        name = reader.name("a pass name or an op name")
-        if reader.peek() == "(":
-            if depth >= MAX_PIPELINE_NESTING:
-                raise PipelineError(
-                    f"the pipeline nests deeper than {MAX_PIPELINE_NESTING} levels", column
-                )
-            reader.pos += 1
-            inner = () if reader.peek() == ")" else _parse_elements(reader, ")", depth + 1)
-            if reader.peek() != ")":
-                reader.fail(f"expected ')' to close '{name}('")
-            reader.pos += 1
-            elements.append(NestText(name, inner, column))
-        else:
-            elements.append(PassText(name, _parse_options(reader, name), column))
-        following = reader.peek()
-        if following == ",":
-            reader.pos += 1
-            continue
-        if following == closing:
-            return tuple(elements)
-        if following == "":
-            reader.fail(f"expected ',' or {closing!r}, found the end")
-        reader.fail(
-            f"expected ',' between passes, found {following!r}"
-            if closing == ""
-            else f"expected ',' or {closing!r}, found {following!r}"
-        )
-
-
-def _parse_options(reader: _Reader, pass_name: str) -> tuple[tuple[str, str | None, int], ...]:
-    if reader.peek() != "{":
-        return ()
-    reader.pos += 1
-    options: list[tuple[str, str | None, int]] = []
-    while True:
-        following = reader.peek()
-        if following == "}":
-            reader.pos += 1
-            return tuple(options)
-        if following == "":
-            reader.fail(f"expected '}}' to close the options of '{pass_name}'")
-        column = reader.column()
-        key = reader.name(f"an option name of '{pass_name}'")
-        value: str | None = None
-        if reader.pos < len(reader.text) and reader.text[reader.pos] == "=":
-            reader.pos += 1
-            value = reader.value()
-        options.append((key, value, column))
-
-
 def parse_text(text: str) -> tuple[PassText | NestText, ...]:
     """The pipeline's elements (an empty pipeline has none)."""
     reader = _Reader(text)
-    if reader.peek() == "":
-        return ()
-    elements = _parse_elements(reader, "")
-    if reader.peek() != "":
-        reader.fail(f"unexpected {reader.peek()!r}")
-    return elements
+    return () if reader.peek() == "" else reader.elements("", 0)
 
 
 # ---------------------------------------------------------------------------------------------
-# Passes and their options
+# Options: MLIR's reading of each value, then xDSL's `from_spec`
+
+
+def _scalar(hint: Any, text: str | None, where: str) -> ParameterType:
+    """One value read by the option's declared type, as MLIR's `llvm::cl` parsers read it
+    (xDSL's lexer types a value by its spelling: `0x10` would be a string, `1` never a bool)."""
+    if hint is bool:
+        if text is None or text.lower() in ("true", "1"):  # `{flag}` is true, as in MLIR
+            return True
+        if text.lower() in ("false", "0"):
+            return False
+        raise ValueError(f"{where} expects true or false, got '{text}'")
+    if text is None:
+        raise ValueError(f"{where} needs a value")
+    try:
+        if hint is int:
+            return int(text, 0)
+        if hint is float:
+            return float(text)
+    except ValueError:
+        what = "an integer" if hint is int else "a number"
+        raise ValueError(f"{where} expects {what}, got '{text}'") from None
+    if hint is str:
+        return text
+    raise ValueError(f"{where} has a type tf-opt cannot read ({_type_text(hint)})")
+
+
+def _values(hint: Any, text: str | None, where: str) -> ParameterListType:
+    """What `ArgSpec` holds for one option: its values (none for an optional left unset)."""
+    origin = typing.get_origin(hint)
+    if origin in (typing.Union, types.UnionType):
+        args = [a for a in typing.get_args(hint) if a is not type(None)]
+        if text is None and len(args) != len(typing.get_args(hint)):
+            return ()
+        errors: list[str] = []
+        for arg in args:
+            try:
+                return _values(arg, text, where)
+            except ValueError as err:
+                errors.append(str(err))
+        raise ValueError(errors[0])
+    if origin is tuple:  # a list option: comma-separated, as MLIR's ListOption
+        item = typing.get_args(hint)[0]
+        parts = [_unquoted(part.strip()) for part in _split(text or "")]
+        return () if parts == [""] else tuple(_scalar(item, part, where) for part in parts)
+    return (_scalar(hint, None if text is None else _unquoted(text), where),)
+
+
+def _split(text: str) -> list[str]:
+    """A list value's elements: at each comma outside a quoted part (`"a,b",c` is two)."""
+    parts, start, quoted = [], 0, False
+    for index, char in enumerate(text):
+        quoted ^= char == '"'
+        if char == "," and not quoted:
+            parts.append(text[start:index])
+            start = index + 1
+    return [*parts, text[start:]]
+
+
+def _unquoted(text: str) -> str:
+    """A value written in quotes, without them, as MLIR drops them (and as xDSL's `ArgSpec`
+    prints each string: `dims="seq=4","batch=2"` reads back)."""
+    return text[1:-1] if len(text) >= 2 and text[0] == text[-1] == '"' else text
+
+
+def make_pass(pass_class: type[ModulePass], spec: PassText) -> ModulePass:
+    """The pass with its options (refused in one line: unknown option, bad value)."""
+    hints = typing.get_type_hints(pass_class)
+    fields = {f.name.replace("_", "-"): f for f in dataclasses.fields(pass_class) if f.init}
+    values: dict[str, ParameterListType] = {}
+    for key, text, column in spec.options:
+        field = fields.get(key.replace("_", "-"))  # `max_elements` too, as xDSL reads it
+        if field is None:
+            known = ", ".join(fields) or "none"
+            raise PipelineError(
+                f"pass '{spec.name}' has no option '{key}' (options: {known})"
+                + did_you_mean(key, fields),
+                column,
+            )
+        where = f"option '{field.name.replace('_', '-')}' of '{spec.name}'"
+        try:
+            values[field.name] = _values(hints[field.name], text, where)
+        except ValueError as err:
+            raise PipelineError(str(err), column) from None
+    try:
+        return pass_class.from_spec(ArgSpec(pass_class.name, values))
+    except (TypeError, ValueError) as err:  # a required option, or the pass's own checks
+        raise PipelineError(f"pass '{spec.name}': {err}", spec.column) from None
 
 
 @dataclass(frozen=True)
@@ -268,93 +321,25 @@ def _default_text(value: Any) -> str:
         return str(value).lower()
     if isinstance(value, tuple):
         return ",".join(_default_text(v) for v in value) or "(none)"
-    if value == "":
-        return '""'
-    return "(none)" if value is None else str(value)
+    return '""' if value == "" else "(none)" if value is None else str(value)
 
 
 def option_infos(pass_class: type[ModulePass]) -> tuple[OptionInfo, ...]:
+    """The options `--list-passes` shows, kebab-case, with their types and defaults."""
     hints = typing.get_type_hints(pass_class)
+    required = pass_class.required_fields()
     infos: list[OptionInfo] = []
     for field in dataclasses.fields(pass_class):
-        if field.default is not dataclasses.MISSING:
-            default: str | None = _default_text(field.default)
-        elif field.default_factory is not dataclasses.MISSING:
-            default = _default_text(field.default_factory())
-        else:
-            default = None
+        default = None
+        if field.name not in required:
+            factory = field.default_factory
+            value = field.default if factory is dataclasses.MISSING else factory()
+            default = _default_text(None if value is dataclasses.MISSING else value)  # `X | None`
         help = str(field.metadata.get("help", ""))
         infos.append(
             OptionInfo(field.name.replace("_", "-"), _type_text(hints[field.name]), default, help)
         )
     return tuple(infos)
-
-
-def _convert(hint: Any, text: str | None, where: str) -> Any:
-    """An option value of the field's type; ValueError names what was expected."""
-    origin = typing.get_origin(hint)
-    if origin in (typing.Union, types.UnionType):
-        args = [a for a in typing.get_args(hint) if a is not type(None)]
-        if text is None and len(args) != len(typing.get_args(hint)):
-            return None
-        errors: list[str] = []
-        for arg in args:
-            try:
-                return _convert(arg, text, where)
-            except ValueError as err:
-                errors.append(str(err))
-        raise ValueError(errors[0])
-    if origin is tuple:
-        item = typing.get_args(hint)[0]
-        if text is None or text == "":
-            return ()
-        return tuple(_convert(item, part.strip(), where) for part in text.split(","))
-    if hint is bool:
-        if text is None or text.lower() in ("true", "1"):
-            return True
-        if text.lower() in ("false", "0"):
-            return False
-        raise ValueError(f"{where} expects true or false, got '{text}'")
-    if text is None:
-        raise ValueError(f"{where} needs a value")
-    if hint is int:
-        try:
-            return int(text, 0)
-        except ValueError:
-            raise ValueError(f"{where} expects an integer, got '{text}'") from None
-    if hint is float:
-        try:
-            return float(text)
-        except ValueError:
-            raise ValueError(f"{where} expects a number, got '{text}'") from None
-    if hint is str:
-        return text
-    raise ValueError(f"{where} has a type tf-opt cannot read ({_type_text(hint)})")
-
-
-def make_pass(pass_class: type[ModulePass], spec: PassText) -> ModulePass:
-    """The pass with its options (refused in one line: unknown option, bad value)."""
-    hints = typing.get_type_hints(pass_class)
-    fields = {f.name.replace("_", "-"): f for f in dataclasses.fields(pass_class)}
-    values: dict[str, Any] = {}
-    for key, text, column in spec.options:
-        field = fields.get(key.replace("_", "-"))
-        if field is None:
-            known = ", ".join(fields) or "none"
-            raise PipelineError(
-                f"pass '{spec.name}' has no option '{key}' (options: {known})"
-                + did_you_mean(key, fields),
-                column,
-            )
-        where = f"option '{field.name.replace('_', '-')}' of '{spec.name}'"
-        try:
-            values[field.name] = _convert(hints[field.name], text, where)
-        except ValueError as err:
-            raise PipelineError(str(err), column) from None
-    try:
-        return pass_class(**values)
-    except (TypeError, ValueError) as err:
-        raise PipelineError(f"pass '{spec.name}': {err}", spec.column) from None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -374,6 +359,9 @@ class Nest:
 
     op_name: str
     elements: tuple[PassRun | Nest, ...]
+
+
+PassHook = Callable[[ModulePass, Operation], None]
 
 
 @dataclass(frozen=True)
@@ -412,13 +400,8 @@ class Pipeline:
         return f"builtin.module({_describe(self.elements)})"
 
 
-PassHook = Callable[[ModulePass, Operation], None]
-
-
 def _describe(elements: Sequence[PassRun | Nest]) -> str:
     """xDSL's spelling of each pass with all its options (`ArgSpec`), kebab-case, nested."""
-    from xdsl.utils.arg_spec import ArgSpec
-
     parts: list[str] = []
     for element in elements:
         if isinstance(element, Nest):
@@ -443,6 +426,8 @@ def _run(
         if isinstance(element, PassRun):
             if before_pass is not None:
                 before_pass(element.pass_, anchor)
+            # every pass runs with the effect summaries kept for its duration and the cost
+            # metadata of what it rewrites kept fresh (docs/decisions.md)
             with kept_summaries(), costs_kept_fresh(anchor):
                 element.pass_.apply(ctx, typing.cast(Any, anchor))
             if after_pass is not None:
@@ -536,8 +521,7 @@ def _summary(name: str, pass_class: type[ModulePass]) -> str:
     paragraph = " ".join(text.strip().split("\n\n")[0].split())
     if paragraph.startswith("`") and "`: " in paragraph:
         paragraph = paragraph.split("`: ", 1)[1]
-    sentence = paragraph.split(". ")[0].rstrip(".")
-    return sentence
+    return paragraph.split(". ")[0].rstrip(".")
 
 
 def describe_passes(available: Mapping[str, PassLoader]) -> str:
@@ -546,11 +530,9 @@ def describe_passes(available: Mapping[str, PassLoader]) -> str:
     lines: list[str] = []
     for name in sorted(available):
         pass_class = available[name]()
-        summary = _summary(name, pass_class)
         anchors = anchors_of(pass_class)
         runs_on = "any op" if anchors is None else ", ".join(anchors)
-        lines.append(f"{name}")
-        lines.append(f"    {summary} (runs on {runs_on})")
+        lines += [name, f"    {_summary(name, pass_class)} (runs on {runs_on})"]
         for option in option_infos(pass_class):
             default = "required" if option.default is None else f"default {option.default}"
             help = f": {option.help}" if option.help else ""

@@ -99,6 +99,18 @@ def roofline_svg(rows: Sequence[Row], device: DeviceSpec, title: str | None = No
     return "\n".join(out) + "\n"
 
 
+def _tick(
+    k: int, axis: str, line: tuple[object, ...], label: tuple[object, object], anchor: str
+) -> list[str]:
+    """The grid line (`x1, y1, x2, y2`) and the label `10^k` (at `x, y`) of one decade."""
+    x1, y1, x2, y2 = line
+    return [
+        f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="#e5e5e5"/>',
+        f'<text class="tick {axis}" x="{label[0]}" y="{label[1]}" text-anchor="{anchor}">'
+        f"10{str(k).translate(_SUPERSCRIPT)}</text>",
+    ]
+
+
 def _axes_svg(axes: _Axes) -> list[str]:
     left, right = _LEFT, _LEFT + axes.plot_w
     top, bottom = _TOP, _TOP + axes.plot_h
@@ -107,18 +119,12 @@ def _axes_svg(axes: _Axes) -> list[str]:
         'fill="none" stroke="#333"/>'
     ]
     for k in range(axes.x[0], axes.x[1] + 1):
-        x = axes.px(10.0**k)
-        out.append(f'<line x1="{x:.1f}" y1="{top}" x2="{x:.1f}" y2="{bottom}" stroke="#e5e5e5"/>')
-        out.append(
-            f'<text class="tick x" x="{x:.1f}" y="{bottom + 18}" text-anchor="middle">'
-            f"10{str(k).translate(_SUPERSCRIPT)}</text>"
-        )
+        x = f"{axes.px(10.0**k):.1f}"
+        out += _tick(k, "x", (x, top, x, bottom), (x, bottom + 18), "middle")
     for k in range(axes.y[0], axes.y[1] + 1):
         y = axes.py(10.0**k)
-        out.append(f'<line x1="{left}" y1="{y:.1f}" x2="{right}" y2="{y:.1f}" stroke="#e5e5e5"/>')
-        out.append(
-            f'<text class="tick y" x="{left - 8}" y="{y + 4:.1f}" text-anchor="end">'
-            f"10{str(k).translate(_SUPERSCRIPT)}</text>"
+        out += _tick(
+            k, "y", (left, f"{y:.1f}", right, f"{y:.1f}"), (left - 8, f"{y + 4:.1f}"), "end"
         )
     out.append(
         f'<text class="axis x" x="{left + axes.plot_w / 2:.1f}" y="{_HEIGHT - 22}" '

@@ -1,6 +1,7 @@
 """`tf-select{path=a.b.f}`: the node a path names, published as a root.
 
-The output is what `tilefoundry.select(module, path)` answers, as a root that declares the
+The output is what `tilefoundry.select(module, path)` answers (both resolve it on the IR,
+`tilefoundry.dialects.tf_selection`), as a root that declares the
 target and topology hierarchy it resolved through its owners: a path to a child module gives a
 copy of that child; a path whose last segment names a function gives a copy of the module that
 holds it, re-entried at that function. An empty path is the root itself. Empty segments and
@@ -32,8 +33,7 @@ from xdsl.dialects.builtin import ModuleOp as BuiltinModuleOp
 from xdsl.ir import Operation
 
 from tilefoundry.diagnostics import VerifyError
-from tilefoundry.module import Module
-from tilefoundry.selection import published
+from tilefoundry.dialects.tf_selection import published
 from tilefoundry.transforms.call_graph import roots_of
 from tilefoundry.transforms.pass_base import Anchors, TFPass
 from tilefoundry.transforms.pass_manager import PassError
@@ -60,11 +60,11 @@ class TfSelect(TFPass):
             raise PassError(self.name, f"the input holds {len(roots)} root modules, not one")
         (root,) = roots
         try:
-            selected = published(Module.of(root), self.path)
+            selected = published(root, self.path)
         except (KeyError, ValueError, VerifyError) as err:
             message = err.args[0] if isinstance(err, KeyError) and err.args else str(err)
             raise PassError(self.name, str(message), root) from None
-        if selected.module_op is root:
+        if selected is root:
             return
-        op.body.block.insert_op_before(selected.module_op, root)
+        op.body.block.insert_op_before(selected, root)
         op.body.block.erase_op(root, safe_erase=False)

@@ -23,7 +23,7 @@ from xdsl.context import Context
 from xdsl.ir import Operation
 
 from tilefoundry.diagnostics import VerifyError
-from tilefoundry.module import Module
+from tilefoundry.dialects.tf_selection import check_published
 from tilefoundry.transforms.call_graph import roots_of
 from tilefoundry.transforms.pass_base import Anchors, TFPass
 from tilefoundry.transforms.pass_manager import PassError
@@ -41,6 +41,6 @@ class TfVerifyPublished(TFPass):
     def apply(self, ctx: Context, op: Operation) -> None:
         for root in roots_of(op):
             try:
-                Module.of(root).publish()
+                check_published(root)
             except VerifyError as err:
                 raise PassError(self.name, str(err), root) from None

@@ -113,7 +113,7 @@ def test_an_identity_memo_never_holds_more_than_its_limit() -> None:
 
 
 def test_library_calls_leave_the_collector_running() -> None:
-    # With a low threshold the collector runs during any call that allocates, unless the call
+    # With a threshold of 1 the collector runs during any call that allocates, unless the call
     # pauses it: parse_module, verify_ir and Module.cloned never do (only the tools do).
     import gc
 
@@ -127,7 +127,7 @@ def test_library_calls_leave_the_collector_running() -> None:
     text = print_module(module, debuginfo=True)
     threshold = gc.get_threshold()
     gc.callbacks.append(observe)
-    gc.set_threshold(20)
+    gc.set_threshold(1)
     try:
         calls = {
             "parse_module": lambda: parse_module(text),
@@ -141,3 +141,60 @@ def test_library_calls_leave_the_collector_running() -> None:
     finally:
         gc.set_threshold(*threshold)
         gc.callbacks.remove(observe)
+
+
+def test_registering_an_op_empties_the_verifiers_memos() -> None:
+    from tilefoundry.dialects import tf as tf_dialect
+    from tilefoundry.dialects.tf import CallOp
+    from tilefoundry.ir import expr
+    from tilefoundry.ir.op_verification import definition_verifier
+
+    module = _module(BindingMetadata("h"))
+    verify_ir(module.module_op)
+    print_module(module)  # remembers the text of the call's op target
+    calls = definition_verifier(CallOp)
+    assert calls is not None and calls.memo.entries
+    assert tf_dialect._CHECKED_CALLS.entries and expr._CHECKED_LOCATIONS.entries
+    assert len(op_attr._ATTRS) > 0 and tf_dialect._op_body_text.cache_info().currsize > 0
+
+    @register_op(dialect="test", category="caches", name="memo_probe")
+    class MemoProbe(Op):
+        pass
+
+    assert not calls.memo.entries
+    assert not tf_dialect._CHECKED_CALLS.entries and not expr._CHECKED_LOCATIONS.entries
+    assert len(op_attr._ATTRS) == 0 and tf_dialect._op_body_text.cache_info().currsize == 0
+
+
+MESH_IN_CHILD = """\
+tf.module @m target #tf.target<"h100"> topologies [#tf.topology<"cta", 4>] {
+  tf.module @c {
+    hir.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+      %y = tf.mesh "cta" {
+        tf.yield %x : tensor<4xf32>
+      } : tensor<4xf32>
+      hir.return %y : tensor<4xf32>
+    }
+  }
+}
+"""
+
+
+def test_what_an_owner_chain_resolves_is_remembered_only_during_one_verification() -> None:
+    from xdsl.dialects.builtin import ArrayAttr
+
+    from tilefoundry.dialects.tf_module import ModuleOp
+    from tilefoundry.target import Topology, TopologyAttr
+
+    module = parse_module(MESH_IN_CHILD)
+    root = module.module_op
+    assert CACHES.scope() is None  # outside a verification: nothing remembered
+    with CACHES.unchanging() as memo:
+        verify_ir(root)  # shares this scope: every module of the tree resolved once
+        modules = [op for op in root.walk() if isinstance(op, ModuleOp)]
+        assert set(memo) == set(modules)
+    assert CACHES.scope() is None
+    # The root declares another hierarchy: the next verification resolves the chain anew.
+    root.topologies = ArrayAttr([TopologyAttr.of(Topology("warp", 4))])
+    with pytest.raises(VerifyError, match="mesh names topology level 'cta'.*available: warp"):
+        verify_ir(root)

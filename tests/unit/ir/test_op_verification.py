@@ -1,5 +1,6 @@
-"""IRDL verification remembered per op signature: a remembered signature still runs the traits,
-a failure is never remembered and always carries xDSL's own message."""
+"""IRDL verification remembered per op signature, applied by our verifier: a remembered signature
+still runs the traits, a failure is never remembered and always carries xDSL's own message, and
+nothing of xDSL is patched (xDSL's own `op.verify()` gives the same verdicts)."""
 
 from __future__ import annotations
 
@@ -14,8 +15,8 @@ from tilefoundry.dialects.hir import ReturnOp as HirReturnOp
 from tilefoundry.dialects.tf import TF, CallOp
 from tilefoundry.dialects.tir import TIR
 from tilefoundry.ir.asm import TFParser
-from tilefoundry.ir.op_verification import MemoizedOpDefVerifier
-from tilefoundry.ir.verifier import verify_ir
+from tilefoundry.ir.op_verification import MemoizedOpDefVerifier, definition_verifier
+from tilefoundry.ir.verifier import OpVerifyError, verify_ir
 
 MODULE = """\
 tf.module @m {
@@ -33,10 +34,24 @@ def full_verify_message(op: IRDLOperation) -> str:
     return str(caught.value)
 
 
+def _verifier(cls: type[IRDLOperation]) -> MemoizedOpDefVerifier:
+    verifier = definition_verifier(cls)
+    assert verifier is not None, cls.name
+    return verifier
+
+
 @pytest.mark.parametrize("dialect", [TF, HIR, TIR], ids=lambda d: d.name)
-def test_every_irdl_op_of_our_dialects_is_memoized(dialect) -> None:
+def test_every_irdl_op_of_our_dialects_is_memoized_by_the_verifier(dialect) -> None:
     for op in dialect.operations:
-        assert isinstance(op.get_irdl_definition().verify, MemoizedOpDefVerifier), op.name
+        assert _verifier(op).op_def is op.get_irdl_definition(), op.name
+
+
+@pytest.mark.parametrize("dialect", [TF, HIR, TIR], ids=lambda d: d.name)
+def test_no_op_definition_of_xdsl_is_patched(dialect) -> None:
+    for op in dialect.operations:
+        op_def = op.get_irdl_definition()
+        assert "verify" not in vars(op_def), op.name  # OpDef.verify, xDSL's own
+        assert type(op_def).verify is OpDef.verify
 
 
 def test_a_remembered_signature_still_runs_the_traits() -> None:
@@ -45,15 +60,30 @@ def test_a_remembered_signature_still_runs_the_traits() -> None:
     returned = next(op for op in module.walk() if isinstance(op, HirReturnOp))
     returned.detach()
     module.body.block.add_op(returned)  # a hir.return directly in the tf.module
-    verifier = HirReturnOp.get_irdl_definition().verify
-    assert isinstance(verifier, MemoizedOpDefVerifier)
+    verifier = _verifier(HirReturnOp)
     signature = verifier.signature(returned)
     assert signature is not None and verifier.memo.holds(signature)
     expected = full_verify_message(returned)
     assert "expects parent op" in expected
+    with pytest.raises(OpVerifyError, match="expects parent op") as ours:
+        verify_ir(returned)  # the memo holds the signature: the traits still run
+    assert expected in str(ours.value)
     with pytest.raises(VerifyException, match="expects parent op") as caught:
-        returned.verify()
+        returned.verify()  # xDSL's own path, in full: the same verdict
     assert expected in str(caught.value)
+
+
+def test_xdsl_verify_agrees_with_the_verifier_on_a_remembered_module() -> None:
+    module = TFParser(make_context(), MODULE, "m.mlir").parse_module()
+    verify_ir(module)
+    verify_ir(module)  # every signature remembered now
+    module.verify()  # xDSL's walk over the same ops: no patched verifier, the same answer
+    returned = next(op for op in module.walk() if isinstance(op, HirReturnOp))
+    returned.detach()  # the body has no terminator now: both refuse it
+    with pytest.raises(OpVerifyError):
+        verify_ir(module)
+    with pytest.raises(VerifyException):
+        module.verify()
 
 
 def test_a_failing_signature_is_never_remembered() -> None:
@@ -61,7 +91,7 @@ def test_a_failing_signature_is_never_remembered() -> None:
     expected = full_verify_message(bad)
     for _ in range(3):
         with pytest.raises(VerifyException) as caught:
-            bad.verify()
+            verify_ir(bad)
         assert expected in str(caught.value)
 
 
@@ -69,16 +99,13 @@ def test_a_property_the_definition_does_not_name_is_verified_in_full() -> None:
     call = CallOp.create(
         properties={"callee": SymbolRefAttr("g"), "extra": StringAttr("x")}, result_types=[]
     )
-    verifier = type(call).get_irdl_definition().verify
-    assert isinstance(verifier, MemoizedOpDefVerifier)
-    assert verifier.signature(call) is None
+    assert _verifier(CallOp).signature(call) is None
     with pytest.raises(VerifyException, match="property 'extra' is not defined"):
-        call.verify()
+        verify_ir(call)
 
 
 def test_signatures_tell_operand_and_result_counts_apart() -> None:
-    verifier = CallOp.get_irdl_definition().verify
-    assert isinstance(verifier, MemoizedOpDefVerifier)
+    verifier = _verifier(CallOp)
     callee = SymbolRefAttr("g")
     with_result = CallOp.create(properties={"callee": callee}, result_types=[IntegerType(32)])
     bare = CallOp.create(properties={"callee": callee}, result_types=[])

@@ -54,7 +54,7 @@ def run(args: list[str], stdin: bytes = b"") -> tuple[int, str, str]:
 
 def test_the_tree_shows_targets_topologies_functions_and_op_counts() -> None:
     module = tf.parse_module(TREE, "tree.mlir")
-    assert module_tree(module) == [
+    assert module_tree(module.module_op) == [
         "@root: target h100, topologies cta[4], entry @f",
         "  hir.func @f: 1 param, 4 ops, 1 variant",
         '  @child name "MLP": target h100 (inherited), topologies none',
@@ -67,11 +67,11 @@ def test_the_tree_shows_targets_topologies_functions_and_op_counts() -> None:
 
 def test_depth_bounds_the_levels_shown() -> None:
     module = tf.parse_module(TREE, "tree.mlir")
-    assert module_tree(module, depth=0) == [
+    assert module_tree(module.module_op, depth=0) == [
         "@root: target h100, topologies cta[4], entry @f",
         "  ...",
     ]
-    assert module_tree(module, depth=1)[2:] == [
+    assert module_tree(module.module_op, depth=1)[2:] == [
         '  @child name "MLP": target h100 (inherited), topologies none',
         "    ...",
         "  @empty: target h100 (inherited), topologies cta[4] (inherited)",
@@ -80,7 +80,7 @@ def test_depth_bounds_the_levels_shown() -> None:
 
 def test_a_module_without_target_or_topologies_says_so() -> None:
     module = tf.parse_module("tf.module @m {\n}\n", "m.mlir")
-    assert module_tree(module) == ["@m: no target, no topologies"]
+    assert module_tree(module.module_op) == ["@m: no target, no topologies"]
 
 
 def test_the_tool_reads_a_file_or_standard_input(tmp_path: Path) -> None:
@@ -88,7 +88,7 @@ def test_the_tool_reads_a_file_or_standard_input(tmp_path: Path) -> None:
     path.write_text(TREE)
     code, out, err = run([str(path)])
     assert (code, err) == (0, "")
-    assert out.splitlines() == module_tree(tf.parse_module(TREE, "tree.mlir"))
+    assert out.splitlines() == module_tree(tf.parse_module(TREE, "tree.mlir").module_op)
     assert run(["-"], TREE.encode()) == (code, out, err)
     assert run([], TREE.encode()) == (code, out, err)
 

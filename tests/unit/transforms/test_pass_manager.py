@@ -50,6 +50,10 @@ def test_options_are_typed_and_kebab_case() -> None:
     assert analyze.dims == ("seq=512", "batch=4")
     (select,) = parse_pipeline('tf-select{path="a.b"}', PASSES).passes
     assert select.path == "a.b"
+    (analyze,) = parse_pipeline('tf-analyze{dims="seq=512","batch=4"}', PASSES).passes
+    assert analyze.dims == ("seq=512", "batch=4")  # as `--dump-pass-pipeline` writes a list
+    (select,) = parse_pipeline('tf-select{path=@"c d"::@g}', PASSES).passes
+    assert select.path == '@"c d"::@g'  # a quoted part inside a value is kept, as in MLIR
     names = {o.name for name in PASSES for o in option_infos(PASSES[name]())}
     assert names == {"max-elements", "dims", "path", "max-ops", "table", "plot"}
 
@@ -168,7 +172,8 @@ def test_help_describes_tf_opts_own_behaviour() -> None:
 def test_a_dumped_pipeline_reads_back_as_itself() -> None:
     """`--dump-pass-pipeline`'s text (every option with its value) is a pipeline that builds
     the same passes, for every registered pass and for nesting, `any(...)` included."""
-    for text in [*sorted(PASSES), "tf.module(any(cse),hir.func(canonicalize)),tf-select{path=a}"]:
+    nested = "tf.module(any(cse),hir.func(canonicalize)),tf-select{path=a}"
+    for text in [*sorted(PASSES), nested, "tf-analyze{dims=seq=512,batch=4 table=out.csv}"]:
         dumped = parse_pipeline(text, PASSES).describe()
         again = parse_pipeline(dumped, PASSES)
         assert again.describe() == dumped
@@ -189,3 +194,21 @@ def test_an_unknown_pass_or_option_names_the_nearest() -> None:
         with pytest.raises(PipelineError) as info:
             parse_pipeline(text, PASSES)
         assert info.value.message.endswith(f"; did you mean '{nearest}'?")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "cse,dce,canonicalize",
+        "tf-fold-constants{max-elements=7},tf-inline{max-ops=5}",
+        'tf-analyze{dims="seq=4","batch=2" table="" plot="a.svg"},tf-select{path="a.b"}',
+        "tf-analyze{dims},tf-select{path=layer0}",
+        "tf-fold-constants{max_elements=3}",
+    ],
+)
+def test_a_flat_pipeline_xdsl_reads_builds_what_xdsl_builds(text: str) -> None:
+    """Where xDSL's own reader (`PassPipeline.parse_spec`) takes the text, the layer builds the
+    same passes: it adds MLIR's nesting and values to xDSL's options, it does not change them."""
+    from xdsl.passes import PassPipeline
+
+    assert parse_pipeline(text, PASSES).passes == PassPipeline.parse_spec(PASSES, text).passes

@@ -15,36 +15,13 @@ from typing import Any
 
 import numpy as np
 
+from tilefoundry import ops
 from tilefoundry.dialects.dense import numpy_dtype
 from tilefoundry.dialects.tf import CallOp, ConstantOp, TupleOp
 from tilefoundry.frontends.torch.errors import TorchImportError
 from tilefoundry.frontends.torch.types import DimTable, tensor_type
 from tilefoundry.ir.expr import Expr
 from tilefoundry.ir.op_registry import Op
-from tilefoundry.ops.linalg import MatMul, Transpose
-from tilefoundry.ops.math import Binary, BinaryKind, Cast, Unary, UnaryKind
-from tilefoundry.ops.nn import (
-    Activation,
-    ActivationKind,
-    Cumsum,
-    Logical,
-    LogicalKind,
-    LogicalNot,
-    ReduceMean,
-    Softmax,
-)
-from tilefoundry.ops.reduce import ReduceMax, ReduceSum
-from tilefoundry.ops.tensor import (
-    BroadcastTo,
-    Concat,
-    Full,
-    Gather,
-    Index,
-    Iota,
-    Reshape,
-    Slice,
-    Where,
-)
 from tilefoundry.types import DimVar, TensorType
 
 __all__ = ["HANDLERS", "Emitter"]
@@ -70,7 +47,7 @@ class Emitter:
     def cast(self, x: Expr, dtype: str) -> Expr:
         have = x.type
         assert isinstance(have, TensorType)
-        return x if have.dtype == dtype else self.call(Cast(dtype=dtype), x)
+        return x if have.dtype == dtype else self.call(ops.Cast(dtype=dtype), x)
 
     def literal(self, value: Any, dtype: str) -> Expr:
         return ConstantOp(np.array([value], dtype=numpy_dtype(dtype)))
@@ -89,7 +66,7 @@ class Emitter:
         if have.shape == out.shape:
             return x
         shape = [-1 if isinstance(d, DimVar) else d for d in out.shape]
-        return self.call(Reshape(shape=tuple(shape)), x)
+        return self.call(ops.Reshape(shape=tuple(shape)), x)
 
 
 def _dtype(x: Any) -> str:
@@ -144,25 +121,25 @@ def _arg(args: list[Any], kwargs: dict[str, Any], index: int, name: str, default
 # -- elementwise ------------------------------------------------------------------------------
 
 _ARITH = {
-    "add": BinaryKind.ADD,
-    "sub": BinaryKind.SUB,
-    "mul": BinaryKind.MUL,
-    "div": BinaryKind.DIV,
-    "pow": BinaryKind.POW,
-    "maximum": BinaryKind.MAX,
-    "minimum": BinaryKind.MIN,
+    "add": ops.BinaryKind.ADD,
+    "sub": ops.BinaryKind.SUB,
+    "mul": ops.BinaryKind.MUL,
+    "div": ops.BinaryKind.DIV,
+    "pow": ops.BinaryKind.POW,
+    "maximum": ops.BinaryKind.MAX,
+    "minimum": ops.BinaryKind.MIN,
 }
 _COMPARE = {
-    "eq": BinaryKind.CMP_EQ,
-    "ne": BinaryKind.CMP_NE,
-    "lt": BinaryKind.CMP_LT,
-    "le": BinaryKind.CMP_LE,
-    "gt": BinaryKind.CMP_GT,
-    "ge": BinaryKind.CMP_GE,
+    "eq": ops.BinaryKind.CMP_EQ,
+    "ne": ops.BinaryKind.CMP_NE,
+    "lt": ops.BinaryKind.CMP_LT,
+    "le": ops.BinaryKind.CMP_LE,
+    "gt": ops.BinaryKind.CMP_GT,
+    "ge": ops.BinaryKind.CMP_GE,
 }
 
 
-def _arith(kind: BinaryKind) -> Handler:
+def _arith(kind: ops.BinaryKind) -> Handler:
     def handle(em: Emitter, node: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
         lhs, rhs = args[0], args[1]
         if kwargs.get("rounding_mode") is not None:
@@ -171,17 +148,17 @@ def _arith(kind: BinaryKind) -> Handler:
         alpha = kwargs.get("alpha", 1)
         b = em.tensor(rhs, dtype)
         if alpha != 1:
-            b = em.call(Binary(kind=BinaryKind.MUL), b, em.literal(alpha, dtype))
-        return em.call(Binary(kind=kind), em.tensor(lhs, dtype), b)
+            b = em.call(ops.Binary(kind=ops.BinaryKind.MUL), b, em.literal(alpha, dtype))
+        return em.call(ops.Binary(kind=kind), em.tensor(lhs, dtype), b)
 
     return handle
 
 
-def _compare(kind: BinaryKind) -> Handler:
+def _compare(kind: ops.BinaryKind) -> Handler:
     def handle(em: Emitter, node: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
         lhs, rhs = args[0], args[1]
         dtype = promote(lhs, rhs)
-        return em.call(Binary(kind=kind), em.tensor(lhs, dtype), em.tensor(rhs, dtype))
+        return em.call(ops.Binary(kind=kind), em.tensor(lhs, dtype), em.tensor(rhs, dtype))
 
     return handle
 
@@ -189,8 +166,8 @@ def _compare(kind: BinaryKind) -> Handler:
 for _name, _kind in _ARITH.items():
     for _overload in ("Tensor", "Scalar", "default", "Tensor_Scalar", "Tensor_Tensor"):
         HANDLERS[f"aten.{_name}.{_overload}"] = _arith(_kind)
-HANDLERS["aten.max.other"] = _arith(BinaryKind.MAX)
-HANDLERS["aten.min.other"] = _arith(BinaryKind.MIN)
+HANDLERS["aten.max.other"] = _arith(ops.BinaryKind.MAX)
+HANDLERS["aten.min.other"] = _arith(ops.BinaryKind.MIN)
 for _name, _kind in _COMPARE.items():
     for _overload in ("Tensor", "Scalar"):
         HANDLERS[f"aten.{_name}.{_overload}"] = _compare(_kind)
@@ -198,19 +175,19 @@ for _name, _kind in _COMPARE.items():
 
 @handles("aten.rsub.Scalar", "aten.rsub.Tensor")
 def _rsub(em: Emitter, node: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
-    return _arith(BinaryKind.SUB)(em, node, [args[1], args[0]], kwargs)
+    return _arith(ops.BinaryKind.SUB)(em, node, [args[1], args[0]], kwargs)
 
 
-def _logical(kind: LogicalKind) -> Handler:
+def _logical(kind: ops.LogicalKind) -> Handler:
     def handle(em: Emitter, node: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
         if em.out_type(node).dtype != "i1":
             raise TorchImportError(f"bitwise {kind.value} of integers")
-        return em.call(Logical(kind=kind), em.tensor(args[0], "i1"), em.tensor(args[1], "i1"))
+        return em.call(ops.Logical(kind=kind), em.tensor(args[0], "i1"), em.tensor(args[1], "i1"))
 
     return handle
 
 
-for _kind2 in LogicalKind:
+for _kind2 in ops.LogicalKind:
     for _name in (f"__{_kind2.value}__", f"bitwise_{_kind2.value}", f"logical_{_kind2.value}"):
         HANDLERS[f"aten.{_name}.Tensor"] = _logical(_kind2)
         HANDLERS[f"aten.{_name}.default"] = _logical(_kind2)
@@ -220,25 +197,25 @@ for _kind2 in LogicalKind:
 def _not(em: Emitter, node: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
     if em.out_type(node).dtype != "i1":
         raise TorchImportError("bitwise not of integers")
-    return em.call(LogicalNot(), em.tensor(args[0], "i1"))
+    return em.call(ops.LogicalNot(), em.tensor(args[0], "i1"))
 
 
 _UNARY = {
-    "neg": UnaryKind.NEG,
-    "exp": UnaryKind.EXP,
-    "log": UnaryKind.LOG,
-    "sqrt": UnaryKind.SQRT,
-    "rsqrt": UnaryKind.RSQRT,
-    "tanh": UnaryKind.TANH,
-    "abs": UnaryKind.ABS,
-    "sigmoid": UnaryKind.SIGMOID,
-    "relu": UnaryKind.RELU,
+    "neg": ops.UnaryKind.NEG,
+    "exp": ops.UnaryKind.EXP,
+    "log": ops.UnaryKind.LOG,
+    "sqrt": ops.UnaryKind.SQRT,
+    "rsqrt": ops.UnaryKind.RSQRT,
+    "tanh": ops.UnaryKind.TANH,
+    "abs": ops.UnaryKind.ABS,
+    "sigmoid": ops.UnaryKind.SIGMOID,
+    "relu": ops.UnaryKind.RELU,
 }
 _ACTIVATIONS = {
-    "silu": ActivationKind.SILU,
-    "sin": ActivationKind.SIN,
-    "cos": ActivationKind.COS,
-    "erf": ActivationKind.ERF,
+    "silu": ops.ActivationKind.SILU,
+    "sin": ops.ActivationKind.SIN,
+    "cos": ops.ActivationKind.COS,
+    "erf": ops.ActivationKind.ERF,
 }
 
 
@@ -250,30 +227,30 @@ def _unary(op: Op) -> Handler:
 
 
 for _name, _ukind in _UNARY.items():
-    HANDLERS[f"aten.{_name}.default"] = _unary(Unary(kind=_ukind))
+    HANDLERS[f"aten.{_name}.default"] = _unary(ops.Unary(kind=_ukind))
 for _name, _akind in _ACTIVATIONS.items():
-    HANDLERS[f"aten.{_name}.default"] = _unary(Activation(kind=_akind))
+    HANDLERS[f"aten.{_name}.default"] = _unary(ops.Activation(kind=_akind))
 
 
 @handles("aten.gelu.default")
 def _gelu(em: Emitter, node: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
     approximate = _arg(args, kwargs, 1, "approximate", "none")
-    kind = ActivationKind.GELU_TANH if approximate == "tanh" else ActivationKind.GELU
-    return em.call(Activation(kind=kind), args[0])
+    kind = ops.ActivationKind.GELU_TANH if approximate == "tanh" else ops.ActivationKind.GELU
+    return em.call(ops.Activation(kind=kind), args[0])
 
 
 @handles("aten.where.self", "aten.where.ScalarSelf", "aten.where.ScalarOther", "aten.where.Scalar")
 def _where(em: Emitter, node: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
     cond, a, b = args
     dtype = em.out_type(node).dtype
-    return em.call(Where(), em.tensor(cond, "i1"), em.tensor(a, dtype), em.tensor(b, dtype))
+    return em.call(ops.Where(), em.tensor(cond, "i1"), em.tensor(a, dtype), em.tensor(b, dtype))
 
 
 @handles("aten.masked_fill.Scalar", "aten.masked_fill.Tensor")
 def _masked_fill(em: Emitter, node: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
     x, mask, value = args
     dtype = em.out_type(node).dtype
-    return em.call(Where(), em.tensor(mask, "i1"), em.tensor(value, dtype), em.tensor(x, dtype))
+    return em.call(ops.Where(), em.tensor(mask, "i1"), em.tensor(value, dtype), em.tensor(x, dtype))
 
 
 # -- identities and casts -------------------------------------------------------------------
@@ -348,7 +325,7 @@ def _expand(em: Emitter, node: Any, args: list[Any], kwargs: dict[str, Any]) -> 
             shape.append(dim)
     if have.shape == out.shape:
         return x
-    return em.call(BroadcastTo(shape=tuple(shape)), x)
+    return em.call(ops.BroadcastTo(shape=tuple(shape)), x)
 
 
 @handles("aten.transpose.int")
@@ -359,19 +336,19 @@ def _transpose(em: Emitter, node: Any, args: list[Any], kwargs: dict[str, Any]) 
     a, b = args[1] % t.rank, args[2] % t.rank
     perm = list(range(t.rank))
     perm[a], perm[b] = perm[b], perm[a]
-    return em.call(Transpose(perm=tuple(perm)), x)
+    return em.call(ops.Transpose(perm=tuple(perm)), x)
 
 
 @handles("aten.t.default", "aten.numpy_T.default")
 def _t(em: Emitter, node: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
     t = args[0].type
-    return em.call(Transpose(perm=tuple(reversed(range(t.rank)))), args[0])
+    return em.call(ops.Transpose(perm=tuple(reversed(range(t.rank)))), args[0])
 
 
 @handles("aten.permute.default")
 def _permute(em: Emitter, node: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
     t = args[0].type
-    return em.call(Transpose(perm=tuple(d % t.rank for d in args[1])), args[0])
+    return em.call(ops.Transpose(perm=tuple(d % t.rank for d in args[1])), args[0])
 
 
 @handles("aten.cat.default", "aten.concat.default")
@@ -379,7 +356,7 @@ def _cat(em: Emitter, node: Any, args: list[Any], kwargs: dict[str, Any]) -> Any
     parts = args[0]
     axis = _arg(args, kwargs, 1, "dim", 0)
     dtype = em.out_type(node).dtype
-    return em.call(Concat(axis=axis), TupleOp([em.tensor(p, dtype) for p in parts]))
+    return em.call(ops.Concat(axis=axis), TupleOp([em.tensor(p, dtype) for p in parts]))
 
 
 def _slice_of(em: Emitter, x: Expr, axis: int, start: Any, stop: Any, step: Any) -> Expr:
@@ -388,7 +365,7 @@ def _slice_of(em: Emitter, x: Expr, axis: int, start: Any, stop: Any, step: Any)
             raise TorchImportError(f"slice with a symbolic {what}")
     t = x.type
     assert isinstance(t, TensorType)
-    op = Slice(
+    op = ops.Slice(
         axis=axis % t.rank,
         start=0 if start is None else start,
         stop=INT64_MAX if stop is None else min(stop, INT64_MAX),
@@ -440,7 +417,7 @@ def _split(em: Emitter, node: Any, args: list[Any], kwargs: dict[str, Any]) -> A
 @handles("aten.embedding.default")
 def _embedding(em: Emitter, node: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
     weight, ids = args[0], args[1]
-    return em.call(Index(), weight, TupleOp([ids]))
+    return em.call(ops.Index(), weight, TupleOp([ids]))
 
 
 @handles("aten.index.Tensor")
@@ -451,7 +428,7 @@ def _index(em: Emitter, node: Any, args: list[Any], kwargs: dict[str, Any]) -> A
     for i in indices:
         if _dtype(i) == "i1":
             raise TorchImportError("index by a boolean mask")
-    return em.call(Index(), x, TupleOp(list(indices)))
+    return em.call(ops.Index(), x, TupleOp(list(indices)))
 
 
 @handles("aten.index_select.default")
@@ -459,13 +436,13 @@ def _index_select(em: Emitter, node: Any, args: list[Any], kwargs: dict[str, Any
     x, axis, index = args
     if axis != 0:
         raise TorchImportError(f"index_select along dim {axis} (only dim 0)")
-    return em.call(Index(), x, TupleOp([index]))
+    return em.call(ops.Index(), x, TupleOp([index]))
 
 
 @handles("aten.gather.default")
 def _gather(em: Emitter, node: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
     x, axis, index = args[0], args[1], args[2]
-    return em.call(Gather(axis=axis), x, index)
+    return em.call(ops.Gather(axis=axis), x, index)
 
 
 # -- construction ------------------------------------------------------------------------------
@@ -486,7 +463,7 @@ def _arange(em: Emitter, node: Any, args: list[Any], kwargs: dict[str, Any]) -> 
         raise TorchImportError("arange of non-integer start or step")
     size = out.shape[0]
     assert isinstance(size, int)
-    iota = em.call(Iota(start=start, step=step, size=size, dtype="i64"))
+    iota = em.call(ops.Iota(start=start, step=step, size=size, dtype="i64"))
     return em.cast(iota, out.dtype)
 
 
@@ -517,7 +494,7 @@ def _full(em: Emitter, node: Any, args: list[Any], kwargs: dict[str, Any]) -> An
     if not isinstance(value, bool | int | float):
         raise TorchImportError("full of a tensor value")
     shape = tuple(d for d in out.shape if isinstance(d, int))
-    return em.call(Full(shape=shape, value=float(value), dtype=out.dtype))
+    return em.call(ops.Full(shape=shape, value=float(value), dtype=out.dtype))
 
 
 # -- reductions and friends ----------------------------------------------------------------
@@ -546,18 +523,18 @@ def _reduce(op: Callable[[int, bool], Op], mean: bool = False) -> Handler:
     return handle
 
 
-HANDLERS["aten.mean.dim"] = _reduce(lambda a, k: ReduceMean(axis=a, keepdims=k))
-HANDLERS["aten.sum.dim_IntList"] = _reduce(lambda a, k: ReduceSum(axis=a, keepdims=k))
-HANDLERS["aten.sum.default"] = _reduce(lambda a, k: ReduceSum(axis=a, keepdims=k))
-HANDLERS["aten.mean.default"] = _reduce(lambda a, k: ReduceMean(axis=a, keepdims=k))
-HANDLERS["aten.amax.default"] = _reduce(lambda a, k: ReduceMax(axis=a, keepdims=k))
+HANDLERS["aten.mean.dim"] = _reduce(lambda a, k: ops.ReduceMean(axis=a, keepdims=k))
+HANDLERS["aten.sum.dim_IntList"] = _reduce(lambda a, k: ops.ReduceSum(axis=a, keepdims=k))
+HANDLERS["aten.sum.default"] = _reduce(lambda a, k: ops.ReduceSum(axis=a, keepdims=k))
+HANDLERS["aten.mean.default"] = _reduce(lambda a, k: ops.ReduceMean(axis=a, keepdims=k))
+HANDLERS["aten.amax.default"] = _reduce(lambda a, k: ops.ReduceMax(axis=a, keepdims=k))
 
 
 @handles("aten.cumsum.default")
 def _cumsum(em: Emitter, node: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
     x, axis = args[0], args[1]
     out = em.out_type(node)
-    return em.call(Cumsum(axis=axis % out.rank), em.cast(x, out.dtype))
+    return em.call(ops.Cumsum(axis=axis % out.rank), em.cast(x, out.dtype))
 
 
 @handles("aten.diff.default")
@@ -569,19 +546,19 @@ def _diff(em: Emitter, node: Any, args: list[Any], kwargs: dict[str, Any]) -> An
     append = _arg(args, kwargs, 4, "append", None)
     out = em.out_type(node)
     parts = [p for p in (prepend, x, append) if p is not None]
-    value = x if len(parts) == 1 else em.call(Concat(axis=axis), TupleOp(parts))
-    kind = BinaryKind.CMP_NE if out.dtype == "i1" else BinaryKind.SUB
+    value = x if len(parts) == 1 else em.call(ops.Concat(axis=axis), TupleOp(parts))
+    kind = ops.BinaryKind.CMP_NE if out.dtype == "i1" else ops.BinaryKind.SUB
     for _ in range(n):
         later = _slice_of(em, value, axis, 1, None, 1)
         earlier = _slice_of(em, value, axis, 0, -1, 1)
-        value = em.call(Binary(kind=kind), later, earlier)
+        value = em.call(ops.Binary(kind=kind), later, earlier)
     return value
 
 
 @handles("aten.softmax.int", "aten._softmax.default", "aten._safe_softmax.default")
 def _softmax(em: Emitter, node: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
     out = em.out_type(node)
-    return em.call(Softmax(axis=args[1] % out.rank), em.cast(args[0], out.dtype))
+    return em.call(ops.Softmax(axis=args[1] % out.rank), em.cast(args[0], out.dtype))
 
 
 # -- composites: linear, layer norm, attention ---------------------------------------------
@@ -589,7 +566,7 @@ def _softmax(em: Emitter, node: Any, args: list[Any], kwargs: dict[str, Any]) ->
 
 def _matmul_t(em: Emitter, x: Expr, weight: Expr) -> Expr:
     """`x @ weight.T` (torch's Linear stores `[out, in]`)."""
-    return em.call(MatMul(), x, em.call(Transpose(perm=(1, 0)), weight))
+    return em.call(ops.MatMul(), x, em.call(ops.Transpose(perm=(1, 0)), weight))
 
 
 @handles("aten.linear.default")
@@ -601,7 +578,7 @@ def _linear(em: Emitter, node: Any, args: list[Any], kwargs: dict[str, Any]) -> 
     if t.rank < 2:
         raise TorchImportError("linear of a rank-1 input")
     y = _matmul_t(em, x, weight)
-    return y if bias is None else em.call(Binary(kind=BinaryKind.ADD), y, bias)
+    return y if bias is None else em.call(ops.Binary(kind=ops.BinaryKind.ADD), y, bias)
 
 
 @handles("aten.addmm.default")
@@ -609,7 +586,7 @@ def _addmm(em: Emitter, node: Any, args: list[Any], kwargs: dict[str, Any]) -> A
     bias, x, w = args[0], args[1], args[2]
     if kwargs.get("beta", 1) != 1 or kwargs.get("alpha", 1) != 1:
         raise TorchImportError("addmm with beta or alpha other than 1")
-    return em.call(Binary(kind=BinaryKind.ADD), em.call(MatMul(), x, w), bias)
+    return em.call(ops.Binary(kind=ops.BinaryKind.ADD), em.call(ops.MatMul(), x, w), bias)
 
 
 @handles("aten.mm.default", "aten.bmm.default", "aten.matmul.default")
@@ -617,7 +594,7 @@ def _mm(em: Emitter, node: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
     for x in args[:2]:
         if x.type.rank < 2:
             raise TorchImportError("matmul of a rank-1 operand")
-    return em.call(MatMul(), args[0], args[1])
+    return em.call(ops.MatMul(), args[0], args[1])
 
 
 @handles("aten.layer_norm.default")
@@ -630,19 +607,19 @@ def _layer_norm(em: Emitter, node: Any, args: list[Any], kwargs: dict[str, Any])
     if len(normalized) != 1:
         raise TorchImportError("layer_norm over more than the last dim")
     dtype = _dtype(x)
-    mean = em.call(ReduceMean(axis=-1, keepdims=True), x)
-    centered = em.call(Binary(kind=BinaryKind.SUB), x, mean)
-    square = em.call(Binary(kind=BinaryKind.MUL), centered, centered)
-    var = em.call(ReduceMean(axis=-1, keepdims=True), square)
+    mean = em.call(ops.ReduceMean(axis=-1, keepdims=True), x)
+    centered = em.call(ops.Binary(kind=ops.BinaryKind.SUB), x, mean)
+    square = em.call(ops.Binary(kind=ops.BinaryKind.MUL), centered, centered)
+    var = em.call(ops.ReduceMean(axis=-1, keepdims=True), square)
     scale = em.call(
-        Unary(kind=UnaryKind.RSQRT),
-        em.call(Binary(kind=BinaryKind.ADD), var, em.literal(eps, dtype)),
+        ops.Unary(kind=ops.UnaryKind.RSQRT),
+        em.call(ops.Binary(kind=ops.BinaryKind.ADD), var, em.literal(eps, dtype)),
     )
-    y = em.call(Binary(kind=BinaryKind.MUL), centered, scale)
+    y = em.call(ops.Binary(kind=ops.BinaryKind.MUL), centered, scale)
     if weight is not None:
-        y = em.call(Binary(kind=BinaryKind.MUL), y, weight)
+        y = em.call(ops.Binary(kind=ops.BinaryKind.MUL), y, weight)
     if bias is not None:
-        y = em.call(Binary(kind=BinaryKind.ADD), y, bias)
+        y = em.call(ops.Binary(kind=ops.BinaryKind.ADD), y, bias)
     return y
 
 
@@ -664,8 +641,8 @@ def _sdpa(em: Emitter, node: Any, args: list[Any], kwargs: dict[str, Any]) -> An
     assert isinstance(head, int)
     scale = 1.0 / math.sqrt(head) if scale is None else scale
     perm = (*range(kt.rank - 2), kt.rank - 1, kt.rank - 2)
-    scores = em.call(MatMul(), q, em.call(Transpose(perm=perm), k))
-    scores = em.call(Binary(kind=BinaryKind.MUL), scores, em.literal(scale, dtype))
+    scores = em.call(ops.MatMul(), q, em.call(ops.Transpose(perm=perm), k))
+    scores = em.call(ops.Binary(kind=ops.BinaryKind.MUL), scores, em.literal(scale, dtype))
     lowest = float(np.finfo(numpy_dtype(dtype)).min)
     if causal:
         rows, cols = qt.shape[-2], kt.shape[-2]
@@ -675,11 +652,11 @@ def _sdpa(em: Emitter, node: Any, args: list[Any], kwargs: dict[str, Any]) -> An
         mask = ConstantOp(keep)
     if mask is not None:
         if _dtype(mask) == "i1":
-            scores = em.call(Where(), mask, scores, em.literal(lowest, dtype))
+            scores = em.call(ops.Where(), mask, scores, em.literal(lowest, dtype))
         else:
-            scores = em.call(Binary(kind=BinaryKind.ADD), scores, em.cast(mask, dtype))
-    probs = em.call(Softmax(axis=-1), scores)
-    return em.call(MatMul(), probs, v)
+            scores = em.call(ops.Binary(kind=ops.BinaryKind.ADD), scores, em.cast(mask, dtype))
+    probs = em.call(ops.Softmax(axis=-1), scores)
+    return em.call(ops.MatMul(), probs, v)
 
 
 @handles("aten.sym_size.int")
@@ -699,9 +676,9 @@ def _clamp(em: Emitter, node: Any, args: list[Any], kwargs: dict[str, Any]) -> A
     low = _arg(args, kwargs, 1, "min", None)
     high = _arg(args, kwargs, 2, "max", None)
     if low is not None:
-        value = em.call(Binary(kind=BinaryKind.MAX), value, em.tensor(low, dtype))
+        value = em.call(ops.Binary(kind=ops.BinaryKind.MAX), value, em.tensor(low, dtype))
     if high is not None:
-        value = em.call(Binary(kind=BinaryKind.MIN), value, em.tensor(high, dtype))
+        value = em.call(ops.Binary(kind=ops.BinaryKind.MIN), value, em.tensor(high, dtype))
     return value
 
 
@@ -711,12 +688,16 @@ def _log_softmax(em: Emitter, node: Any, args: list[Any], kwargs: dict[str, Any]
     x = em.cast(args[0], out.dtype)
     axis = args[1] % out.rank
     shifted = em.call(
-        Binary(kind=BinaryKind.SUB), x, em.call(ReduceMax(axis=axis, keepdims=True), x)
+        ops.Binary(kind=ops.BinaryKind.SUB), x, em.call(ops.ReduceMax(axis=axis, keepdims=True), x)
     )
     total = em.call(
-        ReduceSum(axis=axis, keepdims=True), em.call(Unary(kind=UnaryKind.EXP), shifted)
+        ops.ReduceSum(axis=axis, keepdims=True), em.call(ops.Unary(kind=ops.UnaryKind.EXP), shifted)
     )
-    return em.call(Binary(kind=BinaryKind.SUB), shifted, em.call(Unary(kind=UnaryKind.LOG), total))
+    return em.call(
+        ops.Binary(kind=ops.BinaryKind.SUB),
+        shifted,
+        em.call(ops.Unary(kind=ops.UnaryKind.LOG), total),
+    )
 
 
 @handles("aten.tril.default", "aten.triu.default")
@@ -729,7 +710,7 @@ def _triangle(em: Emitter, node: Any, args: list[Any], kwargs: dict[str, Any]) -
     ones = np.ones((rows, cols), dtype=bool)
     keep = np.tril(ones, diagonal) if "tril" in str(node.target) else np.triu(ones, diagonal)
     zero = em.literal(0, out.dtype)
-    return em.call(Where(), ConstantOp(keep), x, zero)
+    return em.call(ops.Where(), ConstantOp(keep), x, zero)
 
 
 @handles("aten.repeat.default")
@@ -742,7 +723,7 @@ def _repeat(em: Emitter, node: Any, args: list[Any], kwargs: dict[str, Any]) -> 
     shape = [1] * (len(reps) - t.rank) + [d for d in t.shape if isinstance(d, int)]
     # each dim d becomes (rep, d): broadcast a new axis before it, then merge the two
     spread = [v for size in shape for v in (1, size)]
-    value = em.call(Reshape(shape=tuple(spread)), x)
+    value = em.call(ops.Reshape(shape=tuple(spread)), x)
     tiled = [v for rep, size in zip(reps, shape, strict=True) for v in (rep, size)]
-    value = em.call(BroadcastTo(shape=tuple(tiled)), value)
+    value = em.call(ops.BroadcastTo(shape=tuple(tiled)), value)
     return em.reshape(value, out)
