@@ -10,6 +10,10 @@ Each input in the custom form (tf-opt's input) and in the generic form `tf-opt
   an H100 root;
 - `chain.mlir`: one `hir.func` of 4 `tf.constant`s and a chain of N elementwise `tf.call`s on
   `tensor<16x16xf32>` (20,000 by default);
+- `shapes.mlir`: a model of 160 layers (the decoder's layer) that each have their own shapes
+  (`d_model` 8, 9, ..., `d_ff` twice it), so that few `tensor<...>` texts repeat;
+- `constants.mlir`: one `hir.func` of 5,000 `tf.constant`s, each a dense literal of its own
+  (8 elements, `f32`, `i32` and `f16` in turn, shapes `2x4` and `8`);
 - `large.mlir` (with `--large`): F functions of such chains, 50,001 ops.
 
 Each chain repeats an 8-step pattern that gives `cse` and `dce` something to do, so a pass run
@@ -26,7 +30,8 @@ is not a plain parse and print:
 %v7 = tf.call tf.math.binary<kind = add>(%v6, %v3) : (...) -> tensor<16x16xf32>
 ```
 
-Usage: `python benchmarks/generate.py DIR [--functions F] [--chain N] [--constants C]`.
+Usage: `python benchmarks/generate.py DIR [--layers L] [--calls N] [--shape-layers S]
+[--constants C]`.
 """
 
 from __future__ import annotations
@@ -149,6 +154,46 @@ def tree_module(layers: int) -> str:
     return tf.print_module(build_decoder(layers))
 
 
+def shapes_module(layers: int) -> str:
+    """A model of `layers` layers, each the decoder's layer with its own `d_model` (8 + its
+    index) and `d_ff` (twice that): the text of `shapes.mlir`."""
+    sys.path.insert(0, str(Path(__file__).parents[1] / "examples"))
+    try:
+        from decoder import _layer_prototype
+    finally:
+        sys.path.pop(0)
+    import tilefoundry as tf
+
+    seq = tf.DimVar("seq", 1, 513)
+    modules = {
+        f"layer{i}": _layer_prototype(seq, 8 + i, 2 * (8 + i)).renamed(f"layer{i}")
+        for i in range(layers)
+    }
+    return tf.print_module(tf.Module(name="shapes", modules=modules, target="h100"))
+
+
+_CONSTANT_TYPES = (("f32", "2x4"), ("i32", "8"), ("f16", "2x4"))
+
+
+def constants_module(count: int) -> str:
+    """One `hir.func` of `count` dense constants, each of its own 8 values (the text of
+    `constants.mlir`); it returns the first."""
+    lines = ["tf.module @constants {", "  hir.func @f() -> tensor<2x4xf32> {"]
+    for i in range(count):
+        element, shape = _CONSTANT_TYPES[i % len(_CONSTANT_TYPES)]
+        if element == "i32":
+            values = ", ".join(str(i * 8 + k - 1000) for k in range(8))
+        else:
+            values = ", ".join(f"{(i * 8 + k) * 0.25 - 7.5}" for k in range(8))
+        if shape == "2x4":
+            items = values.split(", ")
+            values = f"[{', '.join(items[:4])}], [{', '.join(items[4:])}]"
+        lines.append(f"    %k{i} = tf.constant dense<[{values}]> : tensor<{shape}x{element}>")
+    lines.append("    hir.return %k0 : tensor<2x4xf32>")
+    lines.extend(["  }", "}"])
+    return "\n".join(lines) + "\n"
+
+
 def large_module(shape: LargeShape) -> str:
     """The text of `large.mlir` in the custom form."""
     lines = ["tf.module @bench {"]
@@ -173,14 +218,27 @@ def _write_generic(tf_opt: str, source: Path, target: Path) -> str:
 
 
 def generate(
-    directory: Path, layers: int, calls: int, tf_opt: str | None, shape: LargeShape | None = None
+    directory: Path,
+    layers: int,
+    calls: int,
+    tf_opt: str | None,
+    shape: LargeShape | None = None,
+    shape_layers: int = 160,
+    constants: int = 5000,
 ) -> Inputs:
     """Write the inputs into `directory` (created if needed): `trivial`, `tree` (the decoder
     with `layers` layers, built through the Python surface), `chain` (`calls` calls in one
-    function) and, when `shape` is given, `large`; each also in the generic form that `tf_opt`
-    prints (without a tf-opt, only the custom forms exist)."""
+    function), `shapes` (`shape_layers` layers of their own shapes), `constants` (`constants`
+    dense literals) and, when `shape` is given, `large`; each also in the generic form that
+    `tf_opt` prints (without a tf-opt, only the custom forms exist)."""
     directory.mkdir(parents=True, exist_ok=True)
-    texts = {"trivial": TRIVIAL, "tree": tree_module(layers), "chain": chain_module(calls)}
+    texts = {
+        "trivial": TRIVIAL,
+        "tree": tree_module(layers),
+        "chain": chain_module(calls),
+        "shapes": shapes_module(shape_layers),
+        "constants": constants_module(constants),
+    }
     if shape is not None:
         texts["large"] = large_module(shape)
     custom: dict[str, Path] = {}
@@ -217,9 +275,18 @@ def main() -> int:
     parser.add_argument("directory", type=Path, help="where to write the inputs")
     parser.add_argument("--layers", type=int, default=64, help="layers of the tree")
     parser.add_argument("--calls", type=int, default=20000, help="calls of the chain")
+    parser.add_argument("--shape-layers", type=int, default=160, help="layers of `shapes`")
+    parser.add_argument("--constants", type=int, default=5000, help="constants of `constants`")
     parser.add_argument("--tf-opt", default="tf-opt", help="the tf-opt that prints generic forms")
     args = parser.parse_args()
-    inputs = generate(args.directory, args.layers, args.calls, find_tool(args.tf_opt))
+    inputs = generate(
+        args.directory,
+        args.layers,
+        args.calls,
+        find_tool(args.tf_opt),
+        shape_layers=args.shape_layers,
+        constants=args.constants,
+    )
     for name, path in inputs.custom.items():
         print(f"{path} ({path.stat().st_size} bytes, {inputs.ops[name]} ops)")
         if (generic := inputs.generic[name]) is not None:

@@ -32,9 +32,9 @@ from pathlib import Path
 from generate import Inputs, LargeShape, find_tool, generate
 
 TF_OPT = "tf-opt"
+BASELINE = "tf-opt before"
 XDSL_OPT = "xdsl-opt"
 MLIR_OPT = "mlir-opt"
-TF_OPT_GENERIC = "tf-opt (generic in)"
 PASS_FLAGS = {"cse": "--cse", "dce": "--canonicalize"}
 
 
@@ -158,26 +158,40 @@ def measure_once(case: Case, command: Command, result: Result, index: int, timeo
 def build_cases(
     inputs: Inputs, tools: dict[str, str | None], args: argparse.Namespace
 ) -> list[Case]:
-    """The cases: the trivial file, the tree and the chain parsed and printed (tf-opt also
-    reading the generic form), the chain with a pass, and the large module when asked."""
+    """The cases: the trivial file; the tree and the chain parsed and printed, tf-opt reading
+    the custom form and then the generic form; the model of distinct shapes; the dense
+    constants; the chain with a pass; and the large module when asked."""
 
     def command(tool: str, flags: list[str], source: Path | None, probe: bool = False) -> Command:
-        path = tools[TF_OPT if tool == TF_OPT_GENERIC else tool]
+        path = tools[tool]
         argv = None if path is None else [path, *flags, *([str(source)] if source else [])]
         return Command(tool, argv, source, probe)
+
+    def tf_opts(flags: list[str], source: Path | None) -> list[Command]:
+        """tf-opt, and the baseline tf-opt on the same input when there is one."""
+        baseline = [command(BASELINE, flags, source)] if BASELINE in tools else []
+        return [command(TF_OPT, flags, source), *baseline]
 
     def trio(flags: dict[str, list[str]], name: str, probe: bool = False) -> list[Command]:
         custom, generic = inputs.custom[name], inputs.generic[name]
         return [
-            command(TF_OPT, flags[TF_OPT], custom),
+            *tf_opts(flags[TF_OPT], custom),
             command(XDSL_OPT, flags[XDSL_OPT], generic),
             command(MLIR_OPT, flags[MLIR_OPT], generic, probe),
         ]
 
     def parse_print(name: str, repeat: int) -> Case:
-        commands = trio(plain, name)
-        commands.insert(1, command(TF_OPT_GENERIC, [], inputs.generic[name]))
-        return Case(f"{name} ({inputs.ops[name]} ops)", repeat, commands)
+        return Case(f"{name} ({inputs.ops[name]} ops)", repeat, trio(plain, name))
+
+    def generic_in(name: str, repeat: int) -> Case:
+        """tf-opt reading the generic form too (what upstream mlir-opt hands back)."""
+        generic = inputs.generic[name]
+        commands = [
+            *tf_opts([], generic),
+            command(XDSL_OPT, [], generic),
+            command(MLIR_OPT, plain[MLIR_OPT], generic),
+        ]
+        return Case(f"{name}, generic form ({inputs.ops[name]} ops)", repeat, commands)
 
     plain = {TF_OPT: [], XDSL_OPT: [], MLIR_OPT: ["--allow-unregistered-dialect"]}
     with_pass = {
@@ -188,11 +202,18 @@ def build_cases(
     cases = [
         Case("trivial", args.repeat, trio(plain, "trivial")),
         parse_print("tree", args.large_repeat),
+        generic_in("tree", args.large_repeat),
         parse_print("chain", args.large_repeat),
+        generic_in("chain", args.large_repeat),
+        parse_print("shapes", args.large_repeat),
+        parse_print("constants", args.large_repeat),
         Case(f"chain + {args.pass_name}", args.large_repeat, trio(with_pass, "chain", probe=True)),
     ]
     if "large" in inputs.custom:
         cases.append(parse_print("large", args.large_repeat))
+    if args.only:
+        wanted = args.only.split(";")
+        cases = [cases[0], *(c for c in cases[1:] if c.name.split(" (")[0] in wanted)]
     return cases
 
 
@@ -293,9 +314,26 @@ def format_ratios(results: Sequence[Result]) -> str:
             return f"- ({missing.tool} {missing.status})"
         return f"{ratio(tf.median, other.median)} (min {ratio(tf.best, other.best)})"
 
-    lines = ["| case | tf-opt / xdsl-opt | tf-opt / mlir-opt |", "|---|---|---|"]
+    if not any(r.tool == BASELINE for r in results):
+        lines = ["| case | tf-opt / xdsl-opt | tf-opt / mlir-opt |", "|---|---|---|"]
+        for case in dict.fromkeys(r.case for r in results):
+            lines.append(f"| {case} | {cell(case, XDSL_OPT)} | {cell(case, MLIR_OPT)} |")
+        return "\n".join(lines)
+
+    def before(case: str) -> str:
+        base, other = by_key.get((case, BASELINE)), by_key.get((case, XDSL_OPT))
+        if base is None or other is None or base.median is None or other.median is None:
+            return "-"
+        return f"{ratio(base.median, other.median)} (min {ratio(base.best, other.best)})"
+
+    lines = [
+        "| case | before / xdsl-opt | tf-opt / xdsl-opt | tf-opt / mlir-opt |",
+        "|---|---|---|---|",
+    ]
     for case in dict.fromkeys(r.case for r in results):
-        lines.append(f"| {case} | {cell(case, XDSL_OPT)} | {cell(case, MLIR_OPT)} |")
+        lines.append(
+            f"| {case} | {before(case)} | {cell(case, XDSL_OPT)} | {cell(case, MLIR_OPT)} |"
+        )
     return "\n".join(lines)
 
 
@@ -368,9 +406,17 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--quick", action="store_true", help="16 layers, 5,000 calls, fewer runs")
     parser.add_argument("--layers", type=int, default=None, help="layers of the tree (64)")
     parser.add_argument("--calls", type=int, default=None, help="calls of the chain (20,000)")
+    parser.add_argument("--shape-layers", type=int, default=None, help="layers of `shapes` (160)")
+    parser.add_argument("--constants", type=int, default=None, help="constants (5,000)")
     parser.add_argument("--large", action="store_true", help="also the 50,001-op module")
+    parser.add_argument(
+        "--only", default="", help="case names separated by ;, e.g. 'shapes;chain, generic form'"
+    )
     parser.add_argument("--pass", dest="pass_name", choices=sorted(PASS_FLAGS), default="cse")
     parser.add_argument("--tf-opt", default=TF_OPT, help="tf-opt command or path")
+    parser.add_argument(
+        "--baseline", default=None, help="another tf-opt (an older build), timed beside tf-opt"
+    )
     parser.add_argument("--xdsl-opt", default=XDSL_OPT, help="xdsl-opt command or path")
     parser.add_argument("--mlir-opt", default="mlir-opt-19", help="mlir-opt command or path")
     parser.add_argument("--timeout", type=float, default=900.0, help="seconds per run")
@@ -380,6 +426,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     args.large_repeat = args.large_repeat or (2 if args.quick else min(3, args.repeat))
     args.layers = args.layers or (16 if args.quick else 64)
     args.calls = args.calls or (5000 if args.quick else 20000)
+    args.shape_layers = args.shape_layers or (40 if args.quick else 160)
+    args.constants = args.constants or (1250 if args.quick else 5000)
     return args
 
 
@@ -394,12 +442,20 @@ def benchmark(args: argparse.Namespace, directory: Path) -> int:
         XDSL_OPT: find_tool(args.xdsl_opt),
         MLIR_OPT: find_tool(args.mlir_opt),
     }
+    if args.baseline is not None:
+        tools[BASELINE] = find_tool(args.baseline)
     load_before = load_average()
     compile_bytecode()
     progress(f"generating inputs in {directory} ...")
     started = time.perf_counter()
     inputs = generate(
-        directory, args.layers, args.calls, tools[TF_OPT], LargeShape() if args.large else None
+        directory,
+        args.layers,
+        args.calls,
+        tools[TF_OPT],
+        LargeShape() if args.large else None,
+        shape_layers=args.shape_layers,
+        constants=args.constants,
     )
     progress(f"generated in {time.perf_counter() - started:.1f} s")
     if inputs.generic_error:
@@ -412,7 +468,10 @@ def benchmark(args: argparse.Namespace, directory: Path) -> int:
     print("## Environment\n")
     print("\n".join(f"- {line}" for line in environment(tools, load_before)))
     sizes = ", ".join(f"{name} {count} ops" for name, count in inputs.ops.items())
-    print(f"- inputs: tree of {args.layers} layers, chain of {args.calls} calls ({sizes})")
+    print(
+        f"- inputs: tree of {args.layers} layers, chain of {args.calls} calls, "
+        f"{args.shape_layers} layers of their own shapes, {args.constants} constants ({sizes})"
+    )
     print(f"- runs: {args.repeat} (trivial), {args.large_repeat} (the others)\n")
     print("## Results (wall seconds per process)\n")
     print(format_table(results))

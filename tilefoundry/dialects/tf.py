@@ -73,6 +73,7 @@ from tilefoundry.ir.metadata import (
 from tilefoundry.ir.op_registry import Op, typeinfer
 from tilefoundry.ir.op_verification import op_definition
 from tilefoundry.ir.plain_call import register_plain_call
+from tilefoundry.ir.plain_constant import register_plain_constant
 from tilefoundry.ir.state import Slot
 from tilefoundry.ir.traits import AnchorsAllocation, Expression
 from tilefoundry.target import TargetAttr, TopologyAttr
@@ -550,6 +551,7 @@ def _op_body_text(callee: OpAttr) -> str:
 
 register_plain_call(CallOp, "callee")  # the parser reads plain call lines in one step
 
+register_plain_constant(ConstantOp, "value")  # and plain constant lines
 
 _CHECKED_CALLS = CACHES.memo()
 """The signatures (callee, argument types, result types) of op calls that verified: a module

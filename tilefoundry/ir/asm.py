@@ -49,6 +49,12 @@ from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from tilefoundry.diagnostics import VerifyError
 from tilefoundry.ir.expr import ExprOp, VarOwner
+from tilefoundry.ir.fast_forms import (
+    properties_end,
+    read_dense,
+    read_generic_op,
+    read_tensor_type,
+)
 from tilefoundry.ir.irdl_form import read_irdl_form
 from tilefoundry.ir.lexer import BYTE_ORDER_MARK, TFLexer
 from tilefoundry.ir.literals import LiteralParser, print_dense, print_float
@@ -216,7 +222,7 @@ class TFParser(LiteralParser):
         token = self.current_token
         if token.kind is MLIRTokenKind.BARE_IDENT and token.text in _MEMOIZED_TYPES:
             end = bracketed_end(self.source, token.span.start)
-            return self.memoized("type", end, self._parse_type_here)
+            return self.memoized("type", end, lambda: self._parse_new_type(end))
         return self._parse_type_here()
 
     def parse_optional_function_type(self) -> FunctionType | None:
@@ -241,6 +247,32 @@ class TFParser(LiteralParser):
         if self.source[start : self.pos].rstrip() == text:
             cache[text] = value
         return value
+
+    def _parse_new_type(self, end: int) -> TypeAttribute | None:
+        """A type not read before: a plain tensor type in one step (`ir/fast_forms.py`), any
+        other token by token."""
+        if end >= 0 and (tensor := read_tensor_type(self, end)) is not None:
+            return tensor
+        return self._parse_type_here()
+
+    def parse_optional_properties_dict(self) -> dict[str, Attribute]:
+        """xDSL's, each distinct text on one line read once (attributes are immutable; the
+        caller gets its own dict)."""
+        source, start = self.source, self.pos
+        if source.startswith("<{", start):  # a text read before, looked up whole
+            close = source.find("}>", start) + 2
+            known = self.remembered("properties", source[start:close])
+            if known is not None:
+                self.resume_from(close)
+                return dict(known)
+        end = properties_end(source, start)
+        return dict(self.memoized("properties", end, super().parse_optional_properties_dict))
+
+    def parse_dense_int_or_fp_elements_attr(self, type: Any) -> DenseIntOrFPElementsAttr:
+        """A literal of decimal numbers in one step (`ir/fast_forms.py`), any other token by
+        token."""
+        read = read_dense(self, type)
+        return read if read is not None else super().parse_dense_int_or_fp_elements_attr(type)
 
     def _parse_type_here(self) -> TypeAttribute | None:
         start = self.pos
@@ -332,7 +364,7 @@ class TFParser(LiteralParser):
 
     def parse_operation(self) -> Operation:
         start = self.pos
-        plain = self._parse_plain_operation(start)
+        plain = self._parse_plain_operation(start) or self._parse_plain_generic(start)
         if plain is not None:
             return plain
         counted = self._enter()
@@ -395,6 +427,34 @@ class TFParser(LiteralParser):
         )
         self.op_offsets[op] = start
         if isinstance(op, ExprOp | VarOwner):
+            self._bind_ssa_name(op, start)
+        return op
+
+    def _parse_plain_generic(self, start: int) -> Operation | None:
+        """An op in the generic form without regions or successors, read in one step
+        (`ir/fast_forms.py`); None (nothing consumed) for any other text."""
+        if not self.source.startswith(('"', "%"), start):
+            return None
+        counted = self._enter()
+        self._op_level += 1
+        try:
+            read = read_generic_op(self, start)
+        finally:
+            self._op_level -= 1
+            self._leave(counted)
+        if read is None:
+            return None
+        op, name, bound = read
+        if name is not None:
+            self.define_ssa_values(
+                name[1:], op.results, Span(start, start + len(name), self.lexer.input)
+            )
+        self.op_offsets[op] = start
+        level = self._op_level + 1
+        if level + self._depths.deepest(bound) > MAX_NESTING:  # `bound` holds what op uses
+            if level + self._depths.deepest(operation_attributes(op)) > MAX_NESTING:
+                raise _OpParseError(Span(start, start + 1, self.lexer.input), nesting_message())
+        if isinstance(op, ExprOp | VarOwner) and len(op.results) == 1:
             self._bind_ssa_name(op, start)
         return op
 
