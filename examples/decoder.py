@@ -17,7 +17,7 @@ import numpy as np
 
 import tilefoundry as tf
 from tilefoundry import ops
-from tilefoundry.dialects.tf import MeshOp as Mesh
+from tilefoundry.dialects.tf.mesh import MeshOp as Mesh
 from tilefoundry.hir import Function
 
 __all__ = ["build_decoder", "random_weights", "reference"]

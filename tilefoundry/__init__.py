@@ -27,51 +27,51 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "print_module": ("tilefoundry.text", "print_module"),
     "TextError": ("tilefoundry.text", "TextError"),
     # expressions
-    "Expr": ("tilefoundry.ir.expr", "Expr"),
-    "Var": ("tilefoundry.ir.expr", "Var"),
-    "Call": ("tilefoundry.dialects.tf", "CallOp"),
-    "Constant": ("tilefoundry.dialects.tf", "ConstantOp"),
-    "Tuple": ("tilefoundry.dialects.tf", "TupleOp"),
+    "Expr": ("tilefoundry.ir.algebra.expr", "Expr"),
+    "Var": ("tilefoundry.ir.algebra.expr", "Var"),
+    "Call": ("tilefoundry.dialects.tf.ops", "CallOp"),
+    "Constant": ("tilefoundry.dialects.tf.ops", "ConstantOp"),
+    "Tuple": ("tilefoundry.dialects.tf.ops", "TupleOp"),
     # metadata
-    "IRMetadata": ("tilefoundry.ir.metadata", "IRMetadata"),
-    "BindingMetadata": ("tilefoundry.ir.metadata", "BindingMetadata"),
-    "SourceSpanMetadata": ("tilefoundry.ir.metadata", "SourceSpanMetadata"),
-    "get_metadata": ("tilefoundry.ir.expr", "get_metadata"),
-    "replace_metadata": ("tilefoundry.ir.expr", "replace_metadata"),
-    "remove_metadata": ("tilefoundry.ir.expr", "remove_metadata"),
-    "binding_name": ("tilefoundry.ir.expr", "binding_name"),
-    "diagnostic_location": ("tilefoundry.ir.expr", "diagnostic_location"),
-    "source_metadata": ("tilefoundry.ir.expr", "source_metadata"),
+    "IRMetadata": ("tilefoundry.dialects.tf.metadata", "IRMetadata"),
+    "BindingMetadata": ("tilefoundry.dialects.tf.metadata", "BindingMetadata"),
+    "SourceSpanMetadata": ("tilefoundry.dialects.tf.metadata", "SourceSpanMetadata"),
+    "get_metadata": ("tilefoundry.ir.algebra.expr", "get_metadata"),
+    "replace_metadata": ("tilefoundry.ir.algebra.expr", "replace_metadata"),
+    "remove_metadata": ("tilefoundry.ir.algebra.expr", "remove_metadata"),
+    "binding_name": ("tilefoundry.ir.algebra.expr", "binding_name"),
+    "diagnostic_location": ("tilefoundry.ir.algebra.expr", "diagnostic_location"),
+    "source_metadata": ("tilefoundry.ir.algebra.expr", "source_metadata"),
     # ops
-    "Op": ("tilefoundry.ir.op_registry", "Op"),
-    "ParamDef": ("tilefoundry.ir.op_registry", "ParamDef"),
-    "register_op": ("tilefoundry.ir.op_registry", "register_op"),
-    "register_alias": ("tilefoundry.ir.op_registry", "register_alias"),
-    "OpSchema": ("tilefoundry.ir.op_registry", "OpSchema"),
-    "op_schemas": ("tilefoundry.ir.op_registry", "op_schemas"),
-    "typeinfer": ("tilefoundry.ir.op_registry", "typeinfer"),
+    "Op": ("tilefoundry.ir.algebra.op_registry", "Op"),
+    "ParamDef": ("tilefoundry.ir.algebra.op_registry", "ParamDef"),
+    "register_op": ("tilefoundry.ir.algebra.op_registry", "register_op"),
+    "register_alias": ("tilefoundry.ir.algebra.op_registry", "register_alias"),
+    "OpSchema": ("tilefoundry.ir.algebra.op_registry", "OpSchema"),
+    "op_schemas": ("tilefoundry.ir.algebra.op_registry", "op_schemas"),
+    "typeinfer": ("tilefoundry.ir.algebra.op_registry", "typeinfer"),
     # patterns
-    "Pattern": ("tilefoundry.ir.patterns", "Pattern"),
-    "ScalarPat": ("tilefoundry.ir.patterns", "ScalarPat"),
-    "TensorPat": ("tilefoundry.ir.patterns", "TensorPat"),
-    "AndPat": ("tilefoundry.ir.patterns", "AndPat"),
-    "Scalar": ("tilefoundry.ir.patterns", "Scalar"),
-    "Tensor": ("tilefoundry.ir.patterns", "Tensor"),
-    "DimVarRangePat": ("tilefoundry.ir.patterns", "DimVarRangePat"),
+    "Pattern": ("tilefoundry.ir.algebra.patterns", "Pattern"),
+    "ScalarPat": ("tilefoundry.ir.algebra.patterns", "ScalarPat"),
+    "TensorPat": ("tilefoundry.ir.algebra.patterns", "TensorPat"),
+    "AndPat": ("tilefoundry.ir.algebra.patterns", "AndPat"),
+    "Scalar": ("tilefoundry.ir.algebra.patterns", "Scalar"),
+    "Tensor": ("tilefoundry.ir.algebra.patterns", "Tensor"),
+    "DimVarRangePat": ("tilefoundry.ir.algebra.patterns", "DimVarRangePat"),
     # checking and comparing
     "VerifyError": ("tilefoundry.diagnostics", "VerifyError"),
-    "structural_equal": ("tilefoundry.ir.structural", "structural_equal"),
-    "structural_hash": ("tilefoundry.ir.structural", "structural_hash"),
+    "structural_equal": ("tilefoundry.ir.algebra.structural", "structural_equal"),
+    "structural_hash": ("tilefoundry.ir.algebra.structural", "structural_hash"),
     # types
-    "TensorType": ("tilefoundry.types", "TensorType"),
-    "BufferType": ("tilefoundry.types", "BufferType"),
-    "TupleType": ("tilefoundry.types", "TupleType"),
-    "UnitType": ("tilefoundry.types", "UnitType"),
-    "DimVar": ("tilefoundry.types", "DimVar"),
+    "TensorType": ("tilefoundry.dialects.tf.types", "TensorType"),
+    "BufferType": ("tilefoundry.dialects.tf.types", "BufferType"),
+    "TupleType": ("tilefoundry.dialects.tf.types", "TupleType"),
+    "UnitType": ("tilefoundry.dialects.tf.types", "UnitType"),
+    "DimVar": ("tilefoundry.dialects.tf.types", "DimVar"),
     # execution domain
-    "Target": ("tilefoundry.target", "Target"),
-    "Topology": ("tilefoundry.target", "Topology"),
-    "Mesh": ("tilefoundry.dialects.tf_mesh", "MeshOp"),
+    "Target": ("tilefoundry.dialects.tf.target", "Target"),
+    "Topology": ("tilefoundry.dialects.tf.target", "Topology"),
+    "Mesh": ("tilefoundry.dialects.tf.mesh", "MeshOp"),
     # the DSL
     "func": ("tilefoundry.dsl.functions", "func"),
     "prim_func": ("tilefoundry.dsl.functions", "prim_func"),
@@ -158,15 +158,17 @@ def __dir__() -> list[str]:
 if TYPE_CHECKING:
     from tilefoundry.analysis import Cost, analyze
     from tilefoundry.diagnostics import VerifyError
-    from tilefoundry.dialects.tf import CallOp as Call
-    from tilefoundry.dialects.tf import ConstantOp as Constant
-    from tilefoundry.dialects.tf import TupleOp as Tuple
+    from tilefoundry.dialects.tf.metadata import BindingMetadata, IRMetadata, SourceSpanMetadata
+    from tilefoundry.dialects.tf.ops import CallOp as Call
+    from tilefoundry.dialects.tf.ops import ConstantOp as Constant
+    from tilefoundry.dialects.tf.ops import TupleOp as Tuple
+    from tilefoundry.dialects.tf.types import BufferType, DimVar, TensorType, TupleType, UnitType
     from tilefoundry.dsl.annotations import ConstTensor
     from tilefoundry.dsl.errors import DSLError
     from tilefoundry.dsl.functions import func, prim_func
     from tilefoundry.dsl.script import print_script
     from tilefoundry.frontends.torch import from_exported_program, from_torch
-    from tilefoundry.ir.expr import (
+    from tilefoundry.ir.algebra.expr import (
         Expr,
         Var,
         binding_name,
@@ -176,8 +178,7 @@ if TYPE_CHECKING:
         replace_metadata,
         source_metadata,
     )
-    from tilefoundry.ir.metadata import BindingMetadata, IRMetadata, SourceSpanMetadata
-    from tilefoundry.ir.op_registry import (
+    from tilefoundry.ir.algebra.op_registry import (
         Op,
         OpSchema,
         ParamDef,
@@ -186,7 +187,7 @@ if TYPE_CHECKING:
         register_op,
         typeinfer,
     )
-    from tilefoundry.ir.patterns import (
+    from tilefoundry.ir.algebra.patterns import (
         AndPat,
         DimVarRangePat,
         Pattern,
@@ -195,8 +196,7 @@ if TYPE_CHECKING:
         Tensor,
         TensorPat,
     )
-    from tilefoundry.ir.structural import structural_equal, structural_hash
+    from tilefoundry.ir.algebra.structural import structural_equal, structural_hash
     from tilefoundry.module import Module
     from tilefoundry.pipeline import run_passes
     from tilefoundry.text import TextError, parse_module, print_module
-    from tilefoundry.types import BufferType, DimVar, TensorType, TupleType, UnitType

@@ -16,14 +16,14 @@ from collections.abc import Callable
 from xdsl.context import Context
 from xdsl.ir import Dialect
 
-from tilefoundry.dialects.canonicalization import add_pattern_source
-from tilefoundry.ir.op_registry import add_library_loader
+from tilefoundry.dialects.canonicalization_trait import add_pattern_source
+from tilefoundry.ir.algebra.op_registry import add_library_loader
 
 __all__ = ["DIALECT_LOADERS", "PluginError", "load_plugin", "make_context", "register_dialects"]
 
 
 def _tf() -> Dialect:
-    from tilefoundry.dialects.tf import TF
+    from tilefoundry.dialects.tf.ops import TF
 
     return TF
 

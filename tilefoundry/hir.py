@@ -25,11 +25,18 @@ from xdsl.ir import Block, Operation, Region
 
 from tilefoundry.arguments import items_of, refuse_type, shown, text_of
 from tilefoundry.diagnostics import VerifyError
-from tilefoundry.dialects.dim_range import DimRangeAttr, check_ranges
 from tilefoundry.dialects.function import check_dim_vars, signature_properties
 from tilefoundry.dialects.hir import FuncOp, ReturnOp, VariantOp
-from tilefoundry.dialects.tf import arg_expr
-from tilefoundry.ir.expr import (
+from tilefoundry.dialects.tf.dim_range import DimRangeAttr, check_ranges
+from tilefoundry.dialects.tf.metadata import (
+    IRMetadata,
+    check_metadata,
+    location_to_metadata,
+    metadata_to_location,
+)
+from tilefoundry.dialects.tf.ops import arg_expr
+from tilefoundry.dialects.tf.types import BufferType, IRType, UnitType, to_attr
+from tilefoundry.ir.algebra.expr import (
     Expr,
     ExprOp,
     Var,
@@ -40,16 +47,9 @@ from tilefoundry.ir.expr import (
     clone_with_state,
     collect_expression,
 )
-from tilefoundry.ir.metadata import (
-    IRMetadata,
-    check_metadata,
-    location_to_metadata,
-    metadata_to_location,
-)
-from tilefoundry.ir.patterns import DimVarRangePat
+from tilefoundry.ir.algebra.patterns import DimVarRangePat
+from tilefoundry.ir.algebra.view import FunctionView
 from tilefoundry.ir.state import Slot
-from tilefoundry.ir.view import FunctionView
-from tilefoundry.types import BufferType, IRType, UnitType, to_attr
 
 __all__ = ["Function", "Variant", "is_sealed", "seal"]
 

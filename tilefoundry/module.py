@@ -41,27 +41,28 @@ from xdsl.ir import Block, Operation, Region
 from tilefoundry.arguments import items_of, mapping_of, refuse_type, text_of
 from tilefoundry.diagnostics import VerifyError
 from tilefoundry.dialects.hir import FuncOp
-from tilefoundry.dialects.op_attr import attr_to_value, value_to_attr
-from tilefoundry.dialects.tf import CALLEE_FUNCTION, CallOp, ModuleOp
-from tilefoundry.dialects.tf_module import (
+from tilefoundry.dialects.tf.module import (
     RECORDED_OWNER,
+    ModuleOp,
     check_surface_name,
     effective_topologies,
     owner_of,
     resolve_target,
 )
-from tilefoundry.dialects.tf_selection import check_published, detached_copy
+from tilefoundry.dialects.tf.op_attr import attr_to_value, value_to_attr
+from tilefoundry.dialects.tf.ops import CALLEE_FUNCTION, CallOp
+from tilefoundry.dialects.tf.selection import check_published, detached_copy
+from tilefoundry.dialects.tf.target import Target, Topology, check_distinct
+from tilefoundry.dialects.tf.types import TensorType
 from tilefoundry.dialects.tir import PrimFuncOp
 from tilefoundry.hir import Function, seal
 from tilefoundry.interpreter.evaluate import function_runner
-from tilefoundry.ir.callable import FunctionLike
+from tilefoundry.ir.algebra.callable import FunctionLike
+from tilefoundry.ir.algebra.view import OpView
 from tilefoundry.ir.state import Slot
-from tilefoundry.ir.verifier import verify_ir
-from tilefoundry.ir.view import OpView
+from tilefoundry.ir.verify.verifier import verify_ir
 from tilefoundry.module_text import parse_root, print_op
-from tilefoundry.target import Target, Topology, check_distinct
 from tilefoundry.tir import PrimFunction
-from tilefoundry.types import TensorType
 
 __all__ = ["Module"]
 

@@ -21,10 +21,10 @@ from xdsl.utils.exceptions import DiagnosticException, ParseError
 from tilefoundry.arguments import refuse_type
 from tilefoundry.context import make_context
 from tilefoundry.dialects.hir import FuncOp
-from tilefoundry.dialects.tf import ModuleOp
+from tilefoundry.dialects.tf.module import ModuleOp
 from tilefoundry.dialects.tir import PrimFuncOp
-from tilefoundry.ir.asm import SourcePosition, TFParser, TFPrinter
-from tilefoundry.ir.verifier import OpVerifyError, verify_ir
+from tilefoundry.ir.text.asm import SourcePosition, TFParser, TFPrinter
+from tilefoundry.ir.verify.verifier import OpVerifyError, verify_ir
 
 __all__ = ["TextError", "parse_root", "print_op"]
 

@@ -18,7 +18,7 @@ from xdsl.dialects.builtin import ModuleOp as BuiltinModuleOp
 
 from tilefoundry.arguments import shown
 from tilefoundry.context import make_context
-from tilefoundry.dialects.tf import ModuleOp
+from tilefoundry.dialects.tf.module import ModuleOp
 from tilefoundry.module import Module
 from tilefoundry.transforms import PASSES
 from tilefoundry.transforms.pass_manager import parse_pipeline, verify_pass_output

@@ -1,6 +1,6 @@
 """Selecting a node of a module tree by path, on the Python surface: `select`, `published` and
 `function_selectors` over `Module` views. The selection itself lives on the IR
-(`tilefoundry.dialects.tf_selection`, over `ModuleOp`s), which the `tf-select` and
+(`tilefoundry.dialects.tf.selection`, over `ModuleOp`s), which the `tf-select` and
 `tf-verify-published` passes and `tf-run --function` use too; see its docstring for the paths.
 
 ```python
@@ -15,9 +15,9 @@ A re-entried copy is a `Module.cloned()` copy: its orchestration methods come al
 from __future__ import annotations
 
 from tilefoundry.arguments import refuse_type
-from tilefoundry.dialects import tf_selection
-from tilefoundry.dialects.tf_module import ModuleOp
-from tilefoundry.dialects.tf_selection import path_names, path_of
+from tilefoundry.dialects.tf import selection as tf_selection
+from tilefoundry.dialects.tf.module import ModuleOp
+from tilefoundry.dialects.tf.selection import path_names, path_of
 from tilefoundry.hir import Function
 from tilefoundry.module import Module
 

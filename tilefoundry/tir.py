@@ -28,9 +28,16 @@ from xdsl.ir import Block, BlockArgument, Operation, OpResult, Region, SSAValue
 
 from tilefoundry.arguments import items_of, refuse_type, shown, text_of
 from tilefoundry.diagnostics import VerifyError
-from tilefoundry.dialects.dim_range import DimRangeAttr
 from tilefoundry.dialects.function import signature_properties
-from tilefoundry.dialects.tf import CallOp, HasFunctionOp
+from tilefoundry.dialects.tf.dim_range import DimRangeAttr
+from tilefoundry.dialects.tf.metadata import (
+    BindingMetadata,
+    IRMetadata,
+    check_metadata,
+    metadata_to_location,
+)
+from tilefoundry.dialects.tf.ops import CallOp, HasFunctionOp
+from tilefoundry.dialects.tf.types import BufferType, IRType, UnitType, from_attr, to_attr
 from tilefoundry.dialects.tir import (
     DispatchOp,
     EvaluateOp,
@@ -40,8 +47,8 @@ from tilefoundry.dialects.tir import (
     YieldOp,
     statement_values,
 )
-from tilefoundry.ir.callable import FunctionLike, fits
-from tilefoundry.ir.expr import (
+from tilefoundry.ir.algebra.callable import FunctionLike, fits
+from tilefoundry.ir.algebra.expr import (
     Expr,
     ExprOp,
     Var,
@@ -52,16 +59,9 @@ from tilefoundry.ir.expr import (
     collect_expression,
     expr_value,
 )
-from tilefoundry.ir.metadata import (
-    BindingMetadata,
-    IRMetadata,
-    check_metadata,
-    metadata_to_location,
-)
-from tilefoundry.ir.op_registry import Op
-from tilefoundry.ir.patterns import DimVarRangePat
-from tilefoundry.ir.view import FunctionView
-from tilefoundry.types import BufferType, IRType, UnitType, from_attr, to_attr
+from tilefoundry.ir.algebra.op_registry import Op
+from tilefoundry.ir.algebra.patterns import DimVarRangePat
+from tilefoundry.ir.algebra.view import FunctionView
 
 __all__ = ["DispatchCall", "Evaluate", "LetStmt", "PrimFunction"]
 

@@ -1,5 +1,5 @@
 """Every tf attribute reads and writes IRDL's positional parameter syntax besides its custom
-form (`tilefoundry/irdl_syntax.py`), and both forms are the same attribute."""
+form (`tilefoundry/ir/text/irdl_syntax.py`), and both forms are the same attribute."""
 
 from __future__ import annotations
 
@@ -15,11 +15,11 @@ from xdsl.utils.exceptions import ParseError
 
 from tilefoundry.context import make_context
 from tilefoundry.diagnostics import VerifyError
-from tilefoundry.dialects.dim_range import DimRangeAttr
-from tilefoundry.ir.asm import TFPrinter
-from tilefoundry.ir.irdl_printer import irdl_printer
-from tilefoundry.ir.metadata import SpanEndAttr
-from tilefoundry.irdl_syntax import IRDL_DIALECTS, IRDLFormAttribute, irdl_form_here
+from tilefoundry.dialects.tf.dim_range import DimRangeAttr
+from tilefoundry.dialects.tf.metadata import SpanEndAttr
+from tilefoundry.ir.text.asm import TFPrinter
+from tilefoundry.ir.text.irdl_printer import irdl_printer
+from tilefoundry.ir.text.irdl_syntax import IRDL_DIALECTS, IRDLFormAttribute, irdl_form_here
 
 FORMS = [
     (

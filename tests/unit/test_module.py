@@ -26,8 +26,8 @@ from tilefoundry import (
     select,
     structural_equal,
 )
-from tilefoundry.dialects.tf import CallOp
-from tilefoundry.dialects.tf_module import SURFACE_NAMES
+from tilefoundry.dialects.tf.module import SURFACE_NAMES
+from tilefoundry.dialects.tf.ops import CallOp
 from tilefoundry.hir import Function
 from tilefoundry.tir import LetStmt, PrimFunction
 
@@ -744,7 +744,7 @@ def test_cloned_redirects_internal_calls_to_the_copies() -> None:
 
 
 def _is_op_call(op: CallOp) -> bool:
-    from tilefoundry.dialects.op_attr import OpAttr
+    from tilefoundry.dialects.tf.op_attr import OpAttr
 
     return isinstance(op.callee, OpAttr)
 

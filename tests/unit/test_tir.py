@@ -23,7 +23,7 @@ from tilefoundry import (
     print_module,
     structural_equal,
 )
-from tilefoundry.dialects.tf import CallOp
+from tilefoundry.dialects.tf.ops import CallOp
 from tilefoundry.dialects.tir import DispatchOp, EvaluateOp, LetOp
 from tilefoundry.hir import Function
 from tilefoundry.ops import Binary, BinaryKind, Copy, Unary, UnaryKind

@@ -27,7 +27,7 @@ from tilefoundry import (
     parse_module,
 )
 from tilefoundry.context import make_context
-from tilefoundry.types import from_attr, to_attr
+from tilefoundry.dialects.tf.types import from_attr, to_attr
 
 N = DimVar("n", 1, 1025)
 

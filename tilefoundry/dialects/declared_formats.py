@@ -34,7 +34,7 @@ from xdsl.irdl.declarative_assembly_format import (
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 
-from tilefoundry.dialects.dim_range import DimRangeAttr, parse_ranges, print_ranges
+from tilefoundry.dialects.tf.dim_range import DimRangeAttr, parse_ranges, print_ranges
 
 __all__ = ["DIRECTIVES", "DispatchCases", "TupleFields", "format_program"]
 

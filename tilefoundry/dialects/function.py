@@ -40,14 +40,19 @@ from xdsl.traits import (
 )
 
 from tilefoundry.diagnostics import VerifyError
-from tilefoundry.dialects.asm import ParsedParam, parse_signature, print_signature, with_attributes
-from tilefoundry.dialects.tf_module import SymbolMember
-from tilefoundry.ir.callable import FunctionLike
-from tilefoundry.ir.expr import VarOwner, check_var_name
-from tilefoundry.ir.metadata import check_metadata, location_to_metadata
+from tilefoundry.dialects.syntax import (
+    ParsedParam,
+    parse_signature,
+    print_signature,
+    with_attributes,
+)
+from tilefoundry.dialects.tf.metadata import check_metadata, location_to_metadata
+from tilefoundry.dialects.tf.module import SymbolMember
+from tilefoundry.dialects.tf.types import DimVar, IRType, TensorType, TupleType, UnitType, from_attr
+from tilefoundry.ir.algebra.callable import FunctionLike
+from tilefoundry.ir.algebra.expr import VarOwner, check_var_name
 from tilefoundry.ir.traits import ModuleMember, is_expression
-from tilefoundry.ir.verifier import OpVerifyError
-from tilefoundry.types import DimVar, IRType, TensorType, TupleType, UnitType, from_attr
+from tilefoundry.ir.verify.verifier import OpVerifyError
 
 __all__ = [
     "BODY_TEXT",

@@ -33,25 +33,25 @@ from xdsl.traits import (
 )
 
 from tilefoundry.diagnostics import VerifyError
-from tilefoundry.dialects.asm import (
-    ValuesTerminator,
-    parse_signature,
-    print_signature,
-    with_attributes,
-)
-from tilefoundry.dialects.dim_range import DimRangeAttr, check_ranges, parse_ranges, print_ranges
 from tilefoundry.dialects.function import (
     PARAM_ATTRS,
     FunctionOpMixin,
     FunctionReturn,
     check_body_ops,
 )
-from tilefoundry.dialects.tf_mesh import check_meshes
-from tilefoundry.ir.expr import VarOwner
-from tilefoundry.ir.op_verification import op_definition
-from tilefoundry.ir.patterns import DimVarRangePat
-from tilefoundry.ir.verifier import OpVerifyError
-from tilefoundry.types import BufferAttr
+from tilefoundry.dialects.syntax import (
+    ValuesTerminator,
+    parse_signature,
+    print_signature,
+    with_attributes,
+)
+from tilefoundry.dialects.tf.dim_range import DimRangeAttr, check_ranges, parse_ranges, print_ranges
+from tilefoundry.dialects.tf.mesh import check_meshes
+from tilefoundry.dialects.tf.types import BufferAttr
+from tilefoundry.ir.algebra.expr import VarOwner
+from tilefoundry.ir.algebra.patterns import DimVarRangePat
+from tilefoundry.ir.verify.op_verification import op_definition
+from tilefoundry.ir.verify.verifier import OpVerifyError
 
 __all__ = ["HIR", "FuncOp", "ReturnOp", "VariantOp"]
 

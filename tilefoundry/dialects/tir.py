@@ -10,7 +10,7 @@ of several same-module functions, the first whose `case_patterns` hold the runti
 A statement holds its expression in a region that ends in `tir.yield`, so the value reaches the
 statement through use-def: passes that know nothing of TIR (`cse`, `dce`, `canonicalize`) see
 ordinary SSA values, erase what nothing uses, and keep every statement valid. A `tir.let` and a
-`tir.evaluate` have the memory effects of their bodies (`tilefoundry.dialects.effects`): a read
+`tir.evaluate` have the memory effects of their bodies (`tilefoundry.dialects.tf.effects`): a read
 of a buffer is not merged with another across a write of it, an unused pure or read-only one
 may go, a write stays.
 
@@ -54,26 +54,26 @@ from xdsl.traits import (
 )
 
 from tilefoundry.diagnostics import VerifyError
-from tilefoundry.dialects.asm import DeclaredFormat, ValuesTerminator
-from tilefoundry.dialects.canonicalization import Canonicalization
-from tilefoundry.dialects.dim_range import DimRangeAttr, check_ranges
-from tilefoundry.dialects.effects import function_call_effects
+from tilefoundry.dialects.canonicalization_trait import Canonicalization
 from tilefoundry.dialects.function import (
     FunctionOpMixin,
     FunctionReturn,
     check_dim_vars,
 )
-from tilefoundry.dialects.tf import CallOp, arg_expr
-from tilefoundry.dialects.tf_mesh import check_meshes
-from tilefoundry.dialects.tf_module import lookup_symbol
-from tilefoundry.ir.callable import FunctionLike, fits
-from tilefoundry.ir.expr import Expr, ExprOp, Var, VarOwner, is_defined_within
-from tilefoundry.ir.metadata import BindingMetadata, location_to_metadata
-from tilefoundry.ir.op_registry import Op
-from tilefoundry.ir.op_verification import op_definition
-from tilefoundry.ir.patterns import DimVarRangePat
+from tilefoundry.dialects.syntax import DeclaredFormat, ValuesTerminator
+from tilefoundry.dialects.tf.dim_range import DimRangeAttr, check_ranges
+from tilefoundry.dialects.tf.effects import function_call_effects
+from tilefoundry.dialects.tf.mesh import check_meshes
+from tilefoundry.dialects.tf.metadata import BindingMetadata, location_to_metadata
+from tilefoundry.dialects.tf.module import lookup_symbol
+from tilefoundry.dialects.tf.ops import CallOp, arg_expr
+from tilefoundry.dialects.tf.types import VALUE_TYPES, BufferAttr, from_attr
+from tilefoundry.ir.algebra.callable import FunctionLike, fits
+from tilefoundry.ir.algebra.expr import Expr, ExprOp, Var, VarOwner, is_defined_within
+from tilefoundry.ir.algebra.op_registry import Op
+from tilefoundry.ir.algebra.patterns import DimVarRangePat
 from tilefoundry.ir.traits import AnchorsAllocation, Expression, is_expression
-from tilefoundry.types import VALUE_TYPES, BufferAttr, from_attr
+from tilefoundry.ir.verify.op_verification import op_definition
 
 __all__ = ["TIR", "DispatchOp", "EvaluateOp", "LetOp", "PrimFuncOp", "ReturnOp", "YieldOp"]
 

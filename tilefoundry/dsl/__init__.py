@@ -7,7 +7,7 @@ M(tilefoundry.Module)` (`tilefoundry.dsl.classes`), `Tensor` / `ConstTensor` ann
 
 from __future__ import annotations
 
-from tilefoundry.dialects.tf_mesh import MeshOp as Mesh
+from tilefoundry.dialects.tf.mesh import MeshOp as Mesh
 from tilefoundry.dsl.annotations import (
     Buffer,
     ConstTensor,

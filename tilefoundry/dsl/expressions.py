@@ -10,8 +10,10 @@ import types
 from collections.abc import Callable
 from typing import Any
 
-from tilefoundry.dialects.tf import CallOp, ConstantOp, TupleOp
-from tilefoundry.dialects.tf_mesh import MeshOp
+from tilefoundry.dialects.tf.mesh import MeshOp
+from tilefoundry.dialects.tf.metadata import BindingMetadata
+from tilefoundry.dialects.tf.ops import CallOp, ConstantOp, TupleOp
+from tilefoundry.dialects.tf.types import TensorType
 from tilefoundry.dsl.annotations import ParamType, Tensor
 from tilefoundry.dsl.errors import DSLError
 from tilefoundry.dsl.source import MISSING, PythonScope, Source
@@ -25,12 +27,10 @@ from tilefoundry.dsl.values import (
     is_value,
     set_metadata,
 )
-from tilefoundry.ir.metadata import BindingMetadata
-from tilefoundry.ir.op_registry import Op
-from tilefoundry.ir.patterns import Tensor as TensorPattern
-from tilefoundry.ir.view import FunctionView
+from tilefoundry.ir.algebra.op_registry import Op
+from tilefoundry.ir.algebra.patterns import Tensor as TensorPattern
+from tilefoundry.ir.algebra.view import FunctionView
 from tilefoundry.module import Module
-from tilefoundry.types import TensorType
 
 __all__ = ["BINARY_OPERATORS", "ExpressionParser"]
 

@@ -29,14 +29,14 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, cast
 
+from tilefoundry.dialects.tf.target import Target, Topology
 from tilefoundry.dsl.errors import DSLError
 from tilefoundry.dsl.parser import Cycle, FunctionParser, Pending
 from tilefoundry.dsl.source import MISSING, PythonScope, Source, decorating_frames, read_source
 from tilefoundry.hir import Function
-from tilefoundry.ir.expr import building
-from tilefoundry.ir.patterns import DimVarRangePat
+from tilefoundry.ir.algebra.expr import building
+from tilefoundry.ir.algebra.patterns import DimVarRangePat
 from tilefoundry.module import Module
-from tilefoundry.target import Target, Topology
 from tilefoundry.tir import PrimFunction
 
 __all__ = ["CLASS_SOURCES", "FunctionSource", "ModuleSymbols", "VariantSource", "func", "prim_func"]

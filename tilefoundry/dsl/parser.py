@@ -30,8 +30,10 @@ from typing import Any
 
 from xdsl.ir import Block, Operation, OpResult, Region, SSAValue
 
-from tilefoundry.dialects.tf import CallOp
-from tilefoundry.dialects.tf_mesh import MeshOp
+from tilefoundry.dialects.tf.mesh import MeshOp
+from tilefoundry.dialects.tf.metadata import BindingMetadata, IRMetadata
+from tilefoundry.dialects.tf.ops import CallOp
+from tilefoundry.dialects.tf.types import UnitType
 from tilefoundry.dialects.tir import EvaluateOp
 from tilefoundry.dialects.tir import YieldOp as TirYieldOp
 from tilefoundry.dsl.annotations import ParamType
@@ -50,11 +52,9 @@ from tilefoundry.dsl.values import (
     set_metadata,
 )
 from tilefoundry.hir import Function
-from tilefoundry.ir.expr import Expr, ExprOp, Var, collect_expression
-from tilefoundry.ir.metadata import BindingMetadata, IRMetadata
-from tilefoundry.ir.op_registry import Op
+from tilefoundry.ir.algebra.expr import Expr, ExprOp, Var, collect_expression
+from tilefoundry.ir.algebra.op_registry import Op
 from tilefoundry.tir import Evaluate, LetStmt, PrimFunction
-from tilefoundry.types import UnitType
 
 __all__ = [
     "BINARY_OPERATORS",

@@ -33,19 +33,27 @@ from xdsl.ir import Block, Operation, SSAValue
 from tilefoundry import ops
 from tilefoundry.dialects.hir import FuncOp
 from tilefoundry.dialects.hir import ReturnOp as HirReturn
-from tilefoundry.dialects.tf import CallOp, ConstantOp, ModuleOp, TupleOp
-from tilefoundry.dialects.tf_mesh import MeshOp, YieldOp
+from tilefoundry.dialects.tf.mesh import MeshOp, YieldOp
+from tilefoundry.dialects.tf.metadata import BindingMetadata, location_to_metadata
+from tilefoundry.dialects.tf.module import ModuleOp
+from tilefoundry.dialects.tf.ops import CallOp, ConstantOp, TupleOp
+from tilefoundry.dialects.tf.types import (
+    BufferType,
+    DimVar,
+    IRType,
+    TensorType,
+    UnitType,
+    from_attr,
+)
 from tilefoundry.dialects.tir import DispatchOp, EvaluateOp, LetOp, PrimFuncOp
 from tilefoundry.dialects.tir import ReturnOp as TirReturn
 from tilefoundry.dialects.tir import YieldOp as TirYield
-from tilefoundry.ir.expr import Var
-from tilefoundry.ir.metadata import BindingMetadata, location_to_metadata
-from tilefoundry.ir.op_registry import Op
-from tilefoundry.ir.patterns import DimVarRangePat
+from tilefoundry.ir.algebra.expr import Var
+from tilefoundry.ir.algebra.op_registry import Op
+from tilefoundry.ir.algebra.patterns import DimVarRangePat
 from tilefoundry.module import Module
 from tilefoundry.ops.linalg import MatMul
 from tilefoundry.ops.math import Binary, BinaryKind, Unary, UnaryKind
-from tilefoundry.types import BufferType, DimVar, IRType, TensorType, UnitType, from_attr
 
 __all__ = ["print_script"]
 

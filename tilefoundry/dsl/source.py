@@ -18,8 +18,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, cast
 
+from tilefoundry.dialects.tf.metadata import SourceSpanMetadata
 from tilefoundry.dsl.errors import DSLError
-from tilefoundry.ir.metadata import SourceSpanMetadata
 
 __all__ = ["MISSING", "PythonScope", "Source", "read_source"]
 

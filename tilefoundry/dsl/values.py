@@ -11,16 +11,16 @@ from typing import Any, Protocol, cast
 from xdsl.dialects.builtin import LocationAttr, SymbolRefAttr, UnknownLoc
 from xdsl.ir import Operation, SSAValue
 
-from tilefoundry.dialects.tf import CallOp
-from tilefoundry.ir.expr import Expr, ExprOp, Var
-from tilefoundry.ir.metadata import (
+from tilefoundry.dialects.tf.metadata import (
     BindingMetadata,
     IRMetadata,
     check_metadata,
     location_to_metadata,
     metadata_to_location,
 )
-from tilefoundry.types import UnitType, to_attr
+from tilefoundry.dialects.tf.ops import CallOp
+from tilefoundry.dialects.tf.types import UnitType, to_attr
+from tilefoundry.ir.algebra.expr import Expr, ExprOp, Var
 
 __all__ = [
     "Cycle",

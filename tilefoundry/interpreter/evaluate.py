@@ -29,17 +29,13 @@ from xdsl.dialects.builtin import SymbolRefAttr
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.traits import IsTerminator
 
-from tilefoundry.dialects.dense import numpy_dtype
 from tilefoundry.dialects.hir import FuncOp
-from tilefoundry.dialects.op_attr import OpAttr, attr_to_op
-from tilefoundry.dialects.tf import CallOp, ConstantOp, MeshOp, TupleOp
-from tilefoundry.dialects.tf_module import lookup_symbol
-from tilefoundry.dialects.tir import DispatchOp, EvaluateOp, LetOp, PrimFuncOp
-from tilefoundry.interpreter.numerics import cast_array, held_as
-from tilefoundry.interpreter.reference import REFERENCE  # the op library's, registered
-from tilefoundry.interpreter.registry import ExecutionError
-from tilefoundry.ir.traits import is_expression
-from tilefoundry.types import (
+from tilefoundry.dialects.tf.dense import numpy_dtype
+from tilefoundry.dialects.tf.mesh import MeshOp
+from tilefoundry.dialects.tf.module import lookup_symbol
+from tilefoundry.dialects.tf.op_attr import OpAttr, attr_to_op
+from tilefoundry.dialects.tf.ops import CallOp, ConstantOp, TupleOp
+from tilefoundry.dialects.tf.types import (
     BufferAttr,
     BufferType,
     DimVar,
@@ -48,6 +44,11 @@ from tilefoundry.types import (
     TupleType,
     from_attr,
 )
+from tilefoundry.dialects.tir import DispatchOp, EvaluateOp, LetOp, PrimFuncOp
+from tilefoundry.interpreter.numerics import cast_array, held_as
+from tilefoundry.interpreter.reference import REFERENCE  # the op library's, registered
+from tilefoundry.interpreter.registry import ExecutionError
+from tilefoundry.ir.traits import is_expression
 
 __all__ = [
     "ExecutionError",

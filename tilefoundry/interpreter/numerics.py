@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tilefoundry.dialects.dense import numpy_dtype
+from tilefoundry.dialects.tf.dense import numpy_dtype
 
 __all__ = ["cast_array", "held_as", "int_range", "round_bf16", "widened"]
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from tilefoundry.dialects.dense import numpy_dtype
+from tilefoundry.dialects.tf.dense import numpy_dtype
 from tilefoundry.interpreter.numerics import cast_array, widened
 from tilefoundry.interpreter.registry import REFERENCE, reference
 from tilefoundry.ops.linalg import MatMul, Transpose

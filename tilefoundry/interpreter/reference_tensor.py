@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from tilefoundry.dialects.dense import numpy_dtype
+from tilefoundry.dialects.tf.dense import numpy_dtype
 from tilefoundry.interpreter.registry import ExecutionError, reference
 from tilefoundry.ops import nn, tensor
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from tilefoundry.ir.op_registry import Op, op_table_decorator
+from tilefoundry.ir.algebra.op_registry import Op, op_table_decorator
 
 __all__ = ["REFERENCE", "ExecutionError", "Impl", "reference"]
 

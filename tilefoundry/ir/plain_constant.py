@@ -7,7 +7,7 @@
 An op whose custom form is a dense literal and its type, and which `create(properties={<value>:
 literal}, result_types=[literal's type])` builds, declares it with `register_plain_constant`:
 the parser (`TFParser`) then reads a line holding nothing else in one step
-(`ir/fast_forms.py`'s `read_plain_constant`); any other spelling is read by the op's `parse`.
+(`ir/text/fast_forms.py`'s `read_plain_constant`); any other spelling is read by the op's `parse`.
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
 from xdsl.ir import Operation
 
-from tilefoundry.ir.asm import PlainOp, TFParser, register_plain_form
-from tilefoundry.ir.fast_forms import read_plain_constant
+from tilefoundry.ir.text.asm import PlainOp, TFParser, register_plain_form
+from tilefoundry.ir.text.fast_forms import read_plain_constant
 
 __all__ = ["PlainConstant", "register_plain_constant"]
 

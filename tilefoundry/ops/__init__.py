@@ -17,10 +17,10 @@ from collections.abc import Iterable
 from typing import Any
 
 from tilefoundry.arguments import items_of
-from tilefoundry.dialects.tf import CallOp
-from tilefoundry.ir.expr import Expr, check_expr
-from tilefoundry.ir.metadata import IRMetadata
-from tilefoundry.ir.op_registry import resolve_schema
+from tilefoundry.dialects.tf.metadata import IRMetadata
+from tilefoundry.dialects.tf.ops import CallOp
+from tilefoundry.ir.algebra.expr import Expr, check_expr
+from tilefoundry.ir.algebra.op_registry import resolve_schema
 from tilefoundry.ops.linalg import MatMul, Transpose
 from tilefoundry.ops.math import (
     BINARY_ALIASES,

@@ -6,9 +6,9 @@ import math
 
 from xdsl.ir import SSAValue
 
-from tilefoundry.dialects.dense import uniform_value
-from tilefoundry.dialects.tf import constant_value
-from tilefoundry.types import IRType, TensorType
+from tilefoundry.dialects.tf.dense import uniform_value
+from tilefoundry.dialects.tf.ops import constant_value
+from tilefoundry.dialects.tf.types import IRType, TensorType
 
 __all__ = ["elements", "is_literal", "is_negative_zero"]
 

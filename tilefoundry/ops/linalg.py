@@ -13,12 +13,12 @@ from typing import ClassVar
 
 from xdsl.ir import SSAValue
 
-from tilefoundry.dialects.tf import defining_call
-from tilefoundry.ir.op_registry import Op, ParamDef, register_op
-from tilefoundry.ir.patterns import Tensor
+from tilefoundry.dialects.tf.ops import defining_call
+from tilefoundry.dialects.tf.types import IRType, TensorType
+from tilefoundry.ir.algebra.op_registry import Op, ParamDef, register_op
+from tilefoundry.ir.algebra.patterns import Tensor
 from tilefoundry.ops.folding import elements
 from tilefoundry.ops.shapes import broadcast_shapes, same_dtype, tensor_args
-from tilefoundry.types import IRType, TensorType
 
 __all__ = ["MatMul", "Transpose"]
 

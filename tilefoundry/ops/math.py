@@ -15,12 +15,12 @@ from collections.abc import Callable, Sequence
 
 from xdsl.ir import SSAValue
 
-from tilefoundry.dialects.tf import defining_call
-from tilefoundry.ir.op_registry import Op, ParamDef, register_alias, register_op
-from tilefoundry.ir.patterns import Tensor
+from tilefoundry.dialects.tf.ops import defining_call
+from tilefoundry.dialects.tf.types import IRType, TensorType, from_attr
+from tilefoundry.ir.algebra.op_registry import Op, ParamDef, register_alias, register_op
+from tilefoundry.ir.algebra.patterns import Tensor
 from tilefoundry.ops.folding import elements, is_literal
 from tilefoundry.ops.shapes import DtypeOp, broadcast_shapes, same_dtype, tensor_args
-from tilefoundry.types import IRType, TensorType, from_attr
 
 __all__ = ["BINARY_ALIASES", "UNARY_ALIASES", "Binary", "BinaryKind", "Cast", "Unary", "UnaryKind"]
 

@@ -18,10 +18,10 @@ from __future__ import annotations
 from typing import ClassVar
 
 from tilefoundry.arguments import shown
-from tilefoundry.ir.op_registry import Op, ParamDef, register_op
-from tilefoundry.ir.patterns import Pattern
+from tilefoundry.dialects.tf.types import BufferType, IRType, TensorType, UnitType
+from tilefoundry.ir.algebra.op_registry import Op, ParamDef, register_op
+from tilefoundry.ir.algebra.patterns import Pattern
 from tilefoundry.ops.shapes import DtypeOp
-from tilefoundry.types import BufferType, IRType, TensorType, UnitType
 
 __all__ = ["Alloc", "Copy", "Load"]
 

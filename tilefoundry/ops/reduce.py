@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tilefoundry.ir.op_registry import Op, ParamDef, register_op
-from tilefoundry.ir.patterns import Tensor
+from tilefoundry.dialects.tf.types import IRType, TensorType
+from tilefoundry.ir.algebra.op_registry import Op, ParamDef, register_op
+from tilefoundry.ir.algebra.patterns import Tensor
 from tilefoundry.ops.folding import elements
 from tilefoundry.ops.shapes import normalize_axis, tensor_args
-from tilefoundry.types import IRType, TensorType
 
 __all__ = ["ReduceMax", "ReduceSum"]
 

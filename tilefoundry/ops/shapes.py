@@ -7,8 +7,8 @@ from collections.abc import Sequence
 from typing import cast
 
 from tilefoundry.arguments import shown
-from tilefoundry.ir.op_registry import Op
-from tilefoundry.types import DTYPES, DimVar, IRType, TensorType
+from tilefoundry.dialects.tf.types import DTYPES, DimVar, IRType, TensorType
+from tilefoundry.ir.algebra.op_registry import Op
 
 __all__ = ["DtypeOp", "broadcast_shapes", "normalize_axis", "same_dtype", "tensor_args"]
 

@@ -12,11 +12,11 @@ from collections.abc import Sequence
 
 from xdsl.ir import OpResult, SSAValue
 
-from tilefoundry.dialects.tf import TupleOp, produced_value
-from tilefoundry.ir.op_registry import Op, ParamDef, register_op
-from tilefoundry.ir.patterns import Tensor
+from tilefoundry.dialects.tf.ops import TupleOp, produced_value
+from tilefoundry.dialects.tf.types import IRType, TensorType, TupleType
+from tilefoundry.ir.algebra.op_registry import Op, ParamDef, register_op
+from tilefoundry.ir.algebra.patterns import Tensor
 from tilefoundry.ops.shapes import normalize_axis, tensor_args
-from tilefoundry.types import IRType, TensorType, TupleType
 
 __all__ = ["Split", "TupleGetItem"]
 

@@ -25,10 +25,10 @@ from collections.abc import Sequence
 
 from xdsl.ir import SSAValue
 
-from tilefoundry.ir.op_registry import Op, ParamDef, register_op
-from tilefoundry.ir.patterns import Tensor
+from tilefoundry.dialects.tf.types import DimVar, IRType, TensorType, TupleType, from_attr
+from tilefoundry.ir.algebra.op_registry import Op, ParamDef, register_op
+from tilefoundry.ir.algebra.patterns import Tensor
 from tilefoundry.ops.shapes import DtypeOp, broadcast_shapes, normalize_axis, tensor_args
-from tilefoundry.types import DimVar, IRType, TensorType, TupleType, from_attr
 
 __all__ = ["BroadcastTo", "Concat", "Full", "Gather", "Index", "Iota", "Reshape", "Slice", "Where"]
 

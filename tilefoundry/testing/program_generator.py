@@ -13,7 +13,7 @@ program may hold:
   (every kind), `tf.nn.softmax`, `tf.reduce.mean` on floats, `tf.reduce.cumsum`, `tf.logic.*`
   on i1, `tf.tensor.where`, and on static tensors `tf.tensor.reshape` / `broadcast_to` /
   `slice` / `concat`, `tf.tensor.iota` / `full` (`index`, `gather` are not generated yet);
-- constants, dense and splat, of every dtype of `tilefoundry.types.DTYPES`, with the edge
+- constants, dense and splat, of every dtype of `tilefoundry.dialects.tf.types.DTYPES`, with the edge
   values (`-0.0`, `±inf`, NaN, denormals, the largest finite value, the integer extremes, `0`,
   `±1`) written as their bits;
 - `tf.mesh` regions over the root's topology levels (`cta`, nested `warp`), a child declaring no

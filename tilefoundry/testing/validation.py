@@ -124,7 +124,7 @@ def _shown(encoded: Any) -> str:
 def functions_by_path(module_op: Operation) -> dict[str, Operation]:
     """The functions of a tree by dotted path (`c0.f`)."""
     from tilefoundry.dialects.hir import FuncOp
-    from tilefoundry.dialects.tf import ModuleOp
+    from tilefoundry.dialects.tf.module import ModuleOp
     from tilefoundry.dialects.tir import PrimFuncOp
 
     found: dict[str, Operation] = {}

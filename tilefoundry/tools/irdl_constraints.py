@@ -55,8 +55,8 @@ from xdsl.irdl import (
     VarConstraint,
 )
 
-from tilefoundry.ir.irdl_printer import irdl_printer
-from tilefoundry.irdl_syntax import IRDL_DIALECTS
+from tilefoundry.ir.text.irdl_printer import irdl_printer
+from tilefoundry.ir.text.irdl_syntax import IRDL_DIALECTS
 
 __all__ = ["BUILTIN_BASES", "Constraint", "constraint_of", "range_of"]
 

@@ -36,8 +36,8 @@ from xdsl.irdl import IRDLOperation, OperandDef, OptionalDef, ResultDef, Variadi
 from xdsl.irdl.operations import SingleBlockRegionDef
 from xdsl.traits import HasParent
 
-from tilefoundry.ir.irdl_form import RUNS, SEGMENT_SIZES, segmented_group
-from tilefoundry.irdl_syntax import IRDL_DIALECTS
+from tilefoundry.ir.text.irdl_form import RUNS, SEGMENT_SIZES, segmented_group
+from tilefoundry.ir.text.irdl_syntax import IRDL_DIALECTS
 from tilefoundry.tools.generated_files import generate_main
 from tilefoundry.tools.irdl_constraints import Constraint, constraint_of, range_of
 

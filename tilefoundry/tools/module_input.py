@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from tilefoundry.tools.run_values import RunError
 
 if TYPE_CHECKING:
-    from tilefoundry.dialects.tf_module import ModuleOp
+    from tilefoundry.dialects.tf.module import ModuleOp
 
 __all__ = ["parsed_module", "read_text", "source_name"]
 

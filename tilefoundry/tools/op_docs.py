@@ -42,8 +42,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from tilefoundry.dialects.op_attr import op_to_attr, print_op_text
-from tilefoundry.ir.op_registry import Op, OpSchema, ParamDef, load_libraries, op_schemas
+from tilefoundry.dialects.tf.op_attr import op_to_attr, print_op_text
+from tilefoundry.ir.algebra.op_registry import Op, OpSchema, ParamDef, load_libraries, op_schemas
 from tilefoundry.tools.generated_files import generate_main
 
 __all__ = [

@@ -17,7 +17,7 @@ from typing import Any, BinaryIO
 
 import numpy as np
 
-from tilefoundry.types import BufferType, DimVar, IRType, TensorType, TupleType
+from tilefoundry.dialects.tf.types import BufferType, DimVar, IRType, TensorType, TupleType
 
 __all__ = [
     "MAX_DRAWN_ELEMENTS",
@@ -211,7 +211,7 @@ def exact_value(value: Any, type: IRType, what: str) -> Any:
             exact_value(field, t, f"{what} field {i}")
             for i, (field, t) in enumerate(zip(value, type.fields, strict=True))
         )
-    from tilefoundry.dialects.dense import numpy_dtype
+    from tilefoundry.dialects.tf.dense import numpy_dtype
 
     if not isinstance(type, TensorType):
         return value

@@ -38,9 +38,9 @@ from xdsl.utils.exceptions import DiagnosticException, ParseError
 from tilefoundry.context import register_dialects
 from tilefoundry.diagnostics import PassError, PassOutputError
 from tilefoundry.ir.allocation import collection_paused
-from tilefoundry.ir.asm import TFParser, TFPrinter
-from tilefoundry.ir.irdl_form import IRDLFormError
-from tilefoundry.ir.verifier import OpVerifyError, verify_ir
+from tilefoundry.ir.text.asm import TFParser, TFPrinter
+from tilefoundry.ir.text.irdl_form import IRDLFormError
+from tilefoundry.ir.verify.verifier import OpVerifyError, verify_ir
 from tilefoundry.tools.driver import load_plugins
 from tilefoundry.tools.output import (
     OutputClosed,
@@ -384,7 +384,7 @@ class TfOptMain:
             elide_elements_over=self.args.mlir_elide_elementsattrs_if_larger if elide else None,
         )
         if self.args.print_irdl_generic and generic is None:
-            from tilefoundry.ir.irdl_printer import irdl_printer
+            from tilefoundry.ir.text.irdl_printer import irdl_printer
 
             printer = irdl_printer(stream, print_debuginfo=self.args.print_debuginfo)
         try:

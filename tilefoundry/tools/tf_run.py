@@ -79,7 +79,7 @@ def _sizes(specs: Sequence[str]) -> dict[str, int]:
 def _path(text: str) -> list[str]:
     """The names of a `--function` path: `layer0.mlp` or `@layer0::@mlp` (quoted names too),
     as `tilefoundry.select` reads it."""
-    from tilefoundry.dialects.tf_selection import path_names
+    from tilefoundry.dialects.tf.selection import path_names
 
     usage = (
         f"--function takes a dotted path (layer0.mlp) or a symbol reference (@layer0::@mlp), "
@@ -108,20 +108,20 @@ def _params(function: Any) -> list[_Param]:
 
 
 def _functions(module: Any) -> list[Any]:
-    from tilefoundry.ir.callable import FunctionLike
+    from tilefoundry.ir.algebra.callable import FunctionLike
 
     return [op for op in module.body.block.ops if isinstance(op, FunctionLike)]
 
 
 def _children(module: Any) -> list[Any]:
-    from tilefoundry.dialects.tf_module import ModuleOp
+    from tilefoundry.dialects.tf.module import ModuleOp
 
     return [op for op in module.body.block.ops if isinstance(op, ModuleOp)]
 
 
 def _lookup(module: Any, name: str) -> Any:
     """The function named `name` of `module`; KeyError naming the ones it has."""
-    from tilefoundry.ir.callable import FunctionLike
+    from tilefoundry.ir.algebra.callable import FunctionLike
 
     found = module.member(name)
     if not isinstance(found, FunctionLike):
@@ -143,7 +143,7 @@ def _function(module: Any, names: list[str]) -> Any:
 
 
 def _dim_vars(types: Sequence[Any]) -> dict[str, Any]:
-    from tilefoundry.types import BufferType, TensorType, TupleType
+    from tilefoundry.dialects.tf.types import BufferType, TensorType, TupleType
 
     found: dict[str, Any] = {}
     for type in types:
@@ -190,7 +190,7 @@ _LISTED_FUNCTIONS = 20
 
 def _function_paths(module: Any, prefix: tuple[str, ...] = ()) -> list[str]:
     """Every function of the tree (prim functions too), by the path `--function` takes."""
-    from tilefoundry.dialects.tf_selection import path_of
+    from tilefoundry.dialects.tf.selection import path_of
 
     paths = [path_of([*prefix, f.function_name()]) for f in _functions(module)]
     for child in _children(module):
@@ -215,7 +215,7 @@ def _chosen_function(module: Any, spec: str | None) -> Any:
 
 
 def _check_not_recursive(function: Any) -> None:
-    from tilefoundry.interpreter.call_graph import call_cycle
+    from tilefoundry.interpreter.recursion import call_cycle
 
     cycle = call_cycle(function)
     if cycle is not None:
@@ -244,7 +244,7 @@ def _check_names(function: Any, sizes: dict[str, int], inputs: dict[str, str]) -
 
 
 def _buffer_params(function: Any) -> dict[str, Any]:
-    from tilefoundry.types import BufferType
+    from tilefoundry.dialects.tf.types import BufferType
 
     return {p.name: p for p in _params(function) if isinstance(p.type, BufferType)}
 
@@ -258,7 +258,7 @@ def _is_buffer_spec(spec: str) -> bool:
 def _outputs(specs: Sequence[str], function: Any) -> tuple[str | None, dict[str, str]]:
     """Where `--output` writes: the result's path (or None), and a path per buffer parameter;
     each checked before the run."""
-    from tilefoundry.types import UnitType
+    from tilefoundry.dialects.tf.types import UnitType
 
     buffers = _buffer_params(function)
     shown = ", ".join(buffers) or "none"

@@ -34,8 +34,8 @@ from tilefoundry.tools.run_values import RunError
 __all__ = ["main", "module_tree"]
 
 if TYPE_CHECKING:
-    from tilefoundry.dialects.tf_module import ModuleOp
-    from tilefoundry.ir.callable import FunctionLike
+    from tilefoundry.dialects.tf.module import ModuleOp
+    from tilefoundry.ir.algebra.callable import FunctionLike
 
 PROG = "tf-tree"
 
@@ -46,7 +46,7 @@ def _symbol(name: str) -> str:
 
     from xdsl.dialects.builtin import SymbolRefAttr
 
-    from tilefoundry.ir.asm import TFPrinter
+    from tilefoundry.ir.text.asm import TFPrinter
 
     stream = StringIO()
     TFPrinter(stream=stream).print_attribute(SymbolRefAttr(name))
@@ -54,7 +54,7 @@ def _symbol(name: str) -> str:
 
 
 def _target(module: ModuleOp) -> str:
-    from tilefoundry.dialects.tf_module import resolve_target
+    from tilefoundry.dialects.tf.module import resolve_target
 
     if module.declared_target is not None:
         return f"target {module.declared_target}"
@@ -63,7 +63,7 @@ def _target(module: ModuleOp) -> str:
 
 
 def _topologies(module: ModuleOp) -> str:
-    from tilefoundry.dialects.tf_module import declared_in_chain
+    from tilefoundry.dialects.tf.module import declared_in_chain
 
     declared = module.declared_topologies
     levels = declared if declared is not None else declared_in_chain(module)
@@ -102,8 +102,8 @@ def _function_line(op: FunctionLike) -> str:
 def module_tree(module: ModuleOp, depth: int | None = None) -> list[str]:
     """The lines of the tree of `module`, `depth` levels of children deep (None: all; a module
     below the last shown level is its header line and `...`)."""
-    from tilefoundry.dialects.tf_module import ModuleOp
-    from tilefoundry.ir.callable import FunctionLike
+    from tilefoundry.dialects.tf.module import ModuleOp
+    from tilefoundry.ir.algebra.callable import FunctionLike
 
     lines: list[str] = []
 

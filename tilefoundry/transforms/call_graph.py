@@ -15,10 +15,10 @@ from xdsl.dialects.builtin import ModuleOp as BuiltinModuleOp
 from xdsl.dialects.builtin import SymbolRefAttr
 from xdsl.ir import Operation
 
-from tilefoundry.dialects.tf import CallOp, ModuleOp
-from tilefoundry.dialects.tf_module import lookup_symbol
+from tilefoundry.dialects.tf.module import ModuleOp, lookup_symbol
+from tilefoundry.dialects.tf.ops import CallOp
 from tilefoundry.dialects.tir import DispatchOp
-from tilefoundry.ir.callable import FunctionLike
+from tilefoundry.ir.algebra.callable import FunctionLike
 
 __all__ = [
     "callees",

@@ -37,15 +37,15 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 
-from tilefoundry.dialects.dense import array_to_dense, dense_to_array, numpy_dtype
-from tilefoundry.dialects.op_attr import OpAttr, attr_to_op
-from tilefoundry.dialects.tf import CallOp, ConstantOp, constant_value, defining_call
+from tilefoundry.dialects.tf.dense import array_to_dense, dense_to_array, numpy_dtype
+from tilefoundry.dialects.tf.op_attr import OpAttr, attr_to_op
+from tilefoundry.dialects.tf.ops import CallOp, ConstantOp, constant_value, defining_call
+from tilefoundry.dialects.tf.types import TensorType, from_attr
 from tilefoundry.dialects.tir import LetOp, YieldOp
-from tilefoundry.ir.expr import dominates, is_defined_within, source_metadata
-from tilefoundry.ir.op_registry import Op
+from tilefoundry.ir.algebra.expr import dominates, is_defined_within, source_metadata
+from tilefoundry.ir.algebra.op_registry import Op
 from tilefoundry.ops.linalg import Transpose
 from tilefoundry.transforms.fold_exactness import exact_result
-from tilefoundry.types import TensorType, from_attr
 
 __all__ = [
     "DEFAULT_MAX_ELEMENTS",

@@ -22,11 +22,10 @@ from typing import cast
 from xdsl.dialects.builtin import SymbolRefAttr
 from xdsl.ir import Operation
 
-from tilefoundry.dialects.tf import ModuleOp
-from tilefoundry.dialects.tf_module import resolve_target
-from tilefoundry.ir.asm import TFPrinter
-from tilefoundry.ir.callable import FunctionLike
-from tilefoundry.target.devices import DeviceSpec
+from tilefoundry.dialects.tf.module import ModuleOp, resolve_target
+from tilefoundry.dialects.tf.target.devices import DeviceSpec
+from tilefoundry.ir.algebra.callable import FunctionLike
+from tilefoundry.ir.text.asm import TFPrinter
 from tilefoundry.transforms.cost import Cost
 
 __all__ = ["Row", "cost_table", "device_of", "function_paths", "path_text", "time_text"]

@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from tilefoundry.interpreter.numerics import int_range
-from tilefoundry.ir.op_registry import Op, op_table_decorator
+from tilefoundry.ir.algebra.op_registry import Op, op_table_decorator
 from tilefoundry.ops.linalg import MatMul, Transpose
 from tilefoundry.ops.math import Binary, BinaryKind, Cast, Unary, UnaryKind
 from tilefoundry.ops.reduce import ReduceMax, ReduceSum

@@ -421,7 +421,7 @@ def _run(
     before_pass: PassHook | None,
     costs_seen: CostsSeen,
 ) -> None:
-    from tilefoundry.dialects.effects import kept_summaries
+    from tilefoundry.dialects.tf.effects import kept_summaries
 
     for element in elements:
         if isinstance(element, PassRun):
@@ -447,7 +447,7 @@ def _run(
 
 def verify_pass_output(module_pass: ModulePass, root: Operation) -> None:
     """Verify `root` after `module_pass` ran; a failure is the pass's: `PassOutputError`."""
-    from tilefoundry.ir.verifier import OpVerifyError, verify_ir
+    from tilefoundry.ir.verify.verifier import OpVerifyError, verify_ir
 
     try:
         verify_ir(root)

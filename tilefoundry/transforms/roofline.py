@@ -17,7 +17,7 @@ import math
 from collections.abc import Sequence
 from xml.sax.saxutils import escape
 
-from tilefoundry.target.devices import DeviceSpec
+from tilefoundry.dialects.tf.target.devices import DeviceSpec
 from tilefoundry.transforms.cost_report import Row
 
 __all__ = ["roofline_svg"]

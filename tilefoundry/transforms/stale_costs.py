@@ -34,8 +34,8 @@ from typing import cast
 from xdsl.dialects.builtin import ModuleOp as BuiltinModuleOp
 from xdsl.ir import Operation
 
-from tilefoundry.dialects.tf import ModuleOp
-from tilefoundry.ir.callable import FunctionLike
+from tilefoundry.dialects.tf.module import ModuleOp
+from tilefoundry.ir.algebra.callable import FunctionLike
 from tilefoundry.transforms.call_graph import callees, functions_of
 from tilefoundry.transforms.cost import COST_ATTR
 

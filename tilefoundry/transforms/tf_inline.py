@@ -59,11 +59,12 @@ from xdsl.traits import EffectInstance, IsTerminator, MemoryEffectKind, get_effe
 
 from tilefoundry.diagnostics import PassError
 from tilefoundry.dialects.hir import FuncOp
-from tilefoundry.dialects.tf import CallOp, MeshOp, ModuleOp
-from tilefoundry.dialects.tf_module import declared_in_chain, lookup_symbol
+from tilefoundry.dialects.tf.mesh import MeshOp
+from tilefoundry.dialects.tf.module import ModuleOp, declared_in_chain, lookup_symbol
+from tilefoundry.dialects.tf.ops import CallOp
 from tilefoundry.dialects.tir import DispatchOp, EvaluateOp, LetOp, PrimFuncOp, YieldOp
-from tilefoundry.ir.callable import FunctionLike
-from tilefoundry.ir.expr import dominates, is_defined_within
+from tilefoundry.ir.algebra.callable import FunctionLike
+from tilefoundry.ir.algebra.expr import dominates, is_defined_within
 from tilefoundry.transforms.call_graph import callees, functions_of, reachable_from, roots_of
 from tilefoundry.transforms.pass_base import Anchors, TFPass
 

@@ -42,10 +42,10 @@ from xdsl.dialects.builtin import SymbolRefAttr
 from xdsl.ir import Operation
 from xdsl.traits import SymbolTable
 
-from tilefoundry.dialects.tf import CallOp, ModuleOp
-from tilefoundry.dialects.tf_module import lookup_symbol
+from tilefoundry.dialects.tf.module import ModuleOp, lookup_symbol
+from tilefoundry.dialects.tf.ops import CallOp
 from tilefoundry.dialects.tir import DispatchOp
-from tilefoundry.ir.callable import FunctionLike
+from tilefoundry.ir.algebra.callable import FunctionLike
 from tilefoundry.transforms.call_graph import functions_of, reachable_from, roots_of
 from tilefoundry.transforms.pass_base import Anchors, TFPass
 

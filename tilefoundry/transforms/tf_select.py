@@ -1,7 +1,7 @@
 """`tf-select{path=a.b.f}`: the node a path names, published as a root.
 
 The output is what `tilefoundry.select(module, path)` answers (both resolve it on the IR,
-`tilefoundry.dialects.tf_selection`), as a root that declares the
+`tilefoundry.dialects.tf.selection`), as a root that declares the
 target and topology hierarchy it resolved through its owners: a path to a child module gives a
 copy of that child; a path whose last segment names a function gives a copy of the module that
 holds it, re-entried at that function. An empty path is the root itself. Empty segments and
@@ -33,7 +33,7 @@ from xdsl.dialects.builtin import ModuleOp as BuiltinModuleOp
 from xdsl.ir import Operation
 
 from tilefoundry.diagnostics import VerifyError
-from tilefoundry.dialects.tf_selection import published
+from tilefoundry.dialects.tf.selection import published
 from tilefoundry.transforms.call_graph import roots_of
 from tilefoundry.transforms.pass_base import Anchors, TFPass
 from tilefoundry.transforms.pass_manager import PassError

@@ -23,7 +23,7 @@ from xdsl.context import Context
 from xdsl.ir import Operation
 
 from tilefoundry.diagnostics import VerifyError
-from tilefoundry.dialects.tf_selection import check_published
+from tilefoundry.dialects.tf.selection import check_published
 from tilefoundry.transforms.call_graph import roots_of
 from tilefoundry.transforms.pass_base import Anchors, TFPass
 from tilefoundry.transforms.pass_manager import PassError

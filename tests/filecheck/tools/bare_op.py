@@ -6,8 +6,8 @@ from collections.abc import Sequence
 
 from xdsl.ir import SSAValue
 
-from tilefoundry.ir.op_registry import Op, ParamDef, register_alias, register_op
-from tilefoundry.types import IRType
+from tilefoundry.dialects.tf.types import IRType
+from tilefoundry.ir.algebra.op_registry import Op, ParamDef, register_alias, register_op
 
 
 @register_op(dialect="test", category="plugin", name="bare")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from tilefoundry.ir.metadata import IRMetadata
+from tilefoundry.dialects.tf.metadata import IRMetadata
 
 
 @dataclass(frozen=True)

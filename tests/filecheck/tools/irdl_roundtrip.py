@@ -26,7 +26,7 @@ from pathlib import Path
 import custom_metadata  # noqa: F401 - registers the metadata class the inputs use
 from same_ir import metadata, roots
 
-from tilefoundry.ir.structural import structural_equal
+from tilefoundry.ir.algebra.structural import structural_equal
 from tilefoundry.tools.tf_opt import main as tf_opt
 
 ROOT = Path(__file__).resolve().parents[3]

@@ -17,9 +17,9 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 
 from tilefoundry.context import make_context
-from tilefoundry.ir.asm import TFParser
-from tilefoundry.ir.metadata import location_to_metadata
-from tilefoundry.ir.structural import structural_equal
+from tilefoundry.dialects.tf.metadata import location_to_metadata
+from tilefoundry.ir.algebra.structural import structural_equal
+from tilefoundry.ir.text.asm import TFParser
 
 
 def roots(text: str, name: str) -> list[Operation]:

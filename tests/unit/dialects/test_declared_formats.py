@@ -17,10 +17,11 @@ from xdsl.irdl import IRDLOperation
 from xdsl.irdl.declarative_assembly_format import FormatProgram
 
 import tilefoundry as tf
-from tilefoundry.dialects import hir, tf_mesh, tir
-from tilefoundry.dialects.asm import DeclaredFormat, ValuesFormat
+from tilefoundry.dialects import hir, tir
 from tilefoundry.dialects.declared_formats import format_program
-from tilefoundry.ir.asm import TFPrinter
+from tilefoundry.dialects.syntax import DeclaredFormat, ValuesFormat
+from tilefoundry.dialects.tf import mesh as tf_mesh
+from tilefoundry.ir.text.asm import TFPrinter
 from tilefoundry.text import TextError, print_module
 
 TERMINATORS: tuple[type[IRDLOperation], ...] = (

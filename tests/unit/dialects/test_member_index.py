@@ -9,7 +9,7 @@ from xdsl.rewriter import Rewriter
 
 from tilefoundry import Module, TensorType, Var, ops, parse_module
 from tilefoundry.dialects.hir import FuncOp
-from tilefoundry.dialects.tf_module import IndexStats, ModuleOp, member_index
+from tilefoundry.dialects.tf.module import IndexStats, ModuleOp, member_index
 from tilefoundry.hir import Function
 
 T4 = TensorType((4,), "f32")

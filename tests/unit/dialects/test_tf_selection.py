@@ -1,4 +1,4 @@
-"""Selection on the IR (`tilefoundry.dialects.tf_selection`): over `ModuleOp`s, what the surface
+"""Selection on the IR (`tilefoundry.dialects.tf.selection`): over `ModuleOp`s, what the surface
 `select`, `tf-select`, `tf-verify-published` and `tf-run --function` resolve."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ import pytest
 
 from tilefoundry.diagnostics import VerifyError
 from tilefoundry.dialects.hir import FuncOp
-from tilefoundry.dialects.tf_module import ModuleOp, owner_of
-from tilefoundry.dialects.tf_selection import (
+from tilefoundry.dialects.tf.module import ModuleOp, owner_of
+from tilefoundry.dialects.tf.selection import (
     check_published,
     detached_copy,
     function_selectors,

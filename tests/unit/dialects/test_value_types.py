@@ -9,7 +9,7 @@ from xdsl.ir import Block
 from xdsl.utils.exceptions import VerifyException
 
 from tilefoundry.dialects.hir import ReturnOp
-from tilefoundry.dialects.tf import TupleOp
+from tilefoundry.dialects.tf.ops import TupleOp
 
 TENSOR = TensorType(f32, [4])
 OTHER = TensorType(f32, [2])

@@ -23,7 +23,7 @@ from xdsl.traits import (
 )
 
 import tilefoundry as tf
-from tilefoundry.dialects.tf_module import ModuleOp
+from tilefoundry.dialects.tf.module import ModuleOp
 from tilefoundry.text import TextError
 from tilefoundry.transforms.tf_prune_unreachable import prune_unreachable
 

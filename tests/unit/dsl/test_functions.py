@@ -11,7 +11,7 @@ import pytest
 
 import tilefoundry as tf
 from tilefoundry import ops
-from tilefoundry.dialects.tf import CallOp, ConstantOp, TupleOp
+from tilefoundry.dialects.tf.ops import CallOp, ConstantOp, TupleOp
 from tilefoundry.dialects.tir import EvaluateOp, LetOp
 from tilefoundry.dsl import Buffer, ConstTensor, Tensor, f32, i32
 from tilefoundry.hir import Function

@@ -10,7 +10,7 @@ import pytest
 
 import tilefoundry as tf
 from tilefoundry import ops
-from tilefoundry.dialects.tf_mesh import MeshOp
+from tilefoundry.dialects.tf.mesh import MeshOp
 from tilefoundry.dsl import DSLError, Mesh, Tensor, f32
 from tilefoundry.hir import Function
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 
 import tilefoundry as tf
-from tilefoundry.dialects.tf_mesh import MeshOp
+from tilefoundry.dialects.tf.mesh import MeshOp
 
 ROOT = Path(__file__).parents[3]
 

@@ -19,11 +19,11 @@ from tilefoundry import (
     parse_module,
     print_module,
 )
-from tilefoundry.dialects import op_attr
+from tilefoundry.dialects.tf import op_attr
 from tilefoundry.hir import Function
+from tilefoundry.ir.algebra.op_registry import Op, lookup_op_class, register_op
 from tilefoundry.ir.caches import CACHES, BoundedMapping, IdentityMemo
-from tilefoundry.ir.op_registry import Op, lookup_op_class, register_op
-from tilefoundry.ir.verifier import verify_ir
+from tilefoundry.ir.verify.verifier import verify_ir
 
 T4 = TensorType((4,), "f32")
 
@@ -144,10 +144,10 @@ def test_library_calls_leave_the_collector_running() -> None:
 
 
 def test_registering_an_op_empties_the_verifiers_memos() -> None:
-    from tilefoundry.dialects import tf as tf_dialect
-    from tilefoundry.dialects.tf import CallOp
-    from tilefoundry.ir import expr
-    from tilefoundry.ir.op_verification import definition_verifier
+    from tilefoundry.dialects.tf import ops as tf_dialect
+    from tilefoundry.dialects.tf.ops import CallOp
+    from tilefoundry.ir.algebra import expr
+    from tilefoundry.ir.verify.op_verification import definition_verifier
 
     module = _module(BindingMetadata("h"))
     verify_ir(module.module_op)
@@ -183,8 +183,8 @@ tf.module @m target #tf.target<"h100"> topologies [#tf.topology<"cta", 4>] {
 def test_what_an_owner_chain_resolves_is_remembered_only_during_one_verification() -> None:
     from xdsl.dialects.builtin import ArrayAttr
 
-    from tilefoundry.dialects.tf_module import ModuleOp
-    from tilefoundry.target import Topology, TopologyAttr
+    from tilefoundry.dialects.tf.module import ModuleOp
+    from tilefoundry.dialects.tf.target import Topology, TopologyAttr
 
     module = parse_module(MESH_IN_CHILD)
     root = module.module_op

@@ -1,4 +1,4 @@
-"""The one-step readers of `ir/fast_forms.py` (generic plain ops, new tensor types, decimal
+"""The one-step readers of `ir/text/fast_forms.py` (generic plain ops, new tensor types, decimal
 dense literals) build what the token-by-token reading builds, and leave any other text to it:
 same IR, same locations, same diagnostics. Each input goes through tf-opt twice, with the
 readers and without, and the outputs are compared; the readers must have read something where
@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from tilefoundry.ir import asm, fast_forms
+from tilefoundry.ir.text import asm, fast_forms
 from tilefoundry.tools.tf_opt import main
 
 T = "tensor<4xf32>"

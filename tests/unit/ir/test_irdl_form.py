@@ -1,4 +1,4 @@
-"""The IRDL form (`tilefoundry/ir/irdl_form.py`, `irdl_printer.py`): what it adds to the
+"""The IRDL form (`tilefoundry/ir/text/irdl_form.py`, `irdl_printer.py`): what it adds to the
 generic form for mlir-opt-19's IRDL, and that reading drops exactly that."""
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ from xdsl.ir import Operation
 
 from tilefoundry.context import make_context
 from tilefoundry.dialects.hir import FuncOp
-from tilefoundry.dialects.tf import TupleOp
-from tilefoundry.ir.asm import TFParser
-from tilefoundry.ir.irdl_form import RUNS, SEGMENT_SIZES, segment_sizes
-from tilefoundry.ir.irdl_printer import irdl_printer
-from tilefoundry.ir.structural import structural_equal
+from tilefoundry.dialects.tf.ops import TupleOp
+from tilefoundry.ir.algebra.structural import structural_equal
+from tilefoundry.ir.text.asm import TFParser
+from tilefoundry.ir.text.irdl_form import RUNS, SEGMENT_SIZES, segment_sizes
+from tilefoundry.ir.text.irdl_printer import irdl_printer
 from tilefoundry.tools.tf_opt import main as tf_opt
 
 SOURCE = """tf.module @m {

@@ -13,8 +13,8 @@ from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, FloatAttr
 from xdsl.ir import Attribute
 
 from tilefoundry.context import make_context
-from tilefoundry.dialects.dense import array_to_dense, dense_to_array
-from tilefoundry.ir.asm import TFParser, TFPrinter
+from tilefoundry.dialects.tf.dense import array_to_dense, dense_to_array
+from tilefoundry.ir.text.asm import TFParser, TFPrinter
 from tilefoundry.text import TextError, parse_module
 
 

@@ -1,5 +1,5 @@
 """Location aliases defined after their use, as upstream mlir-opt prints debug info, read back
-(`tilefoundry/ir/loc_aliases.py`)."""
+(`tilefoundry/ir/text/loc_aliases.py`)."""
 
 from __future__ import annotations
 
@@ -7,9 +7,13 @@ import pytest
 from xdsl.utils.exceptions import ParseError
 
 from tilefoundry.context import make_context
-from tilefoundry.dialects.tf import CallOp
-from tilefoundry.ir.asm import TFParser
-from tilefoundry.ir.metadata import BindingMetadata, SourceSpanMetadata, location_to_metadata
+from tilefoundry.dialects.tf.metadata import (
+    BindingMetadata,
+    SourceSpanMetadata,
+    location_to_metadata,
+)
+from tilefoundry.dialects.tf.ops import CallOp
+from tilefoundry.ir.text.asm import TFParser
 
 TEXT = """#loc1 = loc("m.py":1:7)
 "tf.module"() ({

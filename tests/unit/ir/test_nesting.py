@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tilefoundry.ir.nesting import MAX_NESTING, nesting_message
+from tilefoundry.ir.text.nesting import MAX_NESTING, nesting_message
 from tilefoundry.tools.tf_opt import main
 
 HEADROOM = 250

@@ -33,7 +33,8 @@ from tilefoundry import (
     register_alias,
     register_op,
 )
-from tilefoundry.ir.op_registry import first_op_class
+from tilefoundry.dialects.tf.types import IRType
+from tilefoundry.ir.algebra.op_registry import first_op_class
 from tilefoundry.ops import (
     BINARY_ALIASES,
     UNARY_ALIASES,
@@ -46,7 +47,6 @@ from tilefoundry.ops import (
     UnaryKind,
     call_surface,
 )
-from tilefoundry.types import IRType
 
 D, C = "test", "registry"
 T4 = TensorType((4,), "f32")

@@ -9,7 +9,7 @@ import pickle
 import pytest
 
 from tilefoundry import Call, TensorType, Var
-from tilefoundry.dialects.op_attr import attr_to_op
+from tilefoundry.dialects.tf.op_attr import attr_to_op
 from tilefoundry.ops import Binary, BinaryKind, MatMul, ReduceSum
 
 T = TensorType((2, 3), "f32")

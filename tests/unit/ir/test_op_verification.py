@@ -12,11 +12,11 @@ from xdsl.utils.exceptions import VerifyException
 from tilefoundry.context import make_context
 from tilefoundry.dialects.hir import HIR
 from tilefoundry.dialects.hir import ReturnOp as HirReturnOp
-from tilefoundry.dialects.tf import TF, CallOp
+from tilefoundry.dialects.tf.ops import TF, CallOp
 from tilefoundry.dialects.tir import TIR
-from tilefoundry.ir.asm import TFParser
-from tilefoundry.ir.op_verification import MemoizedOpDefVerifier, definition_verifier
-from tilefoundry.ir.verifier import OpVerifyError, verify_ir
+from tilefoundry.ir.text.asm import TFParser
+from tilefoundry.ir.verify.op_verification import MemoizedOpDefVerifier, definition_verifier
+from tilefoundry.ir.verify.verifier import OpVerifyError, verify_ir
 
 MODULE = """\
 tf.module @m {

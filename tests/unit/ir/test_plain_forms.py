@@ -14,8 +14,8 @@ import pytest
 from xdsl.ir import Operation
 
 from tilefoundry.dialects import tf  # noqa: F401  (registers the plain form of tf.call)
-from tilefoundry.ir import asm
-from tilefoundry.ir.asm import PlainOp, TFParser
+from tilefoundry.ir.text import asm
+from tilefoundry.ir.text.asm import PlainOp, TFParser
 from tilefoundry.tools.tf_opt import main
 
 T = "tensor<4xf32>"

@@ -31,7 +31,7 @@ from tilefoundry import (
     select,
     structural_equal,
 )
-from tilefoundry.dialects.tf import CALLEE_FUNCTION, CallOp
+from tilefoundry.dialects.tf.ops import CALLEE_FUNCTION, CallOp
 from tilefoundry.hir import Function
 
 T4 = TensorType((4,), "f32")

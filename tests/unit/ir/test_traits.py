@@ -9,8 +9,8 @@ from xdsl.irdl import IRDLOperation
 
 from tilefoundry.dialects.function import BODY_TEXT
 from tilefoundry.dialects.hir import HIR
-from tilefoundry.dialects.tf import TF, ConstantOp
-from tilefoundry.dialects.tf_module import MEMBERS_TEXT
+from tilefoundry.dialects.tf.module import MEMBERS_TEXT
+from tilefoundry.dialects.tf.ops import TF, ConstantOp
 from tilefoundry.dialects.tir import TIR, DispatchOp, LetOp
 from tilefoundry.ir.traits import AnchorsAllocation, Expression, ModuleMember, is_expression
 

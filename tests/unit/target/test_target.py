@@ -23,9 +23,9 @@ from tilefoundry import (
     print_module,
     select,
 )
-from tilefoundry.dialects.tf_mesh import MeshOp as Mesh
+from tilefoundry.dialects.tf.mesh import MeshOp as Mesh
+from tilefoundry.dialects.tf.target import known_devices
 from tilefoundry.hir import Function
-from tilefoundry.target import known_devices
 
 T4 = TensorType((4,), "f32")
 LEVELS = (Topology("cluster", 2), Topology("cta", 4), Topology("warp", 4))
@@ -64,7 +64,7 @@ def mesh_fn(level: str, name: str = "k") -> Function:
 
 
 def device_documents() -> dict[str, dict[str, Any]]:
-    folder = resources.files("tilefoundry.target").joinpath("devices")
+    folder = resources.files("tilefoundry.dialects.tf.target").joinpath("devices")
     found = {}
     for entry in folder.iterdir():
         if entry.name.endswith(".json"):

@@ -9,7 +9,7 @@ import io
 import pytest
 from xdsl.ir import Operation
 
-from tilefoundry.ir.verifier import verify_ir
+from tilefoundry.ir.verify.verifier import verify_ir
 from tilefoundry.tools.dialect_docs import examples, main, parse_example, render
 from tilefoundry.tools.irdl_export import dialects
 

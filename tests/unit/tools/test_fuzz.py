@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from tilefoundry.ir.nesting import MAX_NESTING
+from tilefoundry.ir.text.nesting import MAX_NESTING
 from tilefoundry.tools.tf_opt import main
 
 FILECHECK = Path(__file__).parents[2] / "filecheck"

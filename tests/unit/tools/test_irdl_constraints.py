@@ -14,9 +14,9 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.irdl import AnyAttr, AttrConstraint, BaseAttr, EqAttrConstraint, ParamAttrConstraint, base
 
-from tilefoundry.dialects.dim_range import DimRangeAttr
+from tilefoundry.dialects.tf.dim_range import DimRangeAttr
+from tilefoundry.dialects.tf.types import ONE_VALUE_TYPE, VALUE_TYPES
 from tilefoundry.tools.irdl_constraints import constraint_of
-from tilefoundry.types import ONE_VALUE_TYPE, VALUE_TYPES
 
 
 @pytest.mark.parametrize(

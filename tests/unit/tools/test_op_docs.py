@@ -8,14 +8,14 @@ import sys
 
 import pytest
 
-from tilefoundry.dialects.op_attr import OpAttr, attr_to_op, op_to_attr
-from tilefoundry.dialects.tf import CallOp
-from tilefoundry.ir.op_registry import Op, ParamDef, op_schemas, register_alias, register_op
-from tilefoundry.ir.patterns import Tensor
+from tilefoundry.dialects.tf.op_attr import OpAttr, attr_to_op, op_to_attr
+from tilefoundry.dialects.tf.ops import CallOp
+from tilefoundry.dialects.tf.types import IRType
+from tilefoundry.ir.algebra.op_registry import Op, ParamDef, op_schemas, register_alias, register_op
+from tilefoundry.ir.algebra.patterns import Tensor
 from tilefoundry.ops import Binary, BinaryKind, ReduceSum
 from tilefoundry.tools.dialect_docs import parse_example
 from tilefoundry.tools.op_docs import OpEntry, describe_ops, entries, render
-from tilefoundry.types import IRType
 
 LIBRARY = [e for e in entries() if e.where.startswith("tilefoundry.")]
 """The library's entries (other tests register ops of their own in this process)."""

@@ -9,7 +9,7 @@ import pytest
 
 import tilefoundry as tf
 from tilefoundry import Constant, Module, TensorType, Var, ops
-from tilefoundry.dialects.tf import CallOp, ConstantOp
+from tilefoundry.dialects.tf.ops import CallOp, ConstantOp
 from tilefoundry.hir import Function
 from tilefoundry.transforms.canonicalization import evaluate_exactly
 

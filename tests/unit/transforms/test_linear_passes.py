@@ -14,7 +14,7 @@ import pytest
 
 import tilefoundry as tf
 from tilefoundry import ops
-from tilefoundry.dialects import tf as tf_dialect
+from tilefoundry.dialects.tf import ops as tf_dialect
 
 T = "tensor<4xf32>"
 
@@ -165,7 +165,7 @@ def test_a_cost_recorded_inside_a_nested_run_is_still_kept_fresh() -> None:
     pass then records one, is looked at again, so a later pass drops the stale cost."""
     from xdsl.dialects.builtin import StringAttr
 
-    from tilefoundry.dialects.tf import ModuleOp
+    from tilefoundry.dialects.tf.module import ModuleOp
     from tilefoundry.transforms.cost import COST_ATTR
     from tilefoundry.transforms.stale_costs import CostsSeen, costs_kept_fresh
 

@@ -33,7 +33,7 @@ from tilefoundry import (
     ops,
 )
 from tilefoundry.context import make_context
-from tilefoundry.ir.verifier import verify_ir
+from tilefoundry.ir.verify.verifier import verify_ir
 from tilefoundry.ops import Copy
 from tilefoundry.tir import DispatchCall, Evaluate, LetStmt, PrimFunction
 from tilefoundry.tools.tf_opt import main as tf_opt

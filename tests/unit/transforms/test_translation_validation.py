@@ -28,7 +28,7 @@ from xdsl.passes import ModulePass
 
 import tilefoundry as tf
 from tilefoundry import ops
-from tilefoundry.dialects.tf import ConstantOp
+from tilefoundry.dialects.tf.ops import ConstantOp
 from tilefoundry.testing.program_generator import (
     ACTIVATION_KINDS,
     ALL_DTYPES,
@@ -149,7 +149,7 @@ class FlipConstants(ModulePass):
     anchors: ClassVar[tuple[str, ...] | None] = None
 
     def apply(self, ctx: Context, op: Operation) -> None:
-        from tilefoundry.dialects.dense import array_to_dense
+        from tilefoundry.dialects.tf.dense import array_to_dense
 
         for inner in list(op.walk()):
             if isinstance(inner, ConstantOp) and "f32" in str(inner.result.type):

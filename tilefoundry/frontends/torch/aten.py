@@ -16,13 +16,13 @@ from typing import Any
 import numpy as np
 
 from tilefoundry import ops
-from tilefoundry.dialects.dense import numpy_dtype
-from tilefoundry.dialects.tf import CallOp, ConstantOp, TupleOp
+from tilefoundry.dialects.tf.dense import numpy_dtype
+from tilefoundry.dialects.tf.ops import CallOp, ConstantOp, TupleOp
+from tilefoundry.dialects.tf.types import DimVar, TensorType
 from tilefoundry.frontends.torch.errors import TorchImportError
 from tilefoundry.frontends.torch.types import DimTable, tensor_type
-from tilefoundry.ir.expr import Expr
-from tilefoundry.ir.op_registry import Op
-from tilefoundry.types import DimVar, TensorType
+from tilefoundry.ir.algebra.expr import Expr
+from tilefoundry.ir.algebra.op_registry import Op
 
 __all__ = ["HANDLERS", "Emitter"]
 

@@ -13,18 +13,18 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tilefoundry.diagnostics import VerifyError
-from tilefoundry.dialects.tf import CallOp, ConstantOp, TupleOp
+from tilefoundry.dialects.tf.metadata import BindingMetadata
+from tilefoundry.dialects.tf.ops import CallOp, ConstantOp, TupleOp
+from tilefoundry.dialects.tf.target import Topology
+from tilefoundry.dialects.tf.types import DimVar
 from tilefoundry.frontends.torch.aten import HANDLERS, Emitter
 from tilefoundry.frontends.torch.errors import TorchImportError, source_line
 from tilefoundry.frontends.torch.types import DimTable, tensor_type
 from tilefoundry.hir import Function
-from tilefoundry.ir.expr import Expr, Var
-from tilefoundry.ir.metadata import BindingMetadata
+from tilefoundry.ir.algebra.expr import Expr, Var
 from tilefoundry.module import Module
 from tilefoundry.ops.structure import TupleGetItem
 from tilefoundry.runtime import LoadedModule
-from tilefoundry.target import Topology
-from tilefoundry.types import DimVar
 
 __all__ = ["from_exported_program", "from_torch"]
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from tilefoundry.dialects.tf.types import DimVar, TensorType
 from tilefoundry.frontends.torch.errors import TorchImportError
-from tilefoundry.types import DimVar, TensorType
 
 __all__ = ["DimTable", "dtype_of", "tensor_type"]
 

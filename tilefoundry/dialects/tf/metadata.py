@@ -1,0 +1,370 @@
+"""IRMetadata: the typed annotations an Expr carries, stored as MLIR debug information.
+
+An Expr's metadata is an ordered tuple holding at most one value of each exact metadata class.
+It lives in the node's *location*, where MLIR keeps debug info, so it never takes part in
+equality, hashing or `repr`. The encoding is a bijection on valid tuples:
+
+| metadata | location |
+|---|---|
+| `()` | `loc(unknown)` |
+| `BindingMetadata("h")` | `loc("h")`, and the SSA name `%h` |
+| `SourceSpanMetadata("f.py", 3, 4)` | `loc("f.py":3:4)` |
+| `SourceSpanMetadata("f.py", 3, 4, 3, 10)` | `loc("f.py":3:4 to 3:10)` (`to :10` when `end_line` is None) |
+| any other `IRMetadata` | `loc(fused<#tf.meta<"name", {field = value}>>[unknown])` |
+| `(BindingMetadata, x)` | `loc("h"(x))` |
+| `(a, b, ...)` otherwise | `loc(fused[a, b, ...])` |
+
+A span with an end is held as `fused<#tf.span_end<line, col>>["f.py":3:4]` (xDSL 0.74 has no
+range location) and printed in MLIR's range form by the TileFoundry printer.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any, ClassVar, cast
+
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    CallSiteLoc,
+    DictionaryAttr,
+    FileLineColLoc,
+    FusedLoc,
+    IntAttr,
+    LocationAttr,
+    NameLoc,
+    NoneAttr,
+    StringAttr,
+    UnknownLoc,
+)
+from xdsl.ir import Attribute
+from xdsl.irdl import irdl_attr_definition
+from xdsl.printer import Printer
+
+from tilefoundry.arguments import items_of, refuse_type, shown
+from tilefoundry.diagnostics import VerifyError, with_context
+from tilefoundry.ir.caches import CACHES
+from tilefoundry.ir.text.irdl_syntax import IRDLFormAttribute
+from tilefoundry.ir.values import attr_to_python, python_to_attr
+
+__all__ = [
+    "BindingMetadata",
+    "IRMetadata",
+    "MetaAttr",
+    "SourceSpanMetadata",
+    "SpanEndAttr",
+    "check_metadata",
+    "location_to_metadata",
+    "metadata_context",
+    "metadata_to_location",
+    "span_text",
+]
+
+_METADATA_CLASSES: dict[str, type[IRMetadata]] = {}
+
+_LOCATION_LIMIT = 2**32
+"""MLIR keeps a location's line and column as unsigned 32-bit integers."""
+
+
+def _qualified(cls: type) -> str:
+    return f"{cls.__module__}.{cls.__qualname__}"
+
+
+@dataclass(frozen=True)
+class IRMetadata:
+    """The immutable base of every typed annotation stored on an Expr.
+
+    A subclass is a frozen dataclass whose fields are `str`, `int`, `float`, `bool`, `None` or
+    tuples of those; it is written in text under its `metadata_name` (by default the class's
+    qualified name), so text can name it only once the class has been imported.
+    """
+
+    metadata_name: ClassVar[str]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        name = cls.__dict__.get("metadata_name") or f"{cls.__module__}.{cls.__qualname__}"
+        taken = _METADATA_CLASSES.get(name)
+        if taken is not None and _qualified(taken) != _qualified(cls):
+            # Replacing it would change what text already printed means (and what the caches
+            # remember); the same class defined again (a module reloaded) replaces itself.
+            raise TypeError(
+                f"metadata name '{name}' is already taken by {_qualified(taken)}; "
+                f"give {_qualified(cls)} a metadata_name of its own"
+            )
+        cls.metadata_name = name
+        _METADATA_CLASSES[name] = cls
+        CACHES.bump()
+
+    def format_comment(self) -> str | None:
+        """A printable comment for this value; None unless a concrete class provides one."""
+        return None
+
+
+@dataclass(frozen=True)
+class BindingMetadata(IRMetadata):
+    """The authored SSA label of an Expr: shown as its SSA name (`%h`), kept as `loc("h")`."""
+
+    metadata_name: ClassVar[str] = "binding"
+    name: str
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str) or not self.name:
+            raise TypeError(f"BindingMetadata.name must be a non-empty str, got {shown(self.name)}")
+
+
+@dataclass(frozen=True)
+class SourceSpanMetadata(IRMetadata):
+    """The parser's source range of an Expr, recorded before type inference.
+
+    `end_line` None with an `end_column` means the span ends on its start line.
+    """
+
+    metadata_name: ClassVar[str] = "source_span"
+    file: str
+    line: int
+    column: int
+    end_line: int | None = None
+    end_column: int | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.file, str):
+            refuse_type("SourceSpanMetadata.file", "a str", self.file)
+        for field in ("line", "column", "end_line", "end_column"):
+            value = getattr(self, field)
+            if value is None and field.startswith("end_"):
+                continue
+            if not isinstance(value, int) or isinstance(value, bool):
+                refuse_type(f"SourceSpanMetadata.{field}", "a non-negative int", value)
+            if not 0 <= value < _LOCATION_LIMIT:
+                raise ValueError(
+                    f"SourceSpanMetadata.{field} must be a non-negative int below 2**32 (a line "
+                    f"or column of an MLIR location), got {shown(value)}"
+                )
+        if self.end_line is not None and self.end_column is None:
+            raise ValueError("SourceSpanMetadata with an end_line needs an end_column")
+        if self.end_column is not None:
+            end = (self.line if self.end_line is None else self.end_line, self.end_column)
+            if end < (self.line, self.column):
+                raise ValueError(
+                    f"SourceSpanMetadata ends at {end[0]}:{end[1]}, "
+                    f"before it starts at {self.line}:{self.column}"
+                )
+
+    def __str__(self) -> str:
+        return span_text(self)
+
+
+def span_text(span: SourceSpanMetadata) -> str:
+    """`f.py:3:4`, `f.py:3:4-10` or `f.py:3:4-5:2`: the span as a diagnostic shows it."""
+    text = f"{span.file}:{span.line}:{span.column}"
+    if span.end_column is None:
+        return text
+    if span.end_line is None:
+        return f"{text}-{span.end_column}"
+    return f"{text}-{span.end_line}:{span.end_column}"
+
+
+# ---------------------------------------------------------------------------------------------
+# The two attributes the encoding needs.
+
+
+@irdl_attr_definition
+class SpanEndAttr(IRDLFormAttribute):
+    """Where a source span ends: the metadata of the fused location that holds a range.
+
+    ```mlir
+    loc(fused<#tf.span_end<3, 10>>["f.py":3:4])   // printed by tf-opt as loc("f.py":3:4 to 3:10)
+    ```
+    """
+
+    name = "tf.span_end"
+
+    end_line: IntAttr | NoneAttr
+    end_column: IntAttr
+
+    def verify(self) -> None:
+        for value in (self.end_line, self.end_column):
+            if isinstance(value, IntAttr) and value.data < 0:
+                raise VerifyError(
+                    f"a span ends at a non-negative line and column, got {value.data}"
+                )
+
+    def print_parameters(self, printer: Printer) -> None:
+        line = "none" if isinstance(self.end_line, NoneAttr) else str(self.end_line.data)
+        printer.print_string(f"<{line}, {self.end_column.data}>")
+
+
+@irdl_attr_definition
+class MetaAttr(IRDLFormAttribute):
+    """A metadata value of a class other than binding and source span, by class name and fields.
+
+    ```mlir
+    loc(fused<#tf.meta<"fusion_group", {group = 3 : i64}>>[unknown])
+    ```
+    """
+
+    name = "tf.meta"
+
+    kind: StringAttr
+    fields: DictionaryAttr
+
+    def print_parameters(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            printer.print_string_literal(self.kind.data)
+            printer.print_string(", ")
+            printer.print_attribute(self.fields)
+
+
+# ---------------------------------------------------------------------------------------------
+# Validation.
+
+
+def metadata_context(metadata: Iterable[object]) -> tuple[str | None, str | None]:
+    """The binding name and the source span (as text) a metadata tuple names, when it does:
+    what a diagnostic about the node says in `(bound to 'h' at f.py:3:4)`."""
+    items = tuple(metadata)
+    binding = next((m.name for m in items if type(m) is BindingMetadata), None)
+    span = next((span_text(m) for m in items if type(m) is SourceSpanMetadata), None)
+    return binding, span
+
+
+def check_metadata(
+    metadata: Iterable[object], *, what: str = "metadata", context: bool = True
+) -> tuple[IRMetadata, ...]:
+    """The metadata as a tuple, or a VerifyError (with binding / span context, unless the caller
+    adds its own) when it is invalid: every entry an `IRMetadata`, at most one per exact class.
+    Not an iterable at all is a TypeError."""
+    items = items_of(metadata, what, "an iterable of IRMetadata values")
+    binding, span = metadata_context(items) if context else (None, None)
+    seen: set[type] = set()
+    for item in items:
+        if not isinstance(item, IRMetadata):
+            raise VerifyError(
+                with_context(
+                    f"{what} must hold only IRMetadata values, got {type(item).__name__} {shown(item)}",
+                    binding,
+                    span,
+                )
+            )
+        if type(item) in seen:
+            raise VerifyError(
+                with_context(f"{what} holds more than one {type(item).__name__}", binding, span)
+            )
+        seen.add(type(item))
+    return cast(tuple[IRMetadata, ...], items)
+
+
+# ---------------------------------------------------------------------------------------------
+# Metadata <-> location.
+
+
+def _item_location(item: IRMetadata) -> LocationAttr:
+    if type(item) is BindingMetadata:
+        return NameLoc(StringAttr(item.name), NoneAttr())
+    if type(item) is SourceSpanMetadata:
+        start = FileLineColLoc(StringAttr(item.file), IntAttr(item.line), IntAttr(item.column))
+        if item.end_column is None:
+            return start
+        end_line = NoneAttr() if item.end_line is None else IntAttr(item.end_line)
+        return FusedLoc(ArrayAttr((start,)), SpanEndAttr(end_line, IntAttr(item.end_column)))
+    if not dataclasses.is_dataclass(item):
+        raise VerifyError(f"{type(item).__name__} is not a dataclass and cannot be debug info")
+    fields = {
+        f.name: python_to_attr(getattr(item, f.name), f"{type(item).__name__}.{f.name}")
+        for f in dataclasses.fields(item)
+    }
+    kind = StringAttr(type(item).metadata_name)
+    return FusedLoc(ArrayAttr((UnknownLoc(),)), MetaAttr(kind, DictionaryAttr(fields)))
+
+
+_UNKNOWN = UnknownLoc()
+"""The location of no metadata (attributes are immutable values: one serves every node)."""
+
+
+def metadata_to_location(metadata: Iterable[IRMetadata]) -> LocationAttr:
+    """The location that holds a (valid) metadata tuple."""
+    items = tuple(metadata)
+    if not items:
+        return _UNKNOWN
+    if len(items) == 1:
+        return _item_location(items[0])
+    if type(items[0]) is BindingMetadata and len(items) == 2:
+        return NameLoc(StringAttr(items[0].name), _item_location(items[1]))
+    return FusedLoc(ArrayAttr(_item_location(i) for i in items), NoneAttr())
+
+
+def location_to_metadata(location: Attribute) -> tuple[IRMetadata, ...]:
+    """The metadata a location holds (any MLIR location: a call site gives its callee's);
+    `VerifyError` for one that holds none valid (`loc("")`, a range that ends before it starts)."""
+    try:
+        return _location_metadata(location)
+    except (TypeError, ValueError) as err:
+        raise VerifyError(f"invalid location {location}: {err}") from None
+
+
+_MAX_LOCATION_METADATA = 4096
+"""The most metadata one location may hold: a fused location that uses one part twice, at
+every level of a chain of aliases, would hold 2^N."""
+
+
+def _location_metadata(location: Attribute) -> tuple[IRMetadata, ...]:
+    if isinstance(location, UnknownLoc | NoneAttr):
+        return ()
+    if isinstance(location, FileLineColLoc):
+        return (
+            SourceSpanMetadata(location.filename.data, location.line.data, location.column.data),
+        )
+    if isinstance(location, NameLoc):
+        return (BindingMetadata(location.desc.data), *_location_metadata(location.location))
+    if isinstance(location, CallSiteLoc):
+        return _location_metadata(location.callee)
+    if isinstance(location, FusedLoc):
+        meta = location.metadata
+        locations = cast(ArrayAttr[Attribute], location.locations)
+        parts = [_location_metadata(loc) for loc in locations]
+        if sum(len(p) for p in parts) > _MAX_LOCATION_METADATA:
+            raise VerifyError(
+                f"a location holds more than {_MAX_LOCATION_METADATA} metadata values "
+                "(a fused location that repeats its parts)"
+            )
+        inner = tuple(m for part in parts for m in part)
+        if isinstance(meta, SpanEndAttr) and len(inner) == 1:
+            (start,) = inner
+            if type(start) is SourceSpanMetadata:
+                end_line = None if isinstance(meta.end_line, NoneAttr) else meta.end_line.data
+                return (
+                    dataclasses.replace(start, end_line=end_line, end_column=meta.end_column.data),
+                )
+        if isinstance(meta, MetaAttr):
+            cls = _METADATA_CLASSES.get(meta.kind.data)
+            if cls is None:
+                raise VerifyError(
+                    f"unknown metadata class '{meta.kind.data}' (import the module that defines it)"
+                )
+            fields = {k: attr_to_python(v) for k, v in meta.fields.data.items()}
+            try:
+                return (cls(**fields), *inner)
+            except (TypeError, ValueError) as err:
+                raise VerifyError(f"invalid {meta.kind.data} metadata: {err}") from None
+        return inner
+    raise VerifyError(f"unsupported location {location}")
+
+
+def print_span_end_location(printer: Printer, location: FusedLoc) -> bool:
+    """Print `fused<#tf.span_end<..>>["f":l:c]` in MLIR's range form; False if it is not one."""
+    meta = location.metadata
+    locations = cast(ArrayAttr[Attribute], location.locations)
+    if not (isinstance(meta, SpanEndAttr) and len(locations) == 1):
+        return False
+    start = locations.data[0]
+    if not isinstance(start, FileLineColLoc):
+        return False
+    with printer.in_location():
+        printer.print_string_literal(start.filename.data)
+        printer.print_string(f":{start.line.data}:{start.column.data} to ")
+        if not isinstance(meta.end_line, NoneAttr):
+            printer.print_string(str(meta.end_line.data))
+        printer.print_string(f":{meta.end_column.data}")
+    return True

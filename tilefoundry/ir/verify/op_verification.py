@@ -1,0 +1,174 @@
+"""IRDL verification that checks each distinct op signature once, applied by our verifier.
+
+xDSL verifies an IRDL op by re-deriving, for every op, how its operands, results, regions and
+successors divide among its definitions, and checking each type and property against its
+constraint. All of that is a pure function of the op's signature: its operand and result types,
+its regions' block counts and entry argument types, its successors, and the values of the
+properties and attributes its definition names. A module of thousands of `tf.call`s has a few
+dozen signatures, and parsed types and attributes are shared objects, so the answer is
+remembered by the identity of those objects (`IdentityMemo`): the first op of a signature is
+verified by xDSL's `OpDef.verify` in full; later ones run only the definition's traits, which
+may look at anything (parents, symbols, uses) and so run every time. An op whose signature was
+not seen, or cannot be stated (successors, a region of several blocks, a property its
+definition does not name), is verified in full, and every failure comes from the full verifier
+with its own message.
+
+Nothing of xDSL is patched: the ops of our dialects are defined with `op_definition` (xDSL's
+`irdl_op_definition`, which also records the op's own `verify_` rules and a
+`MemoizedOpDefVerifier` for its definition), and `verify_op_itself` — what `ir/verify/verifier.py` calls
+for each op — asks the memo before it runs the definition's constraints, then runs the op's own
+rules. xDSL's own `op.verify()` (a pass's check after a rewrite, `ModuleOp.verify()`) runs its
+generated `verify_` untouched: `OpDef.verify` in full, then the same rules, so it gives the same
+verdict, only without the memo.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TypeVar
+
+from xdsl.ir import ErasedSSAValue, Operation
+from xdsl.irdl import IRDLOperation, OpDef, irdl_op_definition
+from xdsl.traits import IsTerminator, NoTerminator
+from xdsl.utils.exceptions import VerifyException
+
+from tilefoundry.ir.caches import CACHES
+
+__all__ = [
+    "MemoizedOpDefVerifier",
+    "definition_verifier",
+    "op_definition",
+    "verify_op_itself",
+]
+
+_REGION = object()  # separates one region's entry argument types from the next
+
+OpT = TypeVar("OpT", bound=IRDLOperation)
+
+
+class MemoizedOpDefVerifier:
+    """`OpDef.verify` for one op definition, remembering the signatures that verified, and the
+    op's own `verify_` rules (run every time, after the definition's)."""
+
+    def __init__(self, op_def: OpDef, own: Callable[[Operation], None] | None) -> None:
+        self.op_def = op_def
+        self.own = own
+        self.property_names = tuple(op_def.properties)
+        self.attribute_names = tuple(op_def.attributes)
+        self.traits = tuple(op_def.traits)
+        self.memo = CACHES.memo()
+
+    def __call__(self, op: Operation) -> None:
+        """What xDSL's generated `verify_` checks of `op`, the definition's part remembered."""
+        signature = self.signature(op)
+        if signature is not None and self.memo.holds(signature):
+            for trait in self.traits:
+                trait.verify(op)
+        else:
+            self.op_def.verify(op)
+            if signature is not None:
+                self.memo.add(signature)
+        if self.own is not None:
+            self.own(op)
+
+    def signature(self, op: Operation) -> list[object] | None:
+        """The objects the definition's constraints look at, or None when they are not all
+        stated here (the op is then verified in full)."""
+        if op.successors:
+            return None
+        properties = op.properties
+        values: list[object] = [len(op.operands)]
+        values.extend(value.type for value in op.operands)
+        values.append(len(op.results))
+        values.extend(result.type for result in op.results)
+        values.append(len(op.regions))
+        for region in op.regions:
+            blocks = region.blocks
+            if len(blocks) > 1:
+                return None
+            values.append(_REGION)
+            values.append(len(blocks))
+            if blocks:
+                block = blocks.first
+                assert block is not None
+                values.append(len(block.args))
+                values.extend(arg.type for arg in block.args)
+        present = 0
+        for name in self.property_names:
+            value = properties.get(name)
+            present += value is not None
+            values.append(value)
+        if present != len(properties):
+            return None  # a property the definition does not name: the full verifier says so
+        attributes = op.attributes
+        values.extend(attributes.get(name) for name in self.attribute_names)
+        return values
+
+
+_VERIFIERS: dict[type[Operation], MemoizedOpDefVerifier] = {}
+"""The op classes defined with `op_definition`, each with its verifier (a registry of classes,
+filled at import; the memos inside are `CACHES`')."""
+
+
+def op_definition(cls: type[OpT]) -> type[OpT]:
+    """xDSL's `irdl_op_definition`, recording the op's own `verify_` rules (what xDSL's
+    generated `verify_` calls after `OpDef.verify`) for `verify_op_itself`."""
+    own = getattr(cls, "verify_", None)  # what irdl_op_definition reads as the custom verifier
+    defined = irdl_op_definition(cls)
+    _VERIFIERS[defined] = MemoizedOpDefVerifier(defined.get_irdl_definition(), own)
+    return defined
+
+
+def definition_verifier(cls: type[Operation]) -> MemoizedOpDefVerifier | None:
+    """The verifier of an op class defined with `op_definition` (None for any other)."""
+    return _VERIFIERS.get(cls)
+
+
+def verify_op_itself(op: Operation) -> None:
+    """What `op.verify(verify_nested_ops=False)` checks, the definition's constraints checked
+    once per signature for an op defined with `op_definition` (any other op: xDSL's own)."""
+    verifier = _VERIFIERS.get(type(op))
+    if verifier is None:
+        op.verify(verify_nested_ops=False)
+        return
+    check_placement(op)
+    verifier(op)
+
+
+def check_placement(op: Operation) -> None:
+    """The checks `Operation.verify` makes of an op before its `verify_`, in its words: no
+    erased operand, successors only on a block's last op and into its region, and the last op
+    of a block is a terminator where the region needs one."""
+    for operand in op.operands:
+        if isinstance(operand, ErasedSSAValue):
+            raise ValueError("Erased SSA value is used by the operation")
+    parent_block = op.parent
+    parent_region = None if parent_block is None else parent_block.parent
+    if op.successors:
+        if parent_block is None or parent_region is None:
+            raise VerifyException(
+                f"Operation {op.name} with block successors does not belong to a block or a region"
+            )
+        if parent_block.last_op is not op:
+            raise VerifyException(
+                f"Operation {op.name} with block successors must terminate its parent block"
+            )
+        for successor in op.successors:
+            if successor.parent != parent_block.parent:
+                raise VerifyException(
+                    f"Operation {op.name} is branching to a block of a different region"
+                )
+    if parent_block is None or parent_region is None or parent_block.last_op is not op:
+        return
+    if len(parent_region.blocks) == 1:
+        parent_op = parent_region.parent
+        if parent_op is not None and not parent_op.has_trait(NoTerminator):
+            if not op.has_trait(IsTerminator):
+                raise VerifyException(
+                    f"Operation {op.name} terminates block in single-block region but is not a "
+                    "terminator"
+                )
+    elif len(parent_region.blocks) > 1 and not op.has_trait(IsTerminator):
+        raise VerifyException(
+            f"Operation {op.name} terminates block in multi-block region but is not a terminator"
+        )
