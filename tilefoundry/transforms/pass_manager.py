@@ -33,15 +33,19 @@ from typing import Any
 from xdsl.context import Context
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
+from xdsl.traits import IsolatedFromAbove
 from xdsl.utils.arg_spec import ArgSpec, ParameterListType, ParameterType
 
 from tilefoundry.diagnostics import PassError, PassOutputError
+from tilefoundry.dialects.hir import HIR
+from tilefoundry.dialects.tf.ops import TF
+from tilefoundry.dialects.tir import TIR
 from tilefoundry.transforms.pass_base import TFPass, anchors_of
 from tilefoundry.transforms.stale_costs import CostsSeen, costs_kept_fresh
 
 __all__ = [
     "MAX_PIPELINE_NESTING",
-    "NESTING_ANCHORS",
+    "nesting_anchors",
     "Nest",
     "PassError",
     "PassOutputError",
@@ -57,11 +61,18 @@ __all__ = [
     "verify_pass_output",
 ]
 
-NESTING_ANCHORS = ("builtin.module", "tf.module", "hir.func", "hir.variant", "tir.prim_func")
-"""The ops a pipeline nests on: the ones isolated from above."""
+
+def nesting_anchors() -> tuple[str, ...]:
+    """The ops a pipeline nests on: the root and the ops of our dialects that are isolated from
+    above (xDSL's `IsolatedFromAbove` trait), in dialect order."""
+    isolated = (
+        op.name for d in (TF, HIR, TIR) for op in d.operations if op.has_trait(IsolatedFromAbove)
+    )
+    return ("builtin.module", *isolated)
+
 
 ANY = "any"
-"""`any(...)`: nest on every op directly in the anchor that is one of `NESTING_ANCHORS`, as
+"""`any(...)`: nest on every op directly in the anchor that is one of `nesting_anchors()`, as
 MLIR's op-agnostic pass manager does; only passes that run on any op may go in it."""
 
 MAX_PIPELINE_NESTING = 64
@@ -439,7 +450,8 @@ def _run(
             for region in anchor.regions
             for block in region.blocks
             for op in block.ops
-            if op.name == element.op_name or (element.op_name == ANY and op.name in NESTING_ANCHORS)
+            if op.name == element.op_name
+            or (element.op_name == ANY and op.has_trait(IsolatedFromAbove))
         ]
         for target in targets:
             _run(element.elements, ctx, target, after_pass, before_pass, costs_seen)
@@ -475,13 +487,14 @@ def _build(
                     "'builtin.module(...)' names the root: it encloses the whole pipeline",
                     element.column,
                 )
-            if element.op_name != ANY and element.op_name not in NESTING_ANCHORS:
+            anchors = nesting_anchors()
+            if element.op_name != ANY and element.op_name not in anchors:
                 why = (
                     "is not isolated from above" if "." in element.op_name else "is not an op name"
                 )
                 raise PipelineError(
                     f"cannot nest passes on '{element.op_name}': it {why}; nest on one of: "
-                    + ", ".join(NESTING_ANCHORS),
+                    + ", ".join(anchors),
                     element.column,
                 )
             built.append(
