@@ -487,14 +487,14 @@ def _build(
                     "'builtin.module(...)' names the root: it encloses the whole pipeline",
                     element.column,
                 )
-            anchors = nesting_anchors()
-            if element.op_name != ANY and element.op_name not in anchors:
+            nestable = nesting_anchors()
+            if element.op_name != ANY and element.op_name not in nestable:
                 why = (
                     "is not isolated from above" if "." in element.op_name else "is not an op name"
                 )
                 raise PipelineError(
                     f"cannot nest passes on '{element.op_name}': it {why}; nest on one of: "
-                    + ", ".join(anchors),
+                    + ", ".join(nestable),
                     element.column,
                 )
             built.append(

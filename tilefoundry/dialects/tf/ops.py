@@ -81,10 +81,10 @@ from tilefoundry.ir.algebra.callable import FunctionLike, fits
 from tilefoundry.ir.algebra.expr import Expr, ExprOp, Var, dominates, expr_value
 from tilefoundry.ir.algebra.op_registry import Op, typeinfer
 from tilefoundry.ir.caches import CACHES
-from tilefoundry.ir.text.plain_constant import register_plain_constant
 from tilefoundry.ir.state import Slot
 from tilefoundry.ir.text.asm import TFPrinter
 from tilefoundry.ir.text.plain_call import register_plain_call
+from tilefoundry.ir.text.plain_constant import register_plain_constant
 from tilefoundry.ir.traits import AnchorsAllocation, Expression
 from tilefoundry.ir.verify.op_verification import op_definition
 
