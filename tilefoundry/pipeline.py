@@ -15,6 +15,8 @@ verifier (the pass's bug: `pass 'tf-inline' produced invalid IR: ...`).
 from __future__ import annotations
 
 from xdsl.dialects.builtin import ModuleOp as BuiltinModuleOp
+from xdsl.ir import Operation
+from xdsl.passes import ModulePass
 
 from tilefoundry.arguments import shown
 from tilefoundry.context import make_context
@@ -35,7 +37,16 @@ def run_passes(module: Module, pipeline: str) -> Module:
     built = parse_pipeline(pipeline, PASSES)
     copy = module.cloned()
     holder = BuiltinModuleOp([copy.module_op])
-    built.run(make_context(), holder, lambda done, _anchor: verify_pass_output(done, holder))
+    nested: list[ModulePass] = []
+
+    def verified(done: ModulePass, anchor: Operation) -> None:
+        verify_pass_output(done, anchor)  # what the pass could change (as MLIR verifies)
+        if anchor is not holder:
+            nested.append(done)
+
+    built.run(make_context(), holder, verified)
+    if nested:  # a nested pass could break a use outside its anchor: the whole tree, once
+        verify_pass_output(nested[-1], holder)
     (root,) = [op for op in holder.body.block.ops if isinstance(op, ModuleOp)]
     holder.body.block.detach_op(root)
     return Module.of(root)

@@ -310,7 +310,10 @@ class TfOptMain:
 
     def _run_pipeline(self, pipeline: Pipeline, module: ModuleOp, implicit: bool) -> None:
         """Run the pipeline, verifying after every pass (and timing, printing between and
-        around passes on stderr, as mlir-opt's `--mlir-print-ir-*`)."""
+        around passes on stderr, as mlir-opt's `--mlir-print-ir-*`). After a pass, the op it ran
+        on is verified, as MLIR does; after a pipeline that nested, the whole input once more."""
+        from tilefoundry.transforms.pass_manager import verify_pass_output
+
         total = len(pipeline.passes)
         done = 0
         started = time.perf_counter()
@@ -339,10 +342,10 @@ class TfOptMain:
             if self.args.time_passes:
                 print(f"Pass {module_pass.name} took {elapsed} seconds", file=sys.stderr)
             if not self.args.disable_verify and self.args.verify_each:
-                from tilefoundry.transforms.pass_manager import verify_pass_output
-
                 with self._timed("verify"):
-                    verify_pass_output(module_pass, module)
+                    verify_pass_output(module_pass, anchor)  # what the pass could change
+                if anchor is not module:
+                    nested.append(module_pass)
             named = module_pass.name in self.dump_after
             if args.mlir_print_ir_after_all or named or after_change:
                 text = self._anchor_text(anchor, module, implicit)
@@ -354,8 +357,12 @@ class TfOptMain:
                 )
             started = time.perf_counter()
 
+        nested: list[ModulePass] = []  # passes run on an op inside the input
         try:
             pipeline.run(self.ctx, module, after_pass, before_pass)
+            if nested:  # a nested pass could break a use outside its anchor: check once
+                with self._timed("verify"):
+                    verify_pass_output(nested[-1], module)
         except Exception:
             if args.mlir_print_ir_after_failure and running is not None:
                 failed_pass, anchor = running

@@ -180,3 +180,55 @@ def test_a_cost_recorded_inside_a_nested_run_is_still_kept_fresh() -> None:
     with costs_kept_fresh(function, seen):  # a pass that changes @f: its cost is stale
         function.attributes["tf.touched"] = StringAttr("yes")
     assert COST_ATTR not in function.attributes
+
+
+def test_a_nested_pass_verifies_its_anchor_and_the_input_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """After a pass on an anchor, the anchor is verified (as MLIR does), not the whole input:
+    a pass nested on each of n children verified the whole tree n times (quadratic); the
+    whole input is verified once more at the end."""
+    from tilefoundry import pipeline
+    from tilefoundry.transforms import pass_manager
+
+    n = 20
+    real = pass_manager.verify_pass_output
+    roots: list[str] = []
+
+    def counted(module_pass: Any, root: Any) -> None:
+        roots.append(root.name)
+        real(module_pass, root)
+
+    monkeypatch.setattr(pass_manager, "verify_pass_output", counted)
+    monkeypatch.setattr(pipeline, "verify_pass_output", counted)
+    tf.run_passes(tf.parse_module(_children(n)), "tf.module(tf.module(tf-prune-unreachable))")
+    assert roots.count("builtin.module") == 1  # the input, once, at the end
+    assert roots.count("tf.module") == n  # each child, after its pass
+
+
+def test_a_nested_pass_that_breaks_a_use_outside_its_anchor_is_still_caught(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A pass on a child that renames the function its parent calls: the child alone
+    verifies, the input does not, and the error is the pass's."""
+    from dataclasses import dataclass
+
+    from xdsl.context import Context
+    from xdsl.dialects.builtin import StringAttr
+
+    from tilefoundry.transforms import PASSES, PassOutputError
+    from tilefoundry.transforms.pass_base import TFPass
+
+    @dataclass(frozen=True)
+    class RenameF(TFPass):
+        name = "test-rename-f"
+        anchors = ("tf.module",)
+
+        def apply(self, ctx: Context, op: Any) -> None:
+            for member in op.body.block.ops:
+                if member.properties["sym_name"].data == "f":
+                    member.properties["sym_name"] = StringAttr("g")
+
+    monkeypatch.setitem(PASSES, "test-rename-f", lambda: RenameF)
+    with pytest.raises(PassOutputError, match="test-rename-f"):
+        tf.run_passes(tf.parse_module(_children(2)), "tf.module(tf.module(test-rename-f))")
