@@ -15,15 +15,13 @@ verifier (the pass's bug: `pass 'tf-inline' produced invalid IR: ...`).
 from __future__ import annotations
 
 from xdsl.dialects.builtin import ModuleOp as BuiltinModuleOp
-from xdsl.ir import Operation
-from xdsl.passes import ModulePass
 
 from tilefoundry.arguments import shown
 from tilefoundry.context import make_context
 from tilefoundry.dialects.tf.module import ModuleOp
 from tilefoundry.module import Module
 from tilefoundry.transforms import PASSES
-from tilefoundry.transforms.pass_manager import parse_pipeline, verify_pass_output
+from tilefoundry.transforms.pass_manager import OutputVerifier, parse_pipeline
 
 __all__ = ["run_passes"]
 
@@ -37,16 +35,9 @@ def run_passes(module: Module, pipeline: str) -> Module:
     built = parse_pipeline(pipeline, PASSES)
     copy = module.cloned()
     holder = BuiltinModuleOp([copy.module_op])
-    nested: list[ModulePass] = []
-
-    def verified(done: ModulePass, anchor: Operation) -> None:
-        verify_pass_output(done, anchor)  # what the pass could change (as MLIR verifies)
-        if anchor is not holder:
-            nested.append(done)
-
-    built.run(make_context(), holder, verified)
-    if nested:  # a nested pass could break a use outside its anchor: the whole tree, once
-        verify_pass_output(nested[-1], holder)
+    verifier = OutputVerifier(holder)
+    built.run(make_context(), holder, verifier.after)
+    verifier.finish()
     (root,) = [op for op in holder.body.block.ops if isinstance(op, ModuleOp)]
     holder.body.block.detach_op(root)
     return Module.of(root)

@@ -312,8 +312,9 @@ class TfOptMain:
         """Run the pipeline, verifying after every pass (and timing, printing between and
         around passes on stderr, as mlir-opt's `--mlir-print-ir-*`). After a pass, the op it ran
         on is verified, as MLIR does; after a pipeline that nested, the whole input once more."""
-        from tilefoundry.transforms.pass_manager import verify_pass_output
+        from tilefoundry.transforms.pass_manager import OutputVerifier
 
+        verifier = OutputVerifier(module)
         total = len(pipeline.passes)
         done = 0
         started = time.perf_counter()
@@ -343,9 +344,7 @@ class TfOptMain:
                 print(f"Pass {module_pass.name} took {elapsed} seconds", file=sys.stderr)
             if not self.args.disable_verify and self.args.verify_each:
                 with self._timed("verify"):
-                    verify_pass_output(module_pass, anchor)  # what the pass could change
-                if anchor is not module:
-                    nested.append(module_pass)
+                    verifier.after(module_pass, anchor)
             named = module_pass.name in self.dump_after
             if args.mlir_print_ir_after_all or named or after_change:
                 text = self._anchor_text(anchor, module, implicit)
@@ -357,12 +356,11 @@ class TfOptMain:
                 )
             started = time.perf_counter()
 
-        nested: list[ModulePass] = []  # passes run on an op inside the input
         try:
             pipeline.run(self.ctx, module, after_pass, before_pass)
-            if nested:  # a nested pass could break a use outside its anchor: check once
+            if verifier.last_nested is not None:
                 with self._timed("verify"):
-                    verify_pass_output(nested[-1], module)
+                    verifier.finish()
         except Exception:
             if args.mlir_print_ir_after_failure and running is not None:
                 failed_pass, anchor = running

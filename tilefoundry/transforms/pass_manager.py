@@ -45,6 +45,7 @@ from tilefoundry.transforms.stale_costs import CostsSeen, costs_kept_fresh
 
 __all__ = [
     "MAX_PIPELINE_NESTING",
+    "OutputVerifier",
     "nesting_anchors",
     "Nest",
     "PassError",
@@ -455,6 +456,26 @@ def _run(
         ]
         for target in targets:
             _run(element.elements, ctx, target, after_pass, before_pass, costs_seen)
+
+
+class OutputVerifier:
+    """Verifies what passes made, as MLIR's pass manager does: after a pass, the op it ran on
+    (`after`); at the end of a pipeline that nested, the whole input once more (`finish`), since
+    a pass isolated on its anchor can still break a use outside it (a renamed callee). Verifying
+    the whole input after every nested pass made a pass nested on N children quadratic."""
+
+    def __init__(self, root: Operation) -> None:
+        self.root = root
+        self.last_nested: ModulePass | None = None
+
+    def after(self, module_pass: ModulePass, anchor: Operation) -> None:
+        verify_pass_output(module_pass, anchor)
+        if anchor is not self.root:
+            self.last_nested = module_pass
+
+    def finish(self) -> None:
+        if self.last_nested is not None:
+            verify_pass_output(self.last_nested, self.root)
 
 
 def verify_pass_output(module_pass: ModulePass, root: Operation) -> None:
