@@ -81,12 +81,10 @@ class CostsSeen:
 
     def __init__(self) -> None:
         self._held: dict[Operation, bool] = {}
-        self.scans = 0  # how many trees were read: the work a test counts
 
     def holds(self, tree: Operation) -> bool:
         held = self._held.get(tree)
         if held is None:
-            self.scans += 1
             held = self._held[tree] = _has_cost(tree)
         return held
 
