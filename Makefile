@@ -1,4 +1,4 @@
-# `make test` and `make demo` each bootstrap .venv from nothing (python3 >= 3.10 on PATH).
+# `make test` and `make demo` each bootstrap .venv from nothing (python3 >= 3.11 on PATH).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
