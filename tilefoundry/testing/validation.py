@@ -240,7 +240,6 @@ class Validator:
             return Mismatch(pipeline, _difference(old, new), run.path)
         return None
 
-
     def check_lower(self) -> Mismatch | None:
         """None when `tilefoundry.lower` keeps every run: each function the root's entry reaches
         runs in the lowered module, at its path; each other one (every one, for a root without
@@ -276,8 +275,8 @@ class Validator:
             if old != new:
                 where = "" if run.path in reached else f" (lowered with function='{run.path}')"
                 return Mismatch(LOWER, _difference(old, new) + where, run.path)
-        for path, module in lowered.items():
-            shown = "lower" if path is None else f"lower(function='{path}')"
+        for function, module in lowered.items():
+            shown = "lower" if function is None else f"lower(function='{function}')"
             left = _hir_ops(module.module_op)
             if left:
                 return Mismatch(LOWER, f"{shown} left HIR ops: {', '.join(left)}")

@@ -268,7 +268,9 @@ def test_variant_names_never_collide_with_a_symbol_of_the_module() -> None:
     assert variant_names("f", 2, set()) == (["f$v0", "f$v1"], "f$base")
     assert variant_names("f", 1, {"f$base"}) == (["f$$v0"], "f$$base")
     assert variant_names("f", 1, {"f$v0", "f$$base"}) == (["f$$$v0"], "f$$$base")
-    text = VARIANTS.replace("entry @f {", "entry @f {\n  tir.prim_func @f$v1() -> () { tir.return }")
+    text = VARIANTS.replace(
+        "entry @f {", "entry @f {\n  tir.prim_func @f$v1() -> () { tir.return }"
+    )
     text = text.replace("hir.variant [m: 5 to 6]", "hir.variant [m: 5 to 6]")
     lowered = tf.lower(tf.parse_module(text.replace("tf.call @f$v1", ""), "taken"))
     names = list(functions_by_path(lowered.module_op))
@@ -287,7 +289,7 @@ def test_two_functions_with_variants_never_share_a_made_name() -> None:
     }}
   }}"""
     text = (
-        f'tf.module @m entry @main {{\n  hir.func @main(%x: {N}) -> {N} {{\n'
+        f"tf.module @m entry @main {{\n  hir.func @main(%x: {N}) -> {N} {{\n"
         f"    %a = tf.call @a$(%x) : ({N}) -> {N}\n"
         f"    %b = tf.call @a(%a) : ({N}) -> {N}\n"
         f"    hir.return %b : {N}\n  }}"
@@ -311,21 +313,21 @@ def test_the_python_surface_reaches_the_made_functions() -> None:
     assert tf.select(lowered, "@f$v1").entry == "f$v1"
 
 
-DIMLESS = f"""
-tf.module @m target #tf.target<"h100"> entry @f {{
-  hir.func @g(%y: tensor<?xf32, #tf.dims<m: 1 to 9>>) -> tensor<?xf32, #tf.dims<m: 1 to 9>> {{
+DIMLESS = """
+tf.module @m target #tf.target<"h100"> entry @f {
+  hir.func @g(%y: tensor<?xf32, #tf.dims<m: 1 to 9>>) -> tensor<?xf32, #tf.dims<m: 1 to 9>> {
     hir.return %y : tensor<?xf32, #tf.dims<m: 1 to 9>>
-  }}
-  hir.func @f(%x: tensor<4xf32>) -> tensor<?xf32, #tf.dims<m: 1 to 9>> {{
+  }
+  hir.func @f(%x: tensor<4xf32>) -> tensor<?xf32, #tf.dims<m: 1 to 9>> {
     %r = tf.call @g(%x) : (tensor<4xf32>) -> tensor<?xf32, #tf.dims<m: 1 to 9>>
     hir.return %r : tensor<?xf32, #tf.dims<m: 1 to 9>>
-  }} variants {{
-    hir.variant [m: 1 to 4] (%x: tensor<4xf32>) {{
+  } variants {
+    hir.variant [m: 1 to 4] (%x: tensor<4xf32>) {
       %r = tf.call @g(%x) : (tensor<4xf32>) -> tensor<?xf32, #tf.dims<m: 1 to 9>>
       hir.return %r : tensor<?xf32, #tf.dims<m: 1 to 9>>
-    }} loc("v.py":7:3)
-  }}
-}}
+    } loc("v.py":7:3)
+  }
+}
 """
 
 
@@ -385,7 +387,9 @@ def test_a_child_module_lowers_as_a_copy_that_resolves_its_owners_context() -> N
     assert layer.target == module.target  # published at the function, as select does
     child = lower_module(module.layer.module_op, function="used")
     assert child.owner_context is None and child.target is not None  # published, as select does
-    text = TREE.replace('tf.module @layer name "Layer" entry @unused', 'tf.module @layer name "Layer" entry @used')
+    text = TREE.replace(
+        'tf.module @layer name "Layer" entry @unused', 'tf.module @layer name "Layer" entry @used'
+    )
     child = lower_module(tf.parse_module(text, "tree").layer.module_op)
     assert isinstance(child, ModuleOp) and child.parent is None
     assert child.owner_context is not None  # within #tf.context<...>: what its owner provides
@@ -406,6 +410,9 @@ def test_tf_analyze_gives_the_lowered_module_the_flops_of_the_hir() -> None:
         dims = {"n": n, "m": m}  # variant 0, 1, 2 (no flops), the base body twice
         hir, tir = tf.analyze(module, dims), tf.analyze(lowered, dims)
         assert tir["f"].flops == hir["f"].flops == flops, dims
+        assert tir["f"].self_flops == 0  # the dispatcher: its case's work is a callee's
+        # as for any call, the case's parameters and result count once more
+        assert tir["f"].bytes == hir["f"].bytes + tir["f$base"].self_bytes
     tree = tf.parse_module(TREE, "tree")
     hir, tir = tf.analyze(tree), tf.analyze(tf.lower(tree))
     assert {path: tir[path].flops for path in tir} == {path: hir[path].flops for path in tir}

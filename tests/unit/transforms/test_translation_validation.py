@@ -90,7 +90,9 @@ def test_lower_runs_every_function_and_tf_lower_joins_the_pipelines() -> None:
     for seed in range(20):
         program = generate_program(seed)
         lowered = tf.lower(tf.parse_module(program.text, f"seed{seed}"))
-        unreached += sum(run.path not in functions_by_path(lowered.module_op) for run in program.runs)
+        unreached += sum(
+            run.path not in functions_by_path(lowered.module_op) for run in program.runs
+        )
     assert unreached > 0, "no generated function is left to function="
     pipelines = [random_pipeline(random.Random(seed)) for seed in range(SEEDS)]
     assert any("tf-lower," in p for p in pipelines), "tf-lower is never followed by a pass"
