@@ -109,8 +109,13 @@ def _start(root: ModuleOp, function: str | None) -> Operation:
                 f"{no_entry_message(root)}, or lower it by its path (function='<path>')", root
             )
         entry = root.member(root.entry.root_reference.data)
-        assert isinstance(entry, FunctionLike) and isinstance(entry, Operation)
-        return entry
+        if not isinstance(entry, FunctionLike):  # what the verifier refuses (not run, maybe)
+            raise LoweringError(
+                f"entry '@{root.entry.root_reference.data}' names no function of module "
+                f"'{root.own_name}'",
+                root,
+            )
+        return cast(Operation, entry)
     try:
         names = path_names(function)
     except ValueError as err:
