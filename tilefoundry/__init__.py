@@ -20,6 +20,7 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "LoadedModule": ("tilefoundry.runtime", "LoadedModule"),
     "run_passes": ("tilefoundry.pipeline", "run_passes"),
     "analyze": ("tilefoundry.analysis", "analyze"),
+    "lower": ("tilefoundry.compile", "lower"),
     "from_torch": ("tilefoundry.frontends.torch", "from_torch"),
     "from_exported_program": ("tilefoundry.frontends.torch", "from_exported_program"),
     "Cost": ("tilefoundry.analysis", "Cost"),
@@ -123,6 +124,7 @@ __all__ = [
     "func",
     "function_selectors",
     "get_metadata",
+    "lower",
     "op_schemas",
     "parse_module",
     "prim_func",
@@ -157,6 +159,7 @@ def __dir__() -> list[str]:
 
 if TYPE_CHECKING:
     from tilefoundry.analysis import Cost, analyze
+    from tilefoundry.compile import lower
     from tilefoundry.diagnostics import VerifyError
     from tilefoundry.dialects.tf.metadata import BindingMetadata, IRMetadata, SourceSpanMetadata
     from tilefoundry.dialects.tf.ops import CallOp as Call

@@ -35,7 +35,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("dialects", ("tilefoundry.dialects",)),
     ("ops", ("tilefoundry.ops",)),
     ("interpreter", ("tilefoundry.interpreter",)),
-    ("transforms", ("tilefoundry.transforms",)),
+    ("transforms", ("tilefoundry.transforms", "tilefoundry.lowering")),
     ("context", ("tilefoundry.context", "tilefoundry.module_text", "tilefoundry.universe")),
     ("tools", ("tilefoundry.tools",)),
     (
@@ -49,6 +49,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "tilefoundry.runtime",
             "tilefoundry.pipeline",
             "tilefoundry.analysis",
+            "tilefoundry.compile",
         ),
     ),
     ("dsl and frontends", ("tilefoundry.dsl", "tilefoundry.frontends")),
