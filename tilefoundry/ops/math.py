@@ -15,6 +15,18 @@ from collections.abc import Callable, Sequence
 
 from xdsl.ir import SSAValue
 
+from tilefoundry.codegen.builder import Emitted, MlirBuilder, MValue, values
+from tilefoundry.codegen.builder.scalar import (
+    compare,
+    convert,
+    float_binary,
+    float_unary,
+    int_binary,
+    int_unary,
+    narrow,
+    widen,
+)
+from tilefoundry.codegen.builder.structured import elementwise
 from tilefoundry.dialects.tf.ops import defining_call
 from tilefoundry.dialects.tf.types import IRType, TensorType, from_attr
 from tilefoundry.ir.algebra.op_registry import Op, ParamDef, register_alias, register_op
@@ -92,6 +104,24 @@ class Binary(Op):
         shape = broadcast_shapes(lhs.shape, rhs.shape)
         return TensorType(shape, "i1" if self.kind.is_comparison else dtype)
 
+    def emit(
+        self, b: MlirBuilder, args: Sequence[Emitted], arg_types: Sequence[IRType], result: IRType
+    ) -> Emitted:
+        """Elementwise with broadcasting; f16 / bf16 in f32, rounded once (`scalar`)."""
+        lhs, rhs = tensor_args(arg_types)
+        assert isinstance(result, TensorType)
+        dtype, kind = lhs.dtype, self.kind.value
+
+        def element(s: list[MValue]) -> MValue:
+            x, y = (widen(b, v, dtype) for v in s)
+            if self.kind.is_comparison:
+                return compare(b, kind, x, y, dtype)
+            if _is_float(dtype):
+                return narrow(b, float_binary(b, kind, x, y), dtype)
+            return int_binary(b, kind, x, y)
+
+        return elementwise(b, values(args), [lhs, rhs], result, element)
+
     def fold(self, args: Sequence[SSAValue], result: IRType) -> SSAValue | None:
         """`x + 0`, `x - 0`, `x * 1`, `x / 1`, `x ** 1` (either side where it commutes) and
         `max(x, x)`, `min(x, x)` are `x`. A float's additive identity is `-0.0` (`-0.0 + 0.0`
@@ -140,6 +170,20 @@ class Unary(Op):
             raise ValueError(f"{self.kind.value} is not defined on i1")
         return x
 
+    def emit(
+        self, b: MlirBuilder, args: Sequence[Emitted], arg_types: Sequence[IRType], result: IRType
+    ) -> Emitted:
+        """Elementwise; f16 / bf16 in f32, rounded once (`scalar.float_unary`)."""
+        (x,) = tensor_args(arg_types)
+        dtype, kind = x.dtype, self.kind.value
+
+        def element(s: list[MValue]) -> MValue:
+            if _is_float(dtype):
+                return narrow(b, float_unary(b, kind, widen(b, s[0], dtype)), dtype)
+            return int_unary(b, kind, s[0])
+
+        return elementwise(b, values(args), [x], x, element)
+
     def fold(self, args: Sequence[SSAValue], result: IRType) -> SSAValue | None:
         """`neg(neg(x))` is `x`; `abs`, `relu` of their own result are that result."""
         (x,) = args
@@ -175,6 +219,16 @@ class Cast(DtypeOp):
     def infer_type(self, *arg_types: IRType) -> IRType:
         (x,) = tensor_args(arg_types)
         return TensorType(x.shape, self.dtype)
+
+    def emit(
+        self, b: MlirBuilder, args: Sequence[Emitted], arg_types: Sequence[IRType], result: IRType
+    ) -> Emitted:
+        """Elementwise `scalar.convert` (saturating float to int, NaN 0; bf16 in integers)."""
+        (x,) = tensor_args(arg_types)
+        assert isinstance(result, TensorType)
+        return elementwise(
+            b, values(args), [x], result, lambda s: convert(b, s[0], x.dtype, self.dtype)
+        )
 
     def fold(self, args: Sequence[SSAValue], result: IRType) -> SSAValue | None:
         """A cast to the dtype the value already has is the value."""
