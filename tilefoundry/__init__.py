@@ -23,6 +23,7 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "emit_mlir": ("tilefoundry.compile", "emit_mlir"),
     "CompiledModule": ("tilefoundry.compile", "CompiledModule"),
     "analyze": ("tilefoundry.analysis", "analyze"),
+    "lower": ("tilefoundry.compile", "lower"),
     "from_torch": ("tilefoundry.frontends.torch", "from_torch"),
     "from_exported_program": ("tilefoundry.frontends.torch", "from_exported_program"),
     "Cost": ("tilefoundry.analysis", "Cost"),
@@ -129,6 +130,7 @@ __all__ = [
     "func",
     "function_selectors",
     "get_metadata",
+    "lower",
     "op_schemas",
     "parse_module",
     "prim_func",
@@ -163,7 +165,7 @@ def __dir__() -> list[str]:
 
 if TYPE_CHECKING:
     from tilefoundry.analysis import Cost, analyze
-    from tilefoundry.compile import CompiledModule, compile, emit_mlir
+    from tilefoundry.compile import CompiledModule, compile, emit_mlir, lower
     from tilefoundry.diagnostics import VerifyError
     from tilefoundry.dialects.tf.metadata import BindingMetadata, IRMetadata, SourceSpanMetadata
     from tilefoundry.dialects.tf.ops import CallOp as Call

@@ -1,13 +1,20 @@
-"""Compiling a module: `emit_mlir` (upstream MLIR text) and `compile` (machine code you call
-from Python), docs/compile.md.
+"""The compile stages on the Python surface (docs/compile.md): `lower` (HIR → TIR),
+`emit_mlir` (upstream MLIR text) and `compile` (machine code you call from Python).
 
 ```python
-import tilefoundry as tf
-compiled = tf.compile(module)             # the native backend: mlir-opt-19 ... cc -> .so
-y = compiled.step(x, w)                   # as module.step(x, w), natively
-y = compiled(x, w)                        # the entry function
-print(tf.emit_mlir(module))               # what the backends start from
+lowered = tilefoundry.lower(decoder)                       # from the entry: a new Module
+kernel = tilefoundry.lower(decoder, function="layer0.mlp")  # that function, re-rooted at it
+lowered.step(x, *weights)       # runs as the HIR did: the same bits (the interpreter)
+print(tilefoundry.emit_mlir(decoder))    # what the backends start from
+compiled = tilefoundry.compile(decoder)  # the native backend: mlir-opt-19 ... cc -> .so
+y = compiled.step(x, *weights)           # as decoder.step(...), natively
 ```
+
+`lower` is `tilefoundry.lowering.lower_module` (what the `tf-lower` pass runs) over a `Module`:
+the input is never changed, the output is verified, and each module of the output that was a
+module of the input keeps its orchestration methods (Python only, as `cloned()` shares them). A
+refusal (no entry and no `function`, a variant it cannot lower, a path that names no function)
+is a `VerifyError` (`LoweringError`) whose text says what to do.
 
 A `CompiledModule` has its module's attribute surface: a function name gives a callable of the
 compiled function (taking every param, as a `Module`'s; with `bindings`, the non-const params,
@@ -25,12 +32,48 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from tilefoundry.arguments import shown
+from tilefoundry.arguments import refuse_type, shown
+from tilefoundry.dialects.tf.module import ModuleOp
+from tilefoundry.dialects.tf.selection import path_names
 from tilefoundry.interpreter.evaluate import ExecutionError
-from tilefoundry.module import Module
+from tilefoundry.ir.verify.verifier import verify_ir
+from tilefoundry.lowering import lower_module
+from tilefoundry.module import METHODS, Module
 from tilefoundry.runtime import LoadedModule
 
-__all__ = ["BACKENDS", "CompiledModule", "compile", "emit_mlir"]
+__all__ = ["BACKENDS", "CompiledModule", "compile", "emit_mlir", "lower"]
+
+
+def lower(module: Module, function: str | None = None) -> Module:
+    """The module lowered to TIR: from its entry, or from the function `function` names (a
+    path, as `select` takes it); see the module docstring."""
+    if not isinstance(module, Module):
+        refuse_type("lower module", "a Module", module)
+    if function is not None and not isinstance(function, str):
+        refuse_type("lower function", "a path (a str) or None", function)
+    lowered = lower_module(module.module_op, function)
+    verify_ir(lowered)
+    start = module.module_op
+    if function is not None:  # the module that holds the function, re-rooted at it
+        for name in path_names(function)[:-1]:
+            child = start.member(name)
+            assert isinstance(child, ModuleOp)
+            start = child
+    _carry_methods(start, lowered)
+    return Module.of(lowered)
+
+
+def _carry_methods(original: ModuleOp, lowered: ModuleOp) -> None:
+    """Give each module of `lowered` the methods of the module of `original` at its path."""
+    methods = METHODS.get(original)
+    if methods:
+        METHODS.set(lowered, dict(methods))
+    for op in lowered.body.block.ops:
+        if isinstance(op, ModuleOp):
+            source = original.member(op.sym_name.data)
+            if isinstance(source, ModuleOp):
+                _carry_methods(source, op)
+
 
 BACKENDS = ("native",)
 """The backends `compile` knows."""

@@ -46,6 +46,7 @@ from tilefoundry.dialects.tf.module import (
     ModuleOp,
     check_surface_name,
     effective_topologies,
+    no_entry_message,
     owner_of,
     resolve_target,
 )
@@ -503,10 +504,7 @@ def _members(module: Module, depth: int) -> str:
 
 
 def _no_entry_message(module: Module) -> str:
-    return (
-        f"module '{module.name}' has no entry, so no default step; its functions are "
-        f"{_names(f.name for f in module.functions)}: select one with lookup('<name>')"
-    )
+    return no_entry_message(module.module_op)
 
 
 def _function_ops(module_name: str, functions: Iterable[Any]) -> list[Operation]:

@@ -36,7 +36,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("codegen builder", ("tilefoundry.codegen.builder",)),
     ("ops", ("tilefoundry.ops",)),
     ("interpreter", ("tilefoundry.interpreter",)),
-    ("transforms", ("tilefoundry.transforms",)),
+    ("transforms", ("tilefoundry.transforms", "tilefoundry.lowering")),
     ("codegen", ("tilefoundry.codegen",)),
     ("backends", ("tilefoundry.backends",)),
     ("context", ("tilefoundry.context", "tilefoundry.module_text", "tilefoundry.universe")),

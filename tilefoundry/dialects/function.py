@@ -9,6 +9,10 @@ a function built from Python. `FunctionCallable` is xDSL's `CallableOpInterface`
 xDSL's own utilities read their body and signature); `FunctionLike`'s types are read through it.
 `FunctionReturn` is the one verifier of their return ops (`hir.return`, `tir.return`).
 
+`dim_var_carrier` says where a DimVar's size is read at run time: the first parameter (and
+axis) whose type carries it, what the HIR→TIR lowering and the emitter resolve a
+`DimVarRangePat.dim_var` to (the spec's "runtime ShapeOf(param, axis)").
+
 `check_body_ops` says what a body holds: expressions (ops with the `Expression` trait that an
 HIR body may hold: `tf.call`, `tf.constant`, `tf.tuple`, `tf.mesh`) and its terminator; never a foreign op (a module, a
 function, an op of another dialect or an unregistered one). `hir.func`, `hir.variant` and
@@ -18,6 +22,7 @@ function, an op of another dialect or an unregistered one). `hir.func`, `hir.var
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol, Self, cast
 
 from xdsl.dialects.builtin import (
@@ -48,7 +53,15 @@ from tilefoundry.dialects.syntax import (
 )
 from tilefoundry.dialects.tf.metadata import check_metadata, location_to_metadata
 from tilefoundry.dialects.tf.module import SymbolMember
-from tilefoundry.dialects.tf.types import DimVar, IRType, TensorType, TupleType, UnitType, from_attr
+from tilefoundry.dialects.tf.types import (
+    BufferType,
+    DimVar,
+    IRType,
+    TensorType,
+    TupleType,
+    UnitType,
+    from_attr,
+)
 from tilefoundry.ir.algebra.callable import FunctionLike
 from tilefoundry.ir.algebra.expr import VarOwner, check_var_name
 from tilefoundry.ir.traits import ModuleMember, is_expression
@@ -57,11 +70,13 @@ from tilefoundry.ir.verify.verifier import OpVerifyError
 __all__ = [
     "BODY_TEXT",
     "PARAM_ATTRS",
+    "DimVarCarrier",
     "FunctionCallable",
     "FunctionOpMixin",
     "FunctionReturn",
     "check_body_ops",
     "check_dim_vars",
+    "dim_var_carrier",
     "parse_header",
     "print_header",
     "signature_properties",
@@ -177,6 +192,11 @@ class FunctionOpMixin(SymbolMember, VarOwner, FunctionLike, IRDLOperation):
         outputs = FunctionCallable.get_result_types(cast(Operation, self))
         return from_attr(outputs[0]) if outputs else UnitType()
 
+    def dim_var_carrier(self, name: str) -> DimVarCarrier | None:
+        """The first parameter and axis of this function that carries the DimVar `name`
+        (`dim_var_carrier`), or None."""
+        return dim_var_carrier(self.param_types(), name)
+
     def verify_signature(self) -> dict[str, DimVar]:
         """The signature's rules (see `verify_signature`); the function's name as a member of
         a module is the module's to check (`ModuleOp.verify_members`)."""
@@ -291,6 +311,53 @@ def check_dim_vars(types: Sequence[IRType], where: str) -> dict[str, DimVar]:
     for type in types:
         visit(type)
     return found
+
+
+@dataclass(frozen=True)
+class DimVarCarrier:
+    """Where a DimVar's size is read at run time: axis `axis` of parameter `param` (for a tuple
+    parameter, of the tensor reached through the field indices `fields`, outermost first), whose
+    dim there is `dim_var` (the DimVar with its envelope)."""
+
+    param: int
+    axis: int
+    dim_var: DimVar
+    fields: tuple[int, ...] = ()
+
+
+def dim_var_carrier(param_types: Sequence[IRType], name: str) -> DimVarCarrier | None:
+    """The first parameter and axis whose type carries the DimVar `name` (parameters in order;
+    in a parameter, its axes in order, a tuple's fields depth first; a buffer's dims count, as a
+    tensor's), or None when no parameter carries it. What the lowering resolves a variant's
+    `DimVarRangePat.dim_var` to, and what a `tir.dispatch` reads its sizes from (its arguments'
+    types are its cases' parameter types).
+
+    ```python
+    dim_var_carrier([TensorType((4,), "f32"), TensorType((8, n), "f32")], "n")
+    # DimVarCarrier(param=1, axis=1, dim_var=n)
+    ```
+    """
+
+    def find(type: IRType, fields: tuple[int, ...]) -> tuple[int, DimVar, tuple[int, ...]] | None:
+        if isinstance(type, BufferType):
+            type = type.tensor
+        if isinstance(type, TensorType):
+            for axis, dim in enumerate(type.shape):
+                if isinstance(dim, DimVar) and dim.name == name:
+                    return axis, dim, fields
+        elif isinstance(type, TupleType):
+            for index, field in enumerate(type.fields):
+                found = find(field, (*fields, index))
+                if found is not None:
+                    return found
+        return None
+
+    for param, type in enumerate(param_types):
+        found = find(type, ())
+        if found is not None:
+            axis, dim, path = found
+            return DimVarCarrier(param, axis, dim, path)
+    return None
 
 
 def signature_properties(

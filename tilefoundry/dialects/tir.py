@@ -63,7 +63,7 @@ from tilefoundry.dialects.function import (
 from tilefoundry.dialects.syntax import DeclaredFormat, ValuesTerminator
 from tilefoundry.dialects.tf.dim_range import DimRangeAttr, check_ranges
 from tilefoundry.dialects.tf.effects import function_call_effects
-from tilefoundry.dialects.tf.mesh import check_meshes
+from tilefoundry.dialects.tf.mesh import MeshOp, check_meshes
 from tilefoundry.dialects.tf.metadata import BindingMetadata, location_to_metadata
 from tilefoundry.dialects.tf.module import lookup_symbol
 from tilefoundry.dialects.tf.ops import CallOp, arg_expr
@@ -320,8 +320,9 @@ class LetOp(StatementFormat, VarOwner, IRDLOperation):
 class EvaluateOp(StatementFormat, IRDLOperation):
     """`Evaluate(op, args)`: runs an effect-form call as a statement.
 
-    The body's last op before `tir.yield` is the effect-form call (or dispatch); the ops before
-    it compute its arguments. A call alone prints in the short form:
+    The body's last op before `tir.yield` is the effect-form call (or dispatch, or a `tf.mesh`
+    of no value: what an HIR body's mesh of no value lowers to); the ops before it compute its
+    arguments. A call alone prints in the short form:
 
     ```mlir
     tir.evaluate tf.call tf.memory.copy(%out, %y) : (!tf.buffer<4xf32>, tensor<4xf32>) -> ()
@@ -345,8 +346,11 @@ class EvaluateOp(StatementFormat, IRDLOperation):
         if terminator.values:
             raise VerifyError("the tir.yield of a tir.evaluate yields nothing")
         call = ops[-1] if ops else None
-        if not isinstance(call, CallOp | DispatchOp):
-            raise VerifyError("tir.evaluate runs a call: its body ends with an effect-form call")
+        if not isinstance(call, CallOp | DispatchOp | MeshOp):
+            raise VerifyError(
+                "tir.evaluate runs a call: its body ends with an effect-form call (or a tf.mesh "
+                "of no value)"
+            )
         if call.results:
             raise VerifyError(
                 f"tir.evaluate runs an effect-form call; this one has a value of type "

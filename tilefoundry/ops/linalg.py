@@ -13,6 +13,9 @@ from typing import ClassVar
 
 from xdsl.ir import SSAValue
 
+from tilefoundry.codegen.builder import Emitted, MlirBuilder, values
+from tilefoundry.codegen.builder.composite import matmul
+from tilefoundry.codegen.builder.structured import transpose
 from tilefoundry.dialects.tf.ops import defining_call
 from tilefoundry.dialects.tf.types import IRType, TensorType
 from tilefoundry.ir.algebra.op_registry import Op, ParamDef, register_op
@@ -59,6 +62,15 @@ class MatMul(Op):
         batch = broadcast_shapes(lhs.shape[:-2], rhs.shape[:-2])
         return TensorType((*batch, lhs.shape[-2], rhs.shape[-1]), dtype)
 
+    def emit(
+        self, b: MlirBuilder, args: Sequence[Emitted], arg_types: Sequence[IRType], result: IRType
+    ) -> Emitted:
+        """A `linalg.generic` contraction, k innermost and in order (`composite.matmul`)."""
+        lhs, rhs = tensor_args(arg_types)
+        assert isinstance(result, TensorType)
+        x, y = values(args)
+        return matmul(b, x, y, lhs, rhs, result)
+
     def flops(self, arg_types: Sequence[IRType], result: IRType) -> int:
         """A multiply and an add per output element and contraction step: `2 * M * K * N`
         (times the batch)."""
@@ -90,6 +102,13 @@ class Transpose(Op):
         if sorted(self.perm) != list(range(x.rank)):
             raise ValueError(f"perm {list(self.perm)} is not a permutation of the {x.rank} dims")
         return TensorType(tuple(x.shape[p] for p in self.perm), x.dtype)
+
+    def emit(
+        self, b: MlirBuilder, args: Sequence[Emitted], arg_types: Sequence[IRType], result: IRType
+    ) -> Emitted:
+        """A `linalg.generic` copy through the permuted map."""
+        (x,) = tensor_args(arg_types)
+        return transpose(b, values(args)[0], x, self.perm)
 
     @property
     def is_identity(self) -> bool:

@@ -13,10 +13,22 @@
 from __future__ import annotations
 
 import enum
+import math
 from collections.abc import Sequence
 
 from xdsl.ir import SSAValue
 
+from tilefoundry.codegen.builder import Emitted, MlirBuilder, MValue, values
+from tilefoundry.codegen.builder.composite import (
+    layout_sum,
+    lowest,
+    rounder,
+    widened_tensor,
+)
+from tilefoundry.codegen.builder.reductions import fold, reduced, scan
+from tilefoundry.codegen.builder.scalar import float_literal, maximum, narrow, widen
+from tilefoundry.codegen.builder.structured import convert_tensor, elementwise, reshape
+from tilefoundry.codegen.builder.types import compute_type
 from tilefoundry.dialects.tf.ops import defining_call
 from tilefoundry.dialects.tf.types import IRType, TensorType
 from tilefoundry.ir.algebra.op_registry import Op, ParamDef, register_op
@@ -62,6 +74,58 @@ _ACTIVATION_FLOPS = {
 }
 
 
+def _activation_element(b: MlirBuilder, kind: ActivationKind, x: MValue, dtype: str) -> MValue:
+    """One element of an activation, numpy's formula op by op (`interpreter/reference_tensor`):
+    each step in the dtype's compute type, an f16 one rounded to f16 (numpy's float16 loops);
+    `gelu` and `erf` through float64's `erf` (as `math.erf`), converted back as `astype` does."""
+    step = rounder(b, dtype)
+    wide_type = compute_type(dtype)
+    v = widen(b, x, dtype)
+
+    def const(value: float) -> MValue:
+        if dtype == "f16":
+            return widen(b, float_literal(b, value, "f16"), "f16")
+        return float_literal(b, value, wide_type)
+
+    def op(name: str, *operands: MValue) -> MValue:
+        return step(b.op(f"{name} {', '.join(map(str, operands))} : {wide_type}", wide_type))
+
+    def from_f64(value: MValue) -> MValue:
+        """A float64 result `astype` the array's dtype (bf16: its float32, then rounded)."""
+        target = "f32" if dtype == "bf16" else dtype
+        if target == "f64":
+            return value
+        narrowed = b.op(f"arith.truncf {value} : f64 to {target}", target)
+        return narrow(b, narrowed, dtype) if dtype == "bf16" else narrowed
+
+    if kind in (ActivationKind.GELU, ActivationKind.ERF):
+        wide = v if wide_type == "f64" else b.op(f"arith.extf {v} : {wide_type} to f64", "f64")
+        if kind is ActivationKind.ERF:
+            return from_f64(b.op(f"math.erf {wide} : f64", "f64"))
+        root = float_literal(b, math.sqrt(2.0), "f64")
+        scaled = b.op(f"arith.divf {wide}, {root} : f64", "f64")
+        erf = b.op(f"math.erf {scaled} : f64", "f64")
+        one = b.op(f"arith.addf {float_literal(b, 1.0, 'f64')}, {erf} : f64", "f64")
+        half = op("arith.mulf", const(0.5), v)
+        half64 = (
+            half if wide_type == "f64" else b.op(f"arith.extf {half} : {wide_type} to f64", "f64")
+        )
+        return from_f64(b.op(f"arith.mulf {half64}, {one} : f64", "f64"))
+    if kind is ActivationKind.SILU:
+        negated = op("arith.negf", v)
+        power = op("math.exp", negated)
+        denominator = op("arith.addf", const(1.0), power)
+        result = op("arith.divf", v, denominator)
+    elif kind is ActivationKind.GELU_TANH:
+        cube = op("arith.mulf", op("arith.mulf", op("arith.mulf", const(0.044715), v), v), v)
+        inner = op("arith.mulf", const(math.sqrt(2.0 / math.pi)), op("arith.addf", v, cube))
+        plus = op("arith.addf", const(1.0), op("math.tanh", inner))
+        result = op("arith.mulf", op("arith.mulf", const(0.5), v), plus)
+    else:
+        result = op(f"math.{kind.value}", v)
+    return narrow(b, result, dtype)
+
+
 @register_op(category="nn")
 class Activation(Op):
     """An elementwise float function: `silu`, `gelu` (erf form), `gelu_tanh` (the tanh
@@ -72,6 +136,15 @@ class Activation(Op):
 
     def infer_type(self, *arg_types: IRType) -> IRType:
         return _float_tensor(self.kind.value, arg_types[0])
+
+    def emit(
+        self, b: MlirBuilder, args: Sequence[Emitted], arg_types: Sequence[IRType], result: IRType
+    ) -> Emitted:
+        """The interpreter's formula, step by step (`_activation_element`)."""
+        x = _float_tensor(self.kind.value, arg_types[0])
+        return elementwise(
+            b, values(args), [x], x, lambda s: _activation_element(b, self.kind, s[0], x.dtype)
+        )
 
     def flops(self, arg_types: Sequence[IRType], result: IRType) -> int:
         return _ACTIVATION_FLOPS[self.kind] * elements(result)
@@ -89,6 +162,37 @@ class Softmax(Op):
         x = _float_tensor("softmax", arg_types[0])
         normalize_axis(self.axis, x.rank)
         return x
+
+    def emit(
+        self, b: MlirBuilder, args: Sequence[Emitted], arg_types: Sequence[IRType], result: IRType
+    ) -> Emitted:
+        """numpy's steps: the maximum along the axis, `exp(x - max)`, its sum in numpy's order
+        (`composite.layout_sum`), the quotient; an f16 value rounded after each."""
+        x_type = _float_tensor("softmax", arg_types[0])
+        axis = normalize_axis(self.axis, x_type.rank)
+        dtype = x_type.dtype
+        wide, wide_type = widened_tensor(b, values(args)[0], x_type)
+        element = wide_type.dtype
+        step = rounder(b, dtype)
+        kept = reduced(wide_type, axis, True)
+
+        def larger(acc: MValue, v: MValue) -> MValue:
+            return maximum(b, acc, v, ties_to_first=dtype == "f16")
+
+        top = fold(b, wide, wide_type, axis, True, lowest(b, element), larger, element)
+
+        def shifted(s: list[MValue]) -> MValue:
+            difference = step(b.op(f"arith.subf {s[0]}, {s[1]} : {element}", element))
+            return step(b.op(f"math.exp {difference} : {element}", element))
+
+        exps = elementwise(b, [wide, top], [wide_type, kept], wide_type, shifted)
+        total = layout_sum(b, exps, wide_type, axis, dtype)
+
+        def divided(s: list[MValue]) -> MValue:
+            quotient = step(b.op(f"arith.divf {s[0]}, {s[1]} : {element}", element))
+            return narrow(b, quotient, dtype)
+
+        return elementwise(b, [exps, total], [wide_type, kept], x_type, divided, dtype)
 
     def flops(self, arg_types: Sequence[IRType], result: IRType) -> int:
         return 5 * elements(result)
@@ -109,6 +213,30 @@ class ReduceMean(Op):
         kept = (1,) if self.keepdims else ()
         return TensorType((*x.shape[:axis], *kept, *x.shape[axis + 1 :]), x.dtype)
 
+    def emit(
+        self, b: MlirBuilder, args: Sequence[Emitted], arg_types: Sequence[IRType], result: IRType
+    ) -> Emitted:
+        """numpy's `mean`: the sum along the axis in numpy's order (`composite.layout_sum`),
+        divided by the count (a correctly rounded quotient in the dtype)."""
+        x_type = _float_tensor("mean", arg_types[0])
+        axis = normalize_axis(self.axis, x_type.rank)
+        dtype = x_type.dtype
+        wide, wide_type = widened_tensor(b, values(args)[0], x_type)
+        element = wide_type.dtype
+        total = layout_sum(b, wide, wide_type, axis, dtype)
+        size = b.dim(x_type.shape[axis])
+        count = b.op(f"arith.index_cast {size} : index to i64", "i64")
+        divisor = b.op(f"arith.sitofp {count} : i64 to {element}", element)
+        kept = reduced(wide_type, axis, True)
+
+        def mean(s: list[MValue]) -> MValue:
+            quotient = b.op(f"arith.divf {s[0]}, {divisor} : {element}", element)
+            return narrow(b, quotient, dtype)
+
+        means = elementwise(b, [total], [kept], reduced(x_type, axis, True), mean, dtype)
+        assert isinstance(result, TensorType)
+        return reshape(b, means, reduced(x_type, axis, True), result)
+
     def flops(self, arg_types: Sequence[IRType], result: IRType) -> int:
         return elements(arg_types[0]) + elements(result)
 
@@ -127,6 +255,33 @@ class Cumsum(Op):
             raise ValueError("cumsum is not defined on i1 (cast it to an integer first)")
         normalize_axis(self.axis, x.rank)
         return x
+
+    def emit(
+        self, b: MlirBuilder, args: Sequence[Emitted], arg_types: Sequence[IRType], result: IRType
+    ) -> Emitted:
+        """numpy's `cumsum`: the first element, then each next one added in order (f16 rounded
+        at each step; bf16 in f32, rounded once; integers wrap)."""
+        (x_type,) = tensor_args(arg_types)
+        axis = normalize_axis(self.axis, x_type.rank)
+        dtype = x_type.dtype
+        x = values(args)[0]
+        if dtype.startswith("i"):
+
+            def add_int(acc: MValue, v: MValue) -> MValue:
+                return b.op(f"arith.addi {acc}, {v} : {dtype}", dtype)
+
+            return scan(b, x, x_type, axis, dtype, lambda v: v, add_int)
+        wide, wide_type = widened_tensor(b, x, x_type)
+        element = wide_type.dtype
+        step = rounder(b, dtype)
+
+        def add(acc: MValue, v: MValue) -> MValue:
+            return step(b.op(f"arith.addf {acc}, {v} : {element}", element))
+
+        sums = scan(b, wide, wide_type, axis, element, lambda v: v, add)
+        if element == dtype:
+            return sums
+        return convert_tensor(b, sums, wide_type, dtype, lambda v: narrow(b, v, dtype))
 
     def flops(self, arg_types: Sequence[IRType], result: IRType) -> int:
         return elements(result)
@@ -158,6 +313,20 @@ class Logical(Op):
         rhs = _bool_tensor(self.kind.value, arg_types[1])
         return TensorType(broadcast_shapes(lhs.shape, rhs.shape), "i1")
 
+    def emit(
+        self, b: MlirBuilder, args: Sequence[Emitted], arg_types: Sequence[IRType], result: IRType
+    ) -> Emitted:
+        """Elementwise `arith.andi` / `ori` / `xori` on i1."""
+        assert isinstance(result, TensorType)
+        op = {"and": "arith.andi", "or": "arith.ori", "xor": "arith.xori"}[self.kind.value]
+        return elementwise(
+            b,
+            values(args),
+            tensor_args(arg_types),
+            result,
+            lambda s: b.op(f"{op} {s[0]}, {s[1]} : i1", "i1"),
+        )
+
     def fold(self, args: Sequence[SSAValue], result: IRType) -> SSAValue | None:
         """`x and x`, `x or x` are `x`."""
         lhs, rhs = args
@@ -177,6 +346,19 @@ class LogicalNot(Op):
 
     def infer_type(self, *arg_types: IRType) -> IRType:
         return _bool_tensor("not", arg_types[0])
+
+    def emit(
+        self, b: MlirBuilder, args: Sequence[Emitted], arg_types: Sequence[IRType], result: IRType
+    ) -> Emitted:
+        """Elementwise `arith.xori` with true."""
+        (x,) = tensor_args(arg_types)
+        return elementwise(
+            b,
+            values(args),
+            [x],
+            x,
+            lambda s: b.op(f"arith.xori {s[0]}, {b.int_constant(1, 'i1')} : i1", "i1"),
+        )
 
     def fold(self, args: Sequence[SSAValue], result: IRType) -> SSAValue | None:
         """`not(not(x))` is `x`."""

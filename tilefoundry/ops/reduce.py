@@ -10,6 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from tilefoundry.codegen.builder import Emitted, MlirBuilder, MValue, values
+from tilefoundry.codegen.builder.composite import lowest, widened_tensor, zero
+from tilefoundry.codegen.builder.reductions import fold, pairwise_sum
+from tilefoundry.codegen.builder.scalar import maximum, narrow, widen
+from tilefoundry.codegen.builder.structured import convert_tensor
+from tilefoundry.codegen.builder.types import is_float
 from tilefoundry.dialects.tf.types import IRType, TensorType
 from tilefoundry.ir.algebra.op_registry import Op, ParamDef, register_op
 from tilefoundry.ir.algebra.patterns import Tensor
@@ -55,6 +61,30 @@ class ReduceSum(_Reduce):
     ```
     """
 
+    def emit(
+        self, b: MlirBuilder, args: Sequence[Emitted], arg_types: Sequence[IRType], result: IRType
+    ) -> Emitted:
+        """Floats: numpy's pairwise sum of the axis made the last one (the interpreter's order),
+        in f32 for f16 / bf16, rounded once; integers wrap; i1 is a logical or."""
+        (x_type,) = tensor_args(arg_types)
+        (x,) = values(args)
+        axis = normalize_axis(self.axis, x_type.rank)
+        dtype = x_type.dtype
+        if is_float(dtype):
+            wide, wide_type = widened_tensor(b, x, x_type)
+            total = pairwise_sum(b, wide, wide_type, axis, self.keepdims)
+            if wide_type.dtype == dtype:
+                return total
+            assert isinstance(result, TensorType)
+            summed = TensorType(result.shape, wide_type.dtype)
+            return convert_tensor(b, total, summed, dtype, lambda v: narrow(b, v, dtype))
+        op = "arith.ori" if dtype == "i1" else "arith.addi"
+
+        def add(acc: MValue, v: MValue) -> MValue:
+            return b.op(f"{op} {acc}, {v} : {dtype}", dtype)
+
+        return fold(b, x, x_type, axis, self.keepdims, zero(b, dtype), add, dtype)
+
 
 @register_op(category="reduce", name="max")
 class ReduceMax(_Reduce):
@@ -64,3 +94,25 @@ class ReduceMax(_Reduce):
     %m = tf.call tf.reduce.max<axis = -1>(%x) : (tensor<4x8xf32>) -> tensor<4xf32>
     ```
     """
+
+    def emit(
+        self, b: MlirBuilder, args: Sequence[Emitted], arg_types: Sequence[IRType], result: IRType
+    ) -> Emitted:
+        """In order from the lowest value, with numpy's `maximum` (a NaN wins; of equal values
+        the later one, the earlier for f16: numpy's float16 loop); i1 is a logical or."""
+        (x_type,) = tensor_args(arg_types)
+        (x,) = values(args)
+        axis = normalize_axis(self.axis, x_type.rank)
+        dtype = x_type.dtype
+
+        def combine(acc: MValue, v: MValue) -> MValue:
+            if dtype == "i1":
+                return b.op(f"arith.ori {acc}, {v} : i1", "i1")
+            if not is_float(dtype):
+                return b.op(f"arith.maxsi {acc}, {v} : {dtype}", dtype)
+            wide = maximum(
+                b, widen(b, acc, dtype), widen(b, v, dtype), ties_to_first=dtype == "f16"
+            )
+            return narrow(b, wide, dtype)
+
+        return fold(b, x, x_type, axis, self.keepdims, lowest(b, dtype), combine, dtype)

@@ -12,6 +12,8 @@ from collections.abc import Sequence
 
 from xdsl.ir import OpResult, SSAValue
 
+from tilefoundry.codegen.builder import Emitted, MlirBuilder, values
+from tilefoundry.codegen.builder.structured import extract_slice
 from tilefoundry.dialects.tf.ops import TupleOp, produced_value
 from tilefoundry.dialects.tf.types import IRType, TensorType, TupleType
 from tilefoundry.ir.algebra.op_registry import Op, ParamDef, register_op
@@ -46,6 +48,15 @@ class TupleGetItem(Op):
         if not -len(t) <= index < len(t):
             raise ValueError(f"index {index} is out of range for a {len(t)}-field tuple")
         return t.fields[index]
+
+    def emit(
+        self, b: MlirBuilder, args: Sequence[Emitted], arg_types: Sequence[IRType], result: IRType
+    ) -> Emitted:
+        """A tuple has no MLIR value: the field is the emitted value it holds."""
+        (t,) = args
+        assert isinstance(t, tuple)
+        field: Emitted = t[self.index]
+        return field
 
     def fold(self, args: Sequence[SSAValue], result: IRType) -> SSAValue | None:
         """A field of a `tf.tuple` is the element it was built from."""
@@ -87,3 +98,20 @@ class Split(Op):
             raise ValueError(f"dim {axis} of size {size} does not split into {self.sections} parts")
         part = TensorType((*x.shape[:axis], size // self.sections, *x.shape[axis + 1 :]), x.dtype)
         return TupleType((part,) * self.sections)
+
+    def emit(
+        self, b: MlirBuilder, args: Sequence[Emitted], arg_types: Sequence[IRType], result: IRType
+    ) -> Emitted:
+        """One `tensor.extract_slice` per part."""
+        (x_type,) = tensor_args(arg_types)
+        assert isinstance(result, TupleType)
+        axis = normalize_axis(self.axis, x_type.rank)
+        (x,) = values(args)
+        parts = []
+        for index, part in enumerate(result.fields):
+            assert isinstance(part, TensorType)
+            size = part.shape[axis]
+            assert isinstance(size, int)
+            offsets: list[int] = [index * size if i == axis else 0 for i in range(x_type.rank)]
+            parts.append(extract_slice(b, x, list(offsets), part))
+        return tuple(parts)

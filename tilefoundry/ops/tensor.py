@@ -25,6 +25,18 @@ from collections.abc import Sequence
 
 from xdsl.ir import SSAValue
 
+from tilefoundry.codegen.builder import Emitted, MlirBuilder, MValue, values
+from tilefoundry.codegen.builder.builder import identity_map
+from tilefoundry.codegen.builder.composite import checked_position, first_out_of_range
+from tilefoundry.codegen.builder.constants import scalar_constant, storage_bits
+from tilefoundry.codegen.builder.scalar import convert
+from tilefoundry.codegen.builder.structured import (
+    broadcast_map,
+    elementwise,
+    extract_slice,
+    insert_slice,
+    reshape,
+)
 from tilefoundry.dialects.tf.types import DimVar, IRType, TensorType, TupleType, from_attr
 from tilefoundry.ir.algebra.op_registry import Op, ParamDef, register_op
 from tilefoundry.ir.algebra.patterns import Tensor
@@ -76,6 +88,14 @@ class Reshape(Op):
             inferred = static // given
         return TensorType(tuple(inferred if d == -1 else d for d in target), x.dtype)
 
+    def emit(
+        self, b: MlirBuilder, args: Sequence[Emitted], arg_types: Sequence[IRType], result: IRType
+    ) -> Emitted:
+        """`tensor.reshape` (row-major, as numpy's)."""
+        (x,) = tensor_args(arg_types)
+        assert isinstance(result, TensorType)
+        return reshape(b, values(args)[0], x, result)
+
     def fold(self, args: Sequence[SSAValue], result: IRType) -> SSAValue | None:
         """A reshape to the shape the value already has is the value."""
         return args[0] if from_attr(args[0].type) == result else None
@@ -110,6 +130,14 @@ class BroadcastTo(Op):
             else:
                 raise ValueError(f"cannot broadcast {x} to {list(target)} (dim {index})")
         return TensorType(tuple(dims), x.dtype)
+
+    def emit(
+        self, b: MlirBuilder, args: Sequence[Emitted], arg_types: Sequence[IRType], result: IRType
+    ) -> Emitted:
+        """A `linalg.generic` copy through the broadcasting map."""
+        (x,) = tensor_args(arg_types)
+        assert isinstance(result, TensorType)
+        return elementwise(b, values(args), [x], result, lambda s: s[0])
 
     def fold(self, args: Sequence[SSAValue], result: IRType) -> SSAValue | None:
         """A broadcast to the shape the value already has is the value."""
@@ -147,6 +175,27 @@ class Concat(Op):
             total += size
         return TensorType((*first.shape[:axis], total, *first.shape[axis + 1 :]), first.dtype)
 
+    def emit(
+        self, b: MlirBuilder, args: Sequence[Emitted], arg_types: Sequence[IRType], result: IRType
+    ) -> Emitted:
+        """Each part `tensor.insert_slice`d into an empty result, at its offset on the axis."""
+        (parts,) = args
+        (t,) = arg_types
+        assert (
+            isinstance(parts, tuple) and isinstance(t, TupleType) and isinstance(result, TensorType)
+        )
+        axis = normalize_axis(self.axis, result.rank)
+        out = b.empty(result)
+        offset = 0
+        for part, part_type in zip(values(parts), t.fields, strict=True):
+            assert isinstance(part_type, TensorType)
+            offsets: list[MValue | int] = [offset if i == axis else 0 for i in range(result.rank)]
+            out = insert_slice(b, part, part_type, out, offsets)
+            size = part_type.shape[axis]
+            assert isinstance(size, int)
+            offset += size
+        return out
+
 
 @register_op(category="tensor")
 class Slice(Op):
@@ -174,6 +223,22 @@ class Slice(Op):
             new = len(range(*slice(self.start, self.stop, self.step).indices(size)))
         return TensorType((*x.shape[:axis], new, *x.shape[axis + 1 :]), x.dtype)
 
+    def emit(
+        self, b: MlirBuilder, args: Sequence[Emitted], arg_types: Sequence[IRType], result: IRType
+    ) -> Emitted:
+        """`tensor.extract_slice` with Python's clamping of start and stop (a static dim; a
+        dynamic one is taken whole)."""
+        (x,) = tensor_args(arg_types)
+        assert isinstance(result, TensorType)
+        axis = normalize_axis(self.axis, x.rank)
+        size = x.shape[axis]
+        start = 0
+        if isinstance(size, int):
+            start = slice(self.start, self.stop, self.step).indices(size)[0]
+        offsets: list[MValue | int] = [start if i == axis else 0 for i in range(x.rank)]
+        strides = [self.step if i == axis else 1 for i in range(x.rank)]
+        return extract_slice(b, values(args)[0], offsets, result, strides)
+
     def fold(self, args: Sequence[SSAValue], result: IRType) -> SSAValue | None:
         """A slice that keeps the whole dim is the value."""
         return args[0] if from_attr(args[0].type) == result else None
@@ -188,6 +253,27 @@ def _index_shapes(t: IRType) -> list[TensorType]:
             raise ValueError(f"an index is an integer tensor, got {field}")
         out.append(field)
     return out
+
+
+def _check_range(
+    b: MlirBuilder, op: str, index: MValue, type: TensorType, x: TensorType, axis: int
+) -> None:
+    """Record the interpreter's error for the first index of `index` outside dim `axis` of
+    `x` (`_check_bounds` of the reference)."""
+    size = b.dim(x.shape[axis])
+    found, first = first_out_of_range(b, index, type, size)
+    size64 = b.op(f"arith.index_cast {size} : index to i64", "i64")
+    b.fail_if(
+        found, f"{op}: index {{0}} is out of range for dim {axis} of size {{1}}", [first, size64]
+    )
+
+
+def _lead_map(shape: Sequence[Dim], lead: Sequence[Dim], rank: int) -> str:
+    """An index tensor's map into the leading (broadcast) dims of a rank-`rank` result."""
+    text = broadcast_map(shape, lead)
+    inner = text[text.index("-> (") + 4 : text.rindex(")")]
+    dims = ", ".join(f"d{i}" for i in range(rank))
+    return f"affine_map<({dims}) -> ({inner})>"
 
 
 @register_op(category="tensor")
@@ -210,6 +296,44 @@ class Index(Op):
             shape = broadcast_shapes(shape, other.shape)
         return TensorType((*shape, *x.shape[len(idx) :]), x.dtype)
 
+    def emit(
+        self, b: MlirBuilder, args: Sequence[Emitted], arg_types: Sequence[IRType], result: IRType
+    ) -> Emitted:
+        """Each index tensor checked (the first out of range, in C order, is the interpreter's
+        error), then a `linalg.generic` over the result reading `x` at the positions."""
+        x_type, t = arg_types
+        x, indices = args
+        assert isinstance(x, MValue) and isinstance(indices, tuple)
+        assert isinstance(x_type, TensorType) and isinstance(result, TensorType)
+        index_types = _index_shapes(t)
+        index_values = values(indices)
+        for axis, (value, type) in enumerate(zip(index_values, index_types, strict=True)):
+            _check_range(b, self.op_name, value, type, x_type, axis)
+        rank = result.rank
+        lead = rank - (x_type.rank - len(index_types))
+        lead_shape = result.shape[:lead]
+
+        def element(s: list[MValue]) -> MValue:
+            coordinates = [
+                checked_position(b, s[i], type.dtype, b.dim(x_type.shape[i]))
+                for i, type in enumerate(index_types)
+            ]
+            coordinates += [b.linalg_index(lead + i) for i in range(x_type.rank - len(index_types))]
+            return b.op(
+                f"tensor.extract {x}[{', '.join(map(str, coordinates))}] : {x.type}",
+                x_type.dtype,
+            )
+
+        out = b.empty(result)
+        ins = [
+            (value, _lead_map(type.shape, lead_shape, rank))
+            for value, type in zip(index_values, index_types, strict=True)
+        ]
+        (gathered,) = b.generic(
+            ins, [(out, identity_map(rank))], ["parallel"] * rank, lambda s: [element(s)]
+        )
+        return gathered
+
     def flops(self, arg_types: Sequence[IRType], result: IRType) -> int:
         return 0
 
@@ -230,6 +354,41 @@ class Gather(Op):
             raise ValueError(f"gather needs an integer index of rank {x.rank}, got {i}")
         return TensorType(i.shape, x.dtype)
 
+    def emit(
+        self, b: MlirBuilder, args: Sequence[Emitted], arg_types: Sequence[IRType], result: IRType
+    ) -> Emitted:
+        """The index checked (as `Index`), then `out[i] = x[i with index[i] on the axis]`."""
+        x_type, index_type = tensor_args(arg_types)
+        x, index = values(args)
+        assert isinstance(result, TensorType)
+        axis = self.axis % x_type.rank
+        _check_range(b, self.op_name, index, index_type, x_type, axis)
+        size = b.dim(x_type.shape[axis])
+
+        def element(s: list[MValue]) -> MValue:
+            coordinates = []
+            for d in range(x_type.rank):
+                if d == axis:
+                    coordinates.append(checked_position(b, s[0], index_type.dtype, size))
+                elif x_type.shape[d] == 1 and result.shape[d] != 1:
+                    coordinates.append(b.index(0))
+                else:
+                    coordinates.append(b.linalg_index(d))
+            return b.op(
+                f"tensor.extract {x}[{', '.join(map(str, coordinates))}] : {x.type}",
+                x_type.dtype,
+            )
+
+        out = b.empty(result)
+        rank = result.rank
+        (gathered,) = b.generic(
+            [(index, identity_map(rank))],
+            [(out, identity_map(rank))],
+            ["parallel"] * rank,
+            lambda s: [element(s)],
+        )
+        return gathered
+
 
 @register_op(category="tensor")
 class Where(Op):
@@ -246,6 +405,18 @@ class Where(Op):
         if a.dtype != b.dtype:
             raise ValueError(f"operand dtypes differ: {a.dtype} and {b.dtype}")
         return TensorType(broadcast_shapes(broadcast_shapes(c.shape, a.shape), b.shape), a.dtype)
+
+    def emit(
+        self, b: MlirBuilder, args: Sequence[Emitted], arg_types: Sequence[IRType], result: IRType
+    ) -> Emitted:
+        """Elementwise `arith.select` with broadcasting."""
+        assert isinstance(result, TensorType)
+        element = result.dtype
+
+        def select(s: list[MValue]) -> MValue:
+            return b.op(f"arith.select {s[0]}, {s[1]}, {s[2]} : {element}", element)
+
+        return elementwise(b, values(args), tensor_args(arg_types), result, select)
 
     def fold(self, args: Sequence[SSAValue], result: IRType) -> SSAValue | None:
         """`where(c, x, x)` is `x` (when it needs no broadcast)."""
@@ -270,6 +441,25 @@ class Iota(DtypeOp):
             raise ValueError(f"size must be >= 0, got {self.size}")
         return TensorType((self.size,), self.dtype)
 
+    def emit(
+        self, b: MlirBuilder, args: Sequence[Emitted], arg_types: Sequence[IRType], result: IRType
+    ) -> Emitted:
+        """`start + step * i` in i64, converted as numpy's `astype` from int64 (bf16: through
+        float32, then rounded, as the interpreter holds it)."""
+        assert isinstance(result, TensorType)
+        out = b.empty(result)
+
+        def element(s: list[MValue]) -> MValue:
+            i = b.op(f"arith.index_cast {b.linalg_index(0)} : index to i64", "i64")
+            step = b.op(f"arith.muli {i}, {b.int_constant(self.step, 'i64')} : i64", "i64")
+            value = b.op(f"arith.addi {step}, {b.int_constant(self.start, 'i64')} : i64", "i64")
+            if self.dtype == "bf16":
+                return convert(b, convert(b, value, "i64", "f32"), "f32", "bf16")
+            return convert(b, value, "i64", self.dtype)
+
+        (values_,) = b.generic([], [(out, identity_map(1))], ["parallel"], lambda s: [element(s)])
+        return values_
+
 
 @register_op(category="tensor")
 class Full(DtypeOp):
@@ -283,3 +473,20 @@ class Full(DtypeOp):
         if any(d < 0 for d in self.shape):
             raise ValueError(f"shape {list(self.shape)} has a negative size")
         return TensorType(tuple(self.shape), self.dtype)
+
+    def emit(
+        self, b: MlirBuilder, args: Sequence[Emitted], arg_types: Sequence[IRType], result: IRType
+    ) -> Emitted:
+        """A `linalg.fill` of the value as `np.full` converts it (bf16: to float32, then
+        rounded at run time, as the interpreter holds it)."""
+        import numpy as np
+
+        from tilefoundry.dialects.tf.dense import numpy_dtype
+
+        assert isinstance(result, TensorType)
+        held = "f32" if self.dtype == "bf16" else self.dtype
+        element = np.full((), self.value, dtype=numpy_dtype(held))
+        scalar = scalar_constant(b, int(storage_bits(element, held)), held)
+        if self.dtype == "bf16":
+            scalar = convert(b, scalar, "f32", "bf16")
+        return b.fill(scalar, b.empty(result))

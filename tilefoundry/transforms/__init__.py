@@ -32,6 +32,7 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "tf-analyze": _loader("tf_analyze", "TfAnalyze"),
     "tf-fold-constants": _loader("tf_fold_constants", "TfFoldConstants"),
     "tf-inline": _loader("tf_inline", "TfInline"),
+    "tf-lower": _loader("tf_lower", "TfLower"),
     "tf-prune-unreachable": _loader("tf_prune_unreachable", "TfPruneUnreachable"),
     "tf-select": _loader("tf_select", "TfSelect"),
     "tf-simplify": _loader("tf_simplify", "TfSimplify"),

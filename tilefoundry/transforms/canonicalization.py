@@ -124,8 +124,10 @@ class ComposeTransposes(RewritePattern):
         if not isinstance(outer, Transpose) or defining is None:
             return
         inner, inner_call = defining
+        if not isinstance(inner, Transpose):  # an op of no operand, tensor.full, included
+            return
         source = inner_call.args_[0]
-        if not isinstance(inner, Transpose) or not dominates(source, op):
+        if not dominates(source, op):
             return
         perm = tuple(inner.perm[p] for p in outer.perm)
         composed = CallOp(Transpose(perm=perm), [inner_call.args[0]], metadata=source_metadata(op))

@@ -60,6 +60,7 @@ from tilefoundry.ir.verify.verifier import OpVerifyError
 __all__ = [
     "lookup_symbol",
     "MEMBERS_TEXT",
+    "no_entry_message",
     "RECORDED_OWNER",
     "SURFACE_NAMES",
     "check_surface_name",
@@ -571,6 +572,16 @@ def _empty_body() -> Region:
 def function_names(module: ModuleOp) -> list[str]:
     """The names of the functions a module holds directly, in order."""
     return [op.function_name() for op in module.body.block.ops if isinstance(op, FunctionLike)]
+
+
+def no_entry_message(module: ModuleOp) -> str:
+    """Why a module without an entry has no default step (spec §1): what `entry_function()`, a
+    bare call and `tilefoundry.lower` answer, naming its functions and how one is selected."""
+    names = ", ".join(f"'{n}'" for n in function_names(module)) or "none"
+    return (
+        f"module '{module.own_name}' has no entry, so no default step; its functions are "
+        f"{names}: select one with lookup('<name>')"
+    )
 
 
 def lookup_symbol(op: Operation, ref: SymbolRefAttr) -> Operation | None:

@@ -1,0 +1,79 @@
+"""`tf-lower`, `tf-lower{function=layer0.mlp}`: HIR → TIR, the spec's `tilefoundry.lower`.
+
+Each root becomes what `tilefoundry.lowering.lower_module` makes of it: only the functions its
+entry reaches (with `function=`, the function a path names, as `tf-select` takes it: the root is
+then that function's module re-rooted at it), every `hir.func` a `tir.prim_func` of the same
+name and signature whose statements anchor its expressions in order, and a function with
+variants a `tir.dispatch` over prim functions made from them (`f$v0`, ..., `f$base`). A module
+without an entry, and a variant whose range names a DimVar no parameter carries or leaves its
+envelope, are refused in one line (at the variant); nothing is changed then. After it, every
+pass sees TIR only.
+
+```mlir
+// before
+tf.module @m target #tf.target<"h100"> entry @main {
+  hir.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+    %y = tf.call tf.math.unary<kind = exp>(%x) : (tensor<4xf32>) -> tensor<4xf32>
+    hir.return %y : tensor<4xf32>
+  }
+  hir.func @unused(%x: tensor<4xf32>) -> tensor<4xf32> { hir.return %x : tensor<4xf32> }
+}
+// after
+tf.module @m target #tf.target<"h100"> entry @main {
+  tir.prim_func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+    %y = tir.let tf.call tf.math.unary<kind = exp>(%x) : (tensor<4xf32>) -> tensor<4xf32>
+    tir.return %y : tensor<4xf32>
+  }
+}
+```
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp as BuiltinModuleOp
+from xdsl.ir import Operation
+
+from tilefoundry.diagnostics import PassError
+from tilefoundry.lowering import LoweringError, lower_module
+from tilefoundry.transforms.call_graph import roots_of
+from tilefoundry.transforms.pass_base import Anchors, TFPass
+
+__all__ = ["TfLower"]
+
+
+@dataclass(frozen=True)
+class TfLower(TFPass):
+    """Lower each root to TIR (see the module docstring)."""
+
+    name = "tf-lower"
+    anchors: ClassVar[Anchors] = ("builtin.module",)
+
+    function: str = field(
+        default="",
+        metadata={
+            "help": "lower from the function this path names (layer0.mlp), not from the entry"
+        },
+    )
+
+    def apply(self, ctx: Context, op: Operation) -> None:
+        assert isinstance(op, BuiltinModuleOp)
+        roots = roots_of(op)
+        if self.function and len(roots) != 1:
+            raise PassError(
+                self.name,
+                f"function= names a path in one root module, but the input holds {len(roots)}",
+            )
+        lowered = []
+        for root in roots:  # every root lowered before any is replaced
+            try:
+                lowered.append(lower_module(root, self.function or None))
+            except LoweringError as err:
+                raise PassError(self.name, err.message, err.op) from None
+        block = op.body.block
+        for root, made in zip(roots, lowered, strict=True):
+            block.insert_op_before(made, root)
+            block.erase_op(root, safe_erase=False)
