@@ -45,7 +45,7 @@ from tilefoundry.dialects.tf.types import (
     from_attr,
 )
 from tilefoundry.dialects.tir import DispatchOp, EvaluateOp, LetOp, PrimFuncOp
-from tilefoundry.interpreter.numerics import cast_array, held_as
+from tilefoundry.dialects.tf.numerics import cast_array, held_as
 from tilefoundry.interpreter.reference import REFERENCE  # the op library's, registered
 from tilefoundry.interpreter.registry import ExecutionError
 from tilefoundry.ir.traits import is_expression

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from tilefoundry.dialects.tf.dense import numpy_dtype
-from tilefoundry.interpreter.numerics import cast_array, widened
+from tilefoundry.dialects.tf.numerics import cast_array, widened
 from tilefoundry.interpreter.registry import REFERENCE, reference
 from tilefoundry.ops.linalg import MatMul, Transpose
 from tilefoundry.ops.math import Binary, BinaryKind, Cast, Unary, UnaryKind
@@ -26,7 +26,7 @@ from tilefoundry.ops.structure import Split, TupleGetItem
 __all__ = ["REFERENCE", "reference"]
 
 
-# The numbers follow `tilefoundry.interpreter.numerics` (docs/ir.md, "Numeric semantics"): an op
+# The numbers follow `tilefoundry.dialects.tf.numerics` (docs/ir.md, "Numeric semantics"): an op
 # on f16 or bf16 computes in float32 (`widened`), and `evaluate_op` rounds every result once to
 # its dtype (`cast_array`); integers wrap, and the cases numpy leaves undefined or raises on are
 # defined here (an integer division by zero is 0, a negative integer power truncates toward zero).

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from tilefoundry.interpreter.numerics import int_range
+from tilefoundry.dialects.tf.numerics import int_range
 from tilefoundry.ir.algebra.op_registry import Op, op_table_decorator
 from tilefoundry.ops.linalg import MatMul, Transpose
 from tilefoundry.ops.math import Binary, BinaryKind, Cast, Unary, UnaryKind
