@@ -40,6 +40,7 @@ from tilefoundry.codegen.builder.structured import tensor_cast
 from tilefoundry.codegen.builder.types import leaves, shaped_type
 from tilefoundry.codegen.entry import EntryABI, entry_abi, write_wrapper
 from tilefoundry.codegen.symbols import check_prefix, inner_symbol, location_text, mangle
+from tilefoundry.dialects.function import dim_var_carrier
 from tilefoundry.dialects.hir import FuncOp
 from tilefoundry.dialects.tf.mesh import MeshOp
 from tilefoundry.dialects.tf.module import ModuleOp, lookup_symbol
@@ -55,6 +56,7 @@ from tilefoundry.dialects.tf.types import (
     from_attr,
 )
 from tilefoundry.dialects.tir import DispatchOp, EvaluateOp, LetOp, PrimFuncOp, ReturnOp
+from tilefoundry.lowering import lower_module
 
 __all__ = ["EmittedModule", "emit_module", "emit_tree", "prim_functions"]
 
@@ -98,7 +100,7 @@ def emit_module(module_op: ModuleOp, prefix: str = "") -> EmittedModule:
         if isinstance(op, FuncOp):
             raise EmitError(
                 f"function '@{'::@'.join(path)}' is an hir.func: lower the module to TIR first "
-                "(tilefoundry.lower)"
+                "(tilefoundry.lower, or emit_tree)"
             )
         symbols[op] = inner_symbol(path, prefix)
     lines: list[str] = []
@@ -162,7 +164,7 @@ class _FunctionEmitter:
                 params.append(f"{value.name}: {value.type}")
                 leaf_values.append(value)
             self.env[arg] = _shaped(type, iter(leaf_values))
-            self._read_dims(type, leaf_values)
+        b.dims = self._read_dims(op.param_types(), [self.env[a] for a in op.body.block.args])
         status = MValue("%status", STATUS_TYPE)
         params.append(f"{status.name}: {STATUS_TYPE}")
         b.status = status
@@ -177,15 +179,30 @@ class _FunctionEmitter:
         lines.extend(b.lines)
         lines.append("  }")
 
-    def _read_dims(self, type: IRType, values: list[MValue]) -> None:
+    def _read_dims(
+        self, types: Sequence[IRType], args: Sequence[Emitted | None]
+    ) -> dict[str, MValue]:
+        """The size of each DimVar of `types` (in order), read where `dim_var_carrier` says
+        (the first parameter and axis that carries it), from the emitted `args`."""
         b = self.b
-        for leaf, value in zip(leaves(type), values, strict=True):
-            for axis, dim in enumerate(leaf.shape):
-                if isinstance(dim, DimVar) and dim.name not in b.dims:
-                    kind = "memref" if isinstance(leaf, BufferType) else "tensor"
-                    b.dims[dim.name] = b.op(
-                        f"{kind}.dim {value}, {b.index(axis)} : {value.type}", "index"
+        sizes: dict[str, MValue] = {}
+        for type in types:
+            for leaf in leaves(type):
+                for dim in leaf.shape:
+                    if not isinstance(dim, DimVar) or dim.name in sizes:
+                        continue
+                    carrier = dim_var_carrier(types, dim.name)
+                    assert carrier is not None
+                    value = args[carrier.param]
+                    for index in carrier.fields:
+                        assert isinstance(value, tuple)
+                        value = value[index]
+                    assert isinstance(value, MValue)
+                    kind = "memref" if value.type.startswith("memref") else "tensor"
+                    sizes[dim.name] = b.op(
+                        f"{kind}.dim {value}, {b.index(carrier.axis)} : {value.type}", "index"
                     )
+        return sizes
 
     # -- statements -----------------------------------------------------------------------
 
@@ -293,16 +310,7 @@ class _FunctionEmitter:
         error recorded in the status buffer (the interpreter's message), with empty results."""
         b = self.b
         args = [self.env[v] for v in op.operands]
-        sizes: dict[str, MValue] = {}
-        for value, arg in zip(op.operands, args, strict=True):
-            type = from_attr(value.type)
-            for leaf, leaf_value in zip(leaves(type), _flat(arg), strict=True):
-                for axis, dim in enumerate(leaf.shape):
-                    if isinstance(dim, DimVar) and dim.name not in sizes:
-                        kind = "memref" if isinstance(leaf, BufferType) else "tensor"
-                        sizes[dim.name] = b.op(
-                            f"{kind}.dim {leaf_value}, {b.index(axis)} : {leaf_value.type}", "index"
-                        )
+        sizes = self._read_dims([from_attr(v.type) for v in op.operands], args)
         result = _result_type(op)
         types = [shaped_type(t) for t in leaves(result)]
         cases = list(zip(op.callees, op.case_patterns, strict=True))
@@ -347,5 +355,8 @@ def _placeholder(b: MlirBuilder, type: TensorType | BufferType) -> MValue:
 
 
 def emit_tree(module_op: ModuleOp, prefix: str = "") -> EmittedModule:
-    """`emit_module` of a tree, lowered to TIR first when it holds HIR."""
+    """`emit_module` of a tree, lowered to TIR first when it holds HIR (`tilefoundry.lower`:
+    from the entry, only what it reaches)."""
+    if any(isinstance(op, FuncOp) for op in module_op.walk()):
+        module_op = lower_module(module_op)
     return emit_module(module_op, prefix)

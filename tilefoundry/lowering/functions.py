@@ -212,9 +212,7 @@ def _split_location(location: Attribute) -> tuple[NameLoc | UnknownLoc, Attribut
         inner = location.location
         rest = UnknownLoc() if isinstance(inner, NoneAttr | UnknownLoc) else inner
         return NameLoc(location.desc, NoneAttr()), rest
-    binding = next(
-        (m for m in location_to_metadata(location) if type(m) is BindingMetadata), None
-    )
+    binding = next((m for m in location_to_metadata(location) if type(m) is BindingMetadata), None)
     if binding is None:
         return UnknownLoc(), location
     return NameLoc(StringAttr(binding.name), NoneAttr()), location

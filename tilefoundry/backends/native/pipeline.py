@@ -81,7 +81,6 @@ NATIVE_PIPELINE = NativePipeline(
         _BUFFERIZE,
         "canonicalize",
         "cse",
-        "drop-equivalent-buffer-results",
         "buffer-deallocation-pipeline",
         "convert-bufferization-to-memref",
         "convert-linalg-to-loops",

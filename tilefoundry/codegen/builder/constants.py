@@ -23,7 +23,7 @@ def storage_bits(array: Any, dtype: str) -> Any:
     float32; i1: 0 / 1 bytes)."""
     import numpy as np
 
-    array = np.ascontiguousarray(array)
+    array = np.array(array, order="C")  # a 0-d one stays 0-d
     if dtype == "bf16":
         return (array.astype(np.float32).view(np.uint32) >> np.uint32(16)).astype(np.uint16)
     if dtype == "i1":
