@@ -15,9 +15,10 @@ tir.evaluate tf.call tf.memory.copy(%buf, %src) : (!tf.buffer<4xf32>, tensor<4xf
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from tilefoundry.arguments import shown
+from tilefoundry.dialects.tf.dense import numpy_dtype
 from tilefoundry.dialects.tf.types import BufferType, IRType, TensorType, UnitType
 from tilefoundry.ir.algebra.op_registry import Op, ParamDef, register_op
 from tilefoundry.ir.algebra.patterns import Pattern
@@ -65,6 +66,13 @@ class Copy(Op):
             )
         return UnitType()
 
+    def reference(self, *arrays: Any) -> Any:
+        import numpy as np
+
+        dst, src = arrays
+        np.copyto(dst, src)
+        return None  # an effect: dst is written in place
+
 
 @register_op(category="memory", name="load")
 class Load(Op):
@@ -88,6 +96,12 @@ class Load(Op):
         if not isinstance(buffer, BufferType):
             raise ValueError(f"load reads a buffer, got {buffer}")
         return buffer.tensor
+
+    def reference(self, *arrays: Any) -> Any:
+        """A snapshot: later writes to the buffer do not show."""
+        import numpy as np
+
+        return np.array(arrays[0], copy=True)
 
 
 @register_op(category="memory", name="alloc")
@@ -117,3 +131,8 @@ class Alloc(DtypeOp):
 
     def infer_type(self, *arg_types: IRType) -> IRType:
         return BufferType(self.shape, self.dtype)
+
+    def reference(self, *arrays: Any) -> Any:
+        import numpy as np
+
+        return np.zeros(self.shape, numpy_dtype(self.dtype))

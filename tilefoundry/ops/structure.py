@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any, ClassVar
 
 from xdsl.ir import OpResult, SSAValue
 
@@ -35,6 +36,8 @@ class TupleGetItem(Op):
     ```
     """
 
+    builder_name: ClassVar[str] = "tuple_get_item"
+
     input = ParamDef(kind="input")
     index = ParamDef(kind="attribute", annotation=int)
 
@@ -54,6 +57,9 @@ class TupleGetItem(Op):
             element: SSAValue = produced.op.elements_[self.index]
             return element
         return None
+
+    def reference(self, *arrays: Any) -> Any:
+        return arrays[0][self.index]
 
 
 @register_op(category="shape", name="split")
@@ -87,3 +93,8 @@ class Split(Op):
             raise ValueError(f"dim {axis} of size {size} does not split into {self.sections} parts")
         part = TensorType((*x.shape[:axis], size // self.sections, *x.shape[axis + 1 :]), x.dtype)
         return TupleType((part,) * self.sections)
+
+    def reference(self, *arrays: Any) -> Any:
+        import numpy as np
+
+        return tuple(np.split(arrays[0], self.sections, axis=self.axis))
