@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from xdsl.ir import SSAValue
 
@@ -27,11 +28,12 @@ from tilefoundry.codegen.builder.scalar import (
     widen,
 )
 from tilefoundry.codegen.builder.structured import elementwise
+from tilefoundry.dialects.tf.numerics import cast_array, int_range, widened
 from tilefoundry.dialects.tf.ops import defining_call
 from tilefoundry.dialects.tf.types import IRType, TensorType, from_attr
 from tilefoundry.ir.algebra.op_registry import Op, ParamDef, register_alias, register_op
 from tilefoundry.ir.algebra.patterns import Tensor
-from tilefoundry.ops.folding import elements, is_literal
+from tilefoundry.ops.folding import elements, is_literal, same_exact, unbounded
 from tilefoundry.ops.shapes import DtypeOp, broadcast_shapes, same_dtype, tensor_args
 
 __all__ = ["BINARY_ALIASES", "UNARY_ALIASES", "Binary", "BinaryKind", "Cast", "Unary", "UnaryKind"]
@@ -144,6 +146,102 @@ class Binary(Op):
     def flops(self, arg_types: Sequence[IRType], result: IRType) -> int:
         return elements(result)
 
+    def exact_integers(self, arrays: Sequence[Any], value: Any) -> bool | None:
+        """Exact on unbounded integers; an integer division by zero and a negative power are
+        never folded. A comparison is exact."""
+        import numpy as np
+
+        kind = self.kind
+        if kind.is_comparison:
+            return True
+        a, b = (unbounded(x) for x in arrays)
+        if kind is BinaryKind.ADD:
+            return same_exact(a + b, value)
+        if kind is BinaryKind.SUB:
+            return same_exact(a - b, value)
+        if kind is BinaryKind.MUL:
+            return same_exact(a * b, value)
+        if kind is BinaryKind.DIV:
+            return not np.any(arrays[1] == 0) and same_exact(a // b, value)
+        if kind is BinaryKind.POW:
+            if np.any(arrays[1] < 0):
+                return False
+            limit = _EXPONENT_LIMIT
+            clipped = np.where(b > limit, limit + b % 2, b)
+            return same_exact(a**clipped, value)
+        return kind in (BinaryKind.MAX, BinaryKind.MIN)
+
+    def reference(self, *arrays: Any) -> Any:
+        """f16 / bf16 compute in float32 (`widened`); integers wrap, floor-divide (a division
+        by zero is 0) and truncate a negative power toward zero."""
+        import numpy as np
+
+        lhs, rhs = widened(arrays[0]), widened(arrays[1])
+        result = np.asarray(_binary_kernel(self.kind)(lhs, rhs))
+        return result if self.kind.is_comparison else result.astype(lhs.dtype, copy=False)
+
+
+# The numbers follow `tilefoundry.dialects.tf.numerics` (docs/ir.md, "Numeric semantics"): an op
+# on f16 or bf16 computes in float32 (`widened`), and `evaluate_op` rounds every result once to
+# its dtype (`cast_array`); integers wrap, and the cases numpy leaves undefined or raises on are
+# defined here (an integer division by zero is 0, a negative integer power truncates toward zero).
+
+
+def _divide(a: Any, b: Any) -> Any:
+    """Floats divide (IEEE); integers floor-divide, and a division by zero is 0."""
+    import numpy as np
+
+    if a.dtype.kind not in "iub":
+        return np.divide(a, b)
+    zero = b == 0
+    return np.where(zero, 0, np.floor_divide(a, np.where(zero, 1, b)))
+
+
+def _power(a: Any, b: Any) -> Any:
+    """Floats as IEEE `pow`; an integer to a negative power is the exact value truncated toward
+    zero (1 for 1, +-1 for -1, else 0, 0 ** -n included)."""
+    import numpy as np
+
+    if a.dtype.kind not in "iu":
+        return np.power(a, b)
+    a, b = np.broadcast_arrays(a, b)
+    negative = b < 0
+    powered = np.power(a, np.where(negative, 0, b))
+    odd = (b % 2) != 0
+    truncated = np.where(a == 1, 1, np.where(a == -1, np.where(odd, -1, 1), 0))
+    return np.where(negative, truncated, powered).astype(a.dtype)
+
+
+_BINARY_UFUNCS = {
+    BinaryKind.ADD: "add",
+    BinaryKind.SUB: "subtract",
+    BinaryKind.MUL: "multiply",
+    BinaryKind.MAX: "maximum",
+    BinaryKind.MIN: "minimum",
+    BinaryKind.CMP_EQ: "equal",
+    BinaryKind.CMP_NE: "not_equal",
+    BinaryKind.CMP_LT: "less",
+    BinaryKind.CMP_LE: "less_equal",
+    BinaryKind.CMP_GT: "greater",
+    BinaryKind.CMP_GE: "greater_equal",
+}
+
+
+def _binary_kernel(kind: BinaryKind) -> Callable[[Any, Any], Any]:
+    import numpy as np
+
+    if kind is BinaryKind.DIV:
+        return _divide
+    if kind is BinaryKind.POW:
+        return _power
+    kernel: Callable[[Any, Any], Any] = getattr(np, _BINARY_UFUNCS[kind])
+    return kernel
+
+
+_EXPONENT_LIMIT = 64
+"""Past this exponent, |base| >= 2 overflows every dtype: the exact power stops growing there
+(keeping the exponent's parity), so huge exponents cost nothing."""
+
 
 @register_op(category="math")
 class Unary(Op):
@@ -199,6 +297,46 @@ class Unary(Op):
     def flops(self, arg_types: Sequence[IRType], result: IRType) -> int:
         return elements(result)
 
+    def exact_integers(self, arrays: Sequence[Any], value: Any) -> bool | None:
+        import numpy as np
+
+        (x,) = (unbounded(a) for a in arrays)
+        if self.kind is UnaryKind.NEG:
+            return same_exact(-x, value)
+        if self.kind is UnaryKind.ABS:
+            return same_exact(np.abs(x), value)
+        return self.kind is UnaryKind.RELU
+
+    def reference(self, *arrays: Any) -> Any:
+        """f16 / bf16 compute in float32 (`widened`)."""
+        import numpy as np
+
+        x = widened(arrays[0])
+        return np.asarray(_unary_kernel(self.kind, x)).astype(x.dtype, copy=False)
+
+
+def _unary_kernel(kind: UnaryKind, x: Any) -> Any:
+    import numpy as np
+
+    if kind is UnaryKind.NEG:
+        return np.negative(x)
+    if kind is UnaryKind.EXP:
+        return np.exp(x)
+    if kind is UnaryKind.LOG:
+        return np.log(x)
+    if kind is UnaryKind.SQRT:
+        return np.sqrt(x)
+    if kind is UnaryKind.RSQRT:
+        return 1 / np.sqrt(x)
+    if kind is UnaryKind.TANH:
+        return np.tanh(x)
+    if kind is UnaryKind.ABS:
+        return np.abs(x)
+    if kind is UnaryKind.SIGMOID:
+        return 1 / (1 + np.exp(-x))
+    assert kind is UnaryKind.RELU
+    return np.maximum(x, np.zeros((), x.dtype))
+
 
 @register_op(category="math")
 class Cast(DtypeOp):
@@ -237,6 +375,24 @@ class Cast(DtypeOp):
 
     def flops(self, arg_types: Sequence[IRType], result: IRType) -> int:
         return elements(result)
+
+    def exact_integers(self, arrays: Sequence[Any], value: Any) -> bool | None:
+        """A cast into an integer type keeps every value (a float: finite, integral, in range)."""
+        import numpy as np
+
+        (source,) = arrays
+        if source.dtype.kind == "f":
+            lo, hi = int_range(self.dtype)
+            wide = source.astype(np.float64)
+            ok = np.isfinite(wide) & (wide == np.trunc(wide)) & (wide >= lo) & (wide < hi + 1.0)
+            if not np.all(ok):
+                return False
+            exact = np.array([int(v) for v in wide.reshape(-1)], dtype=object)
+            return same_exact(exact.reshape(wide.shape), value)
+        return same_exact(unbounded(source.astype(np.int64)), value)
+
+    def reference(self, *arrays: Any) -> Any:
+        return cast_array(arrays[0], self.dtype)
 
 
 BINARY_ALIASES = tuple(kind.value for kind in BinaryKind)

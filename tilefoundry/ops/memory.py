@@ -16,12 +16,13 @@ tir.evaluate tf.call tf.memory.copy(%buf, %src) : (!tf.buffer<4xf32>, tensor<4xf
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from tilefoundry.arguments import shown
 from tilefoundry.codegen.builder import Emitted, MlirBuilder, values
 from tilefoundry.codegen.builder.composite import zero
 from tilefoundry.codegen.builder.types import memref_type
+from tilefoundry.dialects.tf.dense import numpy_dtype
 from tilefoundry.dialects.tf.types import BufferType, IRType, TensorType, UnitType
 from tilefoundry.ir.algebra.op_registry import Op, ParamDef, register_op
 from tilefoundry.ir.algebra.patterns import Pattern
@@ -83,6 +84,13 @@ class Copy(Op):
         if src.name != dst.name:
             b.line(f"memref.copy {src}, {dst} : {src.type} to {dst.type}")
 
+    def reference(self, *arrays: Any) -> Any:
+        import numpy as np
+
+        dst, src = arrays
+        np.copyto(dst, src)
+        return None  # an effect: dst is written in place
+
 
 @register_op(category="memory", name="load")
 class Load(Op):
@@ -120,6 +128,12 @@ class Load(Op):
         b.line(f"memref.copy {buffer}, {copy} : {buffer.type} to {buffer.type}")
         tensor = "tensor" + buffer.type[len("memref") :]
         return b.op(f"bufferization.to_tensor {copy} restrict writable : {buffer.type}", tensor)
+
+    def reference(self, *arrays: Any) -> Any:
+        """A snapshot: later writes to the buffer do not show."""
+        import numpy as np
+
+        return np.array(arrays[0], copy=True)
 
 
 @register_op(category="memory", name="alloc")
@@ -159,3 +173,8 @@ class Alloc(DtypeOp):
         fill = zero(b, self.dtype)
         b.line(f"linalg.fill ins({fill} : {fill.type}) outs({buffer} : {type})")
         return buffer
+
+    def reference(self, *arrays: Any) -> Any:
+        import numpy as np
+
+        return np.zeros(self.shape, numpy_dtype(self.dtype))

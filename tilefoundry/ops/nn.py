@@ -15,6 +15,7 @@ from __future__ import annotations
 import enum
 import math
 from collections.abc import Sequence
+from typing import Any, ClassVar
 
 from xdsl.ir import SSAValue
 
@@ -129,7 +130,16 @@ def _activation_element(b: MlirBuilder, kind: ActivationKind, x: MValue, dtype: 
 @register_op(category="nn")
 class Activation(Op):
     """An elementwise float function: `silu`, `gelu` (erf form), `gelu_tanh` (the tanh
-    approximation), `sin`, `cos`, `erf`. FLOPs: the operations of its formula per element."""
+    approximation), `sin`, `cos`, `erf`.
+
+    Types: the input is a float tensor; the result has its type.
+
+    FLOPs: the operations of its formula per element.
+
+    ```mlir
+    %a = tf.call tf.nn.activation<kind = silu>(%x) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+    ```
+    """
 
     input = ParamDef(kind="input", pattern=Tensor)
     kind = ParamDef(kind="attribute", annotation=ActivationKind)
@@ -149,11 +159,48 @@ class Activation(Op):
     def flops(self, arg_types: Sequence[IRType], result: IRType) -> int:
         return _ACTIVATION_FLOPS[self.kind] * elements(result)
 
+    def reference(self, *arrays: Any) -> Any:
+        import numpy as np
+
+        (x,) = arrays
+        return np.asarray(_activation(self.kind, x)).astype(x.dtype, copy=False)
+
+
+def _erf(x: Any) -> Any:
+    import numpy as np
+
+    return np.vectorize(math.erf, otypes=[np.float64])(x)
+
+
+def _activation(kind: ActivationKind, x: Any) -> Any:
+    import numpy as np
+
+    if kind is ActivationKind.SILU:
+        return x / (1 + np.exp(-x))
+    if kind is ActivationKind.GELU:
+        return 0.5 * x * (1 + _erf(x.astype(np.float64) / math.sqrt(2.0)))
+    if kind is ActivationKind.GELU_TANH:
+        inner = math.sqrt(2.0 / math.pi) * (x + 0.044715 * x * x * x)
+        return 0.5 * x * (1 + np.tanh(inner))
+    if kind is ActivationKind.SIN:
+        return np.sin(x)
+    if kind is ActivationKind.COS:
+        return np.cos(x)
+    return _erf(x.astype(np.float64))
+
 
 @register_op(category="nn")
 class Softmax(Op):
-    """`exp(x - max) / sum(exp(x - max))` along `axis`. FLOPs: max, subtract, exp, sum and
-    divide, five per element."""
+    """`exp(x - max) / sum(exp(x - max))` along `axis`.
+
+    Types: the input is a float tensor and `axis` one of its dims; the result has its type.
+
+    FLOPs: max, subtract, exp, sum and divide, five per element.
+
+    ```mlir
+    %p = tf.call tf.nn.softmax<axis = -1>(%x) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+    ```
+    """
 
     input = ParamDef(kind="input", pattern=Tensor)
     axis = ParamDef(kind="attribute", annotation=int)
@@ -197,11 +244,31 @@ class Softmax(Op):
     def flops(self, arg_types: Sequence[IRType], result: IRType) -> int:
         return 5 * elements(result)
 
+    def reference(self, *arrays: Any) -> Any:
+        import numpy as np
+
+        (x,) = arrays
+        shifted = np.exp(x - np.max(x, axis=self.axis, keepdims=True))
+        return (shifted / np.sum(shifted, axis=self.axis, keepdims=True)).astype(
+            x.dtype, copy=False
+        )
+
 
 @register_op(category="reduce", name="mean")
 class ReduceMean(Op):
-    """The mean along `axis` (kept as a size-1 dim with `keepdims`): one operation per input
-    element, and a divide per output element."""
+    """The mean along `axis` (kept as a size-1 dim with `keepdims`).
+
+    Types: the input is a float tensor and `axis` one of its dims; the result drops that dim,
+    or keeps it with size 1 under `keepdims`, in the input's dtype.
+
+    FLOPs: one per input element, and a divide per output element.
+
+    ```mlir
+    %m = tf.call tf.reduce.mean<axis = -1, keepdims = true>(%x) : (tensor<4x8xf32>) -> tensor<4x1xf32>
+    ```
+    """
+
+    builder_name: ClassVar[str] = "reduce_mean"
 
     input = ParamDef(kind="input", pattern=Tensor)
     axis = ParamDef(kind="attribute", annotation=int)
@@ -240,11 +307,26 @@ class ReduceMean(Op):
     def flops(self, arg_types: Sequence[IRType], result: IRType) -> int:
         return elements(arg_types[0]) + elements(result)
 
+    def reference(self, *arrays: Any) -> Any:
+        import numpy as np
+
+        (x,) = arrays
+        return np.mean(x, axis=self.axis, keepdims=self.keepdims, dtype=x.dtype)
+
 
 @register_op(category="reduce")
 class Cumsum(Op):
-    """The running sum along `axis` (same shape and dtype; i1 is refused): one add per
-    element."""
+    """The running sum along `axis`.
+
+    Types: the input is not `i1` (cast it to an integer first) and `axis` is one of its dims;
+    the result has its type.
+
+    FLOPs: one add per element.
+
+    ```mlir
+    %c = tf.call tf.reduce.cumsum<axis = 1>(%x) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+    ```
+    """
 
     input = ParamDef(kind="input", pattern=Tensor)
     axis = ParamDef(kind="attribute", annotation=int)
@@ -286,6 +368,12 @@ class Cumsum(Op):
     def flops(self, arg_types: Sequence[IRType], result: IRType) -> int:
         return elements(result)
 
+    def reference(self, *arrays: Any) -> Any:
+        import numpy as np
+
+        (x,) = arrays
+        return np.cumsum(x, axis=self.axis, dtype=x.dtype)
+
 
 class LogicalKind(enum.Enum):
     AND = "and"
@@ -302,7 +390,19 @@ def _bool_tensor(op: str, t: IRType) -> TensorType:
 
 @register_op(category="logic", name="binary")
 class Logical(Op):
-    """Elementwise `and` / `or` / `xor` of two `i1` tensors, with broadcasting."""
+    """Elementwise `and` / `or` / `xor` of two `i1` tensors, with broadcasting.
+
+    Types: both operands are `i1` and their shapes broadcast; the result is `i1` of the
+    broadcast shape.
+
+    FLOPs: one per result element.
+
+    ```mlir
+    %l = tf.call tf.logic.binary<kind = and>(%p, %q) : (tensor<4x8xi1>, tensor<8xi1>) -> tensor<4x8xi1>
+    ```
+    """
+
+    builder_name: ClassVar[str] = "logical"
 
     lhs = ParamDef(kind="input", pattern=Tensor)
     rhs = ParamDef(kind="input", pattern=Tensor)
@@ -337,10 +437,31 @@ class Logical(Op):
     def flops(self, arg_types: Sequence[IRType], result: IRType) -> int:
         return elements(result)
 
+    def reference(self, *arrays: Any) -> Any:
+        import numpy as np
+
+        lhs, rhs = arrays
+        if self.kind is LogicalKind.AND:
+            return np.logical_and(lhs, rhs)
+        if self.kind is LogicalKind.OR:
+            return np.logical_or(lhs, rhs)
+        return np.logical_xor(lhs, rhs)
+
 
 @register_op(category="logic", name="not")
 class LogicalNot(Op):
-    """Elementwise negation of an `i1` tensor."""
+    """Elementwise negation of an `i1` tensor.
+
+    Types: the input is `i1`; the result has its type.
+
+    FLOPs: one per element.
+
+    ```mlir
+    %n = tf.call tf.logic.not(%p) : (tensor<4x8xi1>) -> tensor<4x8xi1>
+    ```
+    """
+
+    builder_name: ClassVar[str] = "logical_not"
 
     input = ParamDef(kind="input", pattern=Tensor)
 
@@ -370,3 +491,8 @@ class LogicalNot(Op):
 
     def flops(self, arg_types: Sequence[IRType], result: IRType) -> int:
         return elements(result)
+
+    def reference(self, *arrays: Any) -> Any:
+        import numpy as np
+
+        return np.logical_not(arrays[0])

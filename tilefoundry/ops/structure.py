@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any, ClassVar
 
 from xdsl.ir import OpResult, SSAValue
 
@@ -36,6 +37,8 @@ class TupleGetItem(Op):
     %a = tf.call tf.tuple.get_item<index = 0>(%t) : (tuple<tensor<4x4xf32>, tensor<4x4xf32>>) -> tensor<4x4xf32>
     ```
     """
+
+    builder_name: ClassVar[str] = "tuple_get_item"
 
     input = ParamDef(kind="input")
     index = ParamDef(kind="attribute", annotation=int)
@@ -65,6 +68,9 @@ class TupleGetItem(Op):
             element: SSAValue = produced.op.elements_[self.index]
             return element
         return None
+
+    def reference(self, *arrays: Any) -> Any:
+        return arrays[0][self.index]
 
 
 @register_op(category="shape", name="split")
@@ -115,3 +121,8 @@ class Split(Op):
             offsets: list[int] = [index * size if i == axis else 0 for i in range(x_type.rank)]
             parts.append(extract_slice(b, x, list(offsets), part))
         return tuple(parts)
+
+    def reference(self, *arrays: Any) -> Any:
+        import numpy as np
+
+        return tuple(np.split(arrays[0], self.sections, axis=self.axis))

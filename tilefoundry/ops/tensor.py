@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import Any
 
 from xdsl.ir import SSAValue
 
@@ -37,6 +38,8 @@ from tilefoundry.codegen.builder.structured import (
     insert_slice,
     reshape,
 )
+from tilefoundry.diagnostics import ExecutionError
+from tilefoundry.dialects.tf.dense import numpy_dtype
 from tilefoundry.dialects.tf.types import DimVar, IRType, TensorType, TupleType, from_attr
 from tilefoundry.ir.algebra.op_registry import Op, ParamDef, register_op
 from tilefoundry.ir.algebra.patterns import Tensor
@@ -59,7 +62,18 @@ def _split_sizes(shape: Sequence[Dim]) -> tuple[int, list[DimVar]]:
 @register_op(category="tensor")
 class Reshape(Op):
     """The same elements in row-major order under another shape; one entry may be `-1`, the
-    size the others leave (a DimVar when the input has one the other entries do not)."""
+    size the others leave (a DimVar when the input has one the other entries do not).
+
+    Types: the input's element count equals that of `shape` (with a `-1` entry, the size that
+    makes them equal; with a DimVar in the input, the `-1` entry is that DimVar and the other
+    entries hold its static part); the result has `shape` and the input's dtype.
+
+    FLOPs: none (it moves data).
+
+    ```mlir
+    %r = tf.call tf.tensor.reshape<shape = [2, -1]>(%x) : (tensor<4x8xf32>) -> tensor<2x16xf32>
+    ```
+    """
 
     input = ParamDef(kind="input", pattern=Tensor)
     shape = ParamDef(kind="attribute", annotation=tuple[int, ...])
@@ -100,11 +114,27 @@ class Reshape(Op):
         """A reshape to the shape the value already has is the value."""
         return args[0] if from_attr(args[0].type) == result else None
 
+    def reference(self, *arrays: Any) -> Any:
+        import numpy as np
+
+        return np.ascontiguousarray(np.reshape(arrays[0], self.shape))
+
 
 @register_op(category="tensor")
 class BroadcastTo(Op):
     """numpy `broadcast_to`: size-1 dims (and missing leading dims) repeat to `shape`; a `-1`
-    entry keeps the input's dim."""
+    entry keeps the input's dim.
+
+    Types: `shape` has at least the input's rank; each input dim (right-aligned) equals its
+    entry, is 1, or meets a `-1`; a new leading dim needs a size; the result has that shape
+    and the input's dtype.
+
+    FLOPs: none (it moves data).
+
+    ```mlir
+    %b = tf.call tf.tensor.broadcast_to<shape = [3, 4, 8]>(%x) : (tensor<4x8xf32>) -> tensor<3x4x8xf32>
+    ```
+    """
 
     input = ParamDef(kind="input", pattern=Tensor)
     shape = ParamDef(kind="attribute", annotation=tuple[int, ...])
@@ -143,10 +173,28 @@ class BroadcastTo(Op):
         """A broadcast to the shape the value already has is the value."""
         return args[0] if from_attr(args[0].type) == result else None
 
+    def reference(self, *arrays: Any) -> Any:
+        import numpy as np
+
+        (x,) = arrays
+        lead = len(self.shape) - x.ndim
+        shape = [x.shape[i - lead] if s == -1 else s for i, s in enumerate(self.shape)]
+        return np.ascontiguousarray(np.broadcast_to(x, shape))
+
 
 @register_op(category="tensor")
 class Concat(Op):
-    """Joins the tensors of a tuple along `axis` (the other dims equal, one dtype)."""
+    """Joins the tensors of a tuple along `axis` (the other dims equal, one dtype).
+
+    Types: the input is a non-empty tuple of tensors of one dtype and rank, equal in every dim
+    but `axis`, which is static; the result's `axis` is the sum of theirs.
+
+    FLOPs: none (it moves data).
+
+    ```mlir
+    %c = tf.call tf.tensor.concat<axis = 1>(%t) : (tuple<tensor<4x8xf32>, tensor<4x2xf32>>) -> tensor<4x10xf32>
+    ```
+    """
 
     input = ParamDef(kind="input")
     axis = ParamDef(kind="attribute", annotation=int)
@@ -196,11 +244,27 @@ class Concat(Op):
             offset += size
         return out
 
+    def reference(self, *arrays: Any) -> Any:
+        import numpy as np
+
+        return np.concatenate(arrays[0], axis=self.axis)
+
 
 @register_op(category="tensor")
 class Slice(Op):
     """`x[start:stop:step]` along `axis` (Python's clamping of start and stop; step >= 1). A
-    whole dynamic dim (`start = 0`, `stop` past any size, `step = 1`) stays that DimVar."""
+    whole dynamic dim (`start = 0`, `stop` past any size, `step = 1`) stays that DimVar.
+
+    Types: `axis` is a dim of the input and `step >= 1`; the result has the input's type with
+    that dim the length of `range(start, stop, step)` clamped to it (a dynamic dim only
+    whole).
+
+    FLOPs: none (it moves data).
+
+    ```mlir
+    %s = tf.call tf.tensor.slice<axis = 1, start = 2, stop = 6>(%x) : (tensor<4x8xf32>) -> tensor<4x4xf32>
+    ```
+    """
 
     input = ParamDef(kind="input", pattern=Tensor)
     axis = ParamDef(kind="attribute", annotation=int)
@@ -243,6 +307,23 @@ class Slice(Op):
         """A slice that keeps the whole dim is the value."""
         return args[0] if from_attr(args[0].type) == result else None
 
+    def reference(self, *arrays: Any) -> Any:
+        import numpy as np
+
+        (x,) = arrays
+        index = [slice(None)] * x.ndim
+        index[self.axis] = slice(self.start, self.stop, self.step)
+        return np.ascontiguousarray(x[tuple(index)])
+
+
+def check_bounds(op: str, index: Any, size: int, axis: int) -> None:
+    """An index outside `[-size, size)` is refused (as torch refuses it), naming it."""
+    bad = index[(index < -size) | (index >= size)]
+    if bad.size:
+        raise ExecutionError(
+            f"{op}: index {int(bad.flat[0])} is out of range for dim {axis} of size {size}"
+        )
+
 
 def _index_shapes(t: IRType) -> list[TensorType]:
     if not isinstance(t, TupleType) or not t.fields:
@@ -280,7 +361,18 @@ def _lead_map(shape: Sequence[Dim], lead: Sequence[Dim], rank: int) -> str:
 class Index(Op):
     """numpy advanced indexing of the leading dims: `x[i0, i1, ...]` with the index tensors
     broadcast together (their shape, then the remaining dims of `x`); negative indices count
-    from the end. An embedding lookup is `index(weight, (ids,))`."""
+    from the end. An embedding lookup is `index(weight, (ids,))`.
+
+    Types: `indices` is a non-empty tuple of integer tensors, no more than the input's rank,
+    whose shapes broadcast; the result is that shape, then the input's remaining dims, in its
+    dtype. An index out of range is refused at run time.
+
+    FLOPs: none (it moves data).
+
+    ```mlir
+    %e = tf.call tf.tensor.index(%w, %ids) : (tensor<256x64xf32>, tuple<tensor<1x8xi64>>) -> tensor<1x8x64xf32>
+    ```
+    """
 
     input = ParamDef(kind="input", pattern=Tensor)
     indices = ParamDef(kind="input")
@@ -337,11 +429,30 @@ class Index(Op):
     def flops(self, arg_types: Sequence[IRType], result: IRType) -> int:
         return 0
 
+    def reference(self, *arrays: Any) -> Any:
+        import numpy as np
+
+        x, indices = arrays
+        positions = tuple(np.asarray(i, dtype=np.int64) for i in indices)
+        for axis, index in enumerate(positions):
+            check_bounds(self.op_name, index, x.shape[axis], axis)
+        return np.ascontiguousarray(x[positions])
+
 
 @register_op(category="tensor")
 class Gather(Op):
     """torch `gather`: `out[i][j] = x[i][index[i][j]]` along `axis` (the result has the
-    index's shape)."""
+    index's shape).
+
+    Types: `index` is an integer tensor of the input's rank and `axis` a dim; the result has the
+    index's shape and the input's dtype. An index out of range is refused at run time.
+
+    FLOPs: none (it moves data).
+
+    ```mlir
+    %g = tf.call tf.tensor.gather<axis = 1>(%x, %i) : (tensor<4x8xf32>, tensor<4x2xi64>) -> tensor<4x2xf32>
+    ```
+    """
 
     input = ParamDef(kind="input", pattern=Tensor)
     index = ParamDef(kind="input", pattern=Tensor)
@@ -389,10 +500,28 @@ class Gather(Op):
         )
         return gathered
 
+    def reference(self, *arrays: Any) -> Any:
+        import numpy as np
+
+        x, index = arrays
+        axis = self.axis % x.ndim
+        check_bounds(self.op_name, index, x.shape[axis], axis)
+        return np.take_along_axis(x, index.astype(np.int64), axis=axis)
+
 
 @register_op(category="tensor")
 class Where(Op):
-    """`cond ? lhs : rhs`, elementwise with broadcasting (`cond` is `i1`)."""
+    """`cond ? lhs : rhs`, elementwise with broadcasting (`cond` is `i1`).
+
+    Types: `cond` is `i1`, `lhs` and `rhs` have one dtype, the three shapes broadcast; the
+    result has the broadcast shape and their dtype.
+
+    FLOPs: none (it selects values).
+
+    ```mlir
+    %w = tf.call tf.tensor.where(%m, %x, %y) : (tensor<4x8xi1>, tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32>
+    ```
+    """
 
     cond = ParamDef(kind="input", pattern=Tensor)
     lhs = ParamDef(kind="input", pattern=Tensor)
@@ -426,10 +555,25 @@ class Where(Op):
     def flops(self, arg_types: Sequence[IRType], result: IRType) -> int:
         return 0
 
+    def reference(self, *arrays: Any) -> Any:
+        import numpy as np
+
+        cond, lhs, rhs = arrays
+        return np.where(cond, lhs, rhs)
+
 
 @register_op(category="tensor")
 class Iota(DtypeOp):
-    """`[start, start + step, ...]`: `size` values of `dtype` (what `arange` maps to)."""
+    """`[start, start + step, ...]`: `size` values of `dtype` (what `arange` maps to).
+
+    Types: no inputs; `size >= 0`; the result is `tensor<size x dtype>`.
+
+    FLOPs: none.
+
+    ```mlir
+    %a = tf.call tf.tensor.iota<start = 0, step = 1, size = 8, dtype = "i64">() : () -> tensor<8xi64>
+    ```
+    """
 
     start = ParamDef(kind="attribute", annotation=int, default=0)
     step = ParamDef(kind="attribute", annotation=int, default=1)
@@ -460,10 +604,25 @@ class Iota(DtypeOp):
         (values_,) = b.generic([], [(out, identity_map(1))], ["parallel"], lambda s: [element(s)])
         return values_
 
+    def reference(self, *arrays: Any) -> Any:
+        import numpy as np
+
+        values = self.start + self.step * np.arange(self.size, dtype=np.int64)
+        return values.astype(numpy_dtype(self.dtype))
+
 
 @register_op(category="tensor")
 class Full(DtypeOp):
-    """A tensor of `shape` whose every element is `value` (of `dtype`)."""
+    """A tensor of `shape` whose every element is `value` (of `dtype`).
+
+    Types: no inputs; `shape` has no negative size; the result has `shape` and `dtype`.
+
+    FLOPs: none.
+
+    ```mlir
+    %f = tf.call tf.tensor.full<shape = [2, 2], value = 1.0, dtype = "f32">() : () -> tensor<2x2xf32>
+    ```
+    """
 
     shape = ParamDef(kind="attribute", annotation=tuple[int, ...])
     value = ParamDef(kind="attribute", annotation=float)
@@ -490,3 +649,8 @@ class Full(DtypeOp):
         if self.dtype == "bf16":
             scalar = convert(b, scalar, "f32", "bf16")
         return b.fill(scalar, b.empty(result))
+
+    def reference(self, *arrays: Any) -> Any:
+        import numpy as np
+
+        return np.full(self.shape, self.value, dtype=numpy_dtype(self.dtype))
