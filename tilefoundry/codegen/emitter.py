@@ -174,7 +174,11 @@ class _FunctionEmitter:
             header += f" -> ({', '.join(results)})"
         for statement in op.body.block.ops:
             b.location = location_text(statement.location)
-            self._statement(statement)
+            try:
+                self._statement(statement)
+            except EmitError as err:
+                err.op = err.op or statement
+                raise
         lines.append(f"  {header} {{")
         lines.extend(b.lines)
         lines.append("  }")
@@ -233,7 +237,11 @@ class _FunctionEmitter:
             outer = self.b.location
             here = location_text(inner.location)
             self.b.location = here or outer
-            value = self._expression(inner)
+            try:
+                value = self._expression(inner)
+            except EmitError as err:
+                err.op = err.op or inner
+                raise
             self.b.location = outer
             if inner.results:
                 self.env[inner.results[0]] = value
@@ -270,7 +278,8 @@ class _FunctionEmitter:
         if rule is None:
             raise EmitError(
                 f"{target.op_name} has no emission rule (in {self.where}): declare an `emit` "
-                "method on its op class (docs/compile.md)"
+                "method on its op class (docs/compile.md)",
+                op,
             )
         args = [self.env[v] for v in op.operands]
         arg_types = [from_attr(v.type) for v in op.operands]
@@ -280,7 +289,7 @@ class _FunctionEmitter:
     def _callee(self, op: Operation, ref: SymbolRefAttr) -> PrimFuncOp:
         callee = lookup_symbol(op, ref)
         if not isinstance(callee, PrimFuncOp) or callee not in self.symbols:
-            raise EmitError(f"'{ref}' (called in {self.where}) is no prim function of the tree")
+            raise EmitError(f"'{ref}' (called in {self.where}) is no prim function of the tree", op)
         return callee
 
     def _call(

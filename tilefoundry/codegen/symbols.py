@@ -20,7 +20,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-from xdsl.ir import Attribute
+from collections.abc import Callable
+
+from xdsl.dialects.builtin import FileLineColLoc, IntAttr, NameLoc, NoneAttr, StringAttr, UnknownLoc
+from xdsl.ir import Attribute, Operation
 
 from tilefoundry.dialects.tf.metadata import (
     BindingMetadata,
@@ -28,7 +31,15 @@ from tilefoundry.dialects.tf.metadata import (
     location_to_metadata,
 )
 
-__all__ = ["check_prefix", "inner_symbol", "location_text", "mangle", "mlir_string"]
+__all__ = [
+    "check_prefix",
+    "inner_symbol",
+    "location_text",
+    "mangle",
+    "mlir_string",
+    "span_of",
+    "stamp_positions",
+]
 
 _PREFIX = re.compile(r"[A-Za-z0-9]*")
 
@@ -77,3 +88,31 @@ def location_text(location: Attribute) -> str:
     if position is not None:
         return f" loc({position})"
     return ""
+
+
+def span_of(op: Operation) -> tuple[int, int] | None:
+    """The line and column of an op's source span, if its metadata has one."""
+    try:
+        metadata = location_to_metadata(op.location)
+    except Exception:  # noqa: BLE001 - no readable location: no span
+        return None
+    span = next((m for m in metadata if type(m) is SourceSpanMetadata), None)
+    return None if span is None else (span.line, span.column)
+
+
+def stamp_positions(
+    root: Operation, file: str, position: Callable[[Operation], tuple[int, int] | None]
+) -> None:
+    """Give each op of `root` without a source span one at `position(op)` (its place in the
+    text it was read from), its binding name kept: what `tf-opt --emit=mlir` writes as the
+    emitted ops' `loc(...)`."""
+    for op in root.walk():
+        place = position(op)
+        if place is None or span_of(op) is not None:
+            continue
+        located = FileLineColLoc(StringAttr(file), IntAttr(place[0]), IntAttr(place[1]))
+        current = op.location
+        if isinstance(current, NameLoc) and isinstance(current.location, UnknownLoc | NoneAttr):
+            op.location = NameLoc(current.desc, located)
+        elif isinstance(current, UnknownLoc):
+            op.location = located

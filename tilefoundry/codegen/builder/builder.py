@@ -33,7 +33,13 @@ __all__ = ["EmitError", "Emitted", "ErrorSite", "MValue", "MlirBuilder", "Module
 
 class EmitError(Exception):
     """A module the emitter cannot write (an op with no emission rule, a DimVar no parameter
-    carries, ...): one line, said where (the function and op)."""
+    carries, ...): one line, said where (the function and op); `op` is the IR op it is about,
+    when known (a diagnostic points at it)."""
+
+    def __init__(self, message: str, op: object = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.op = op
 
 
 @dataclass(frozen=True)

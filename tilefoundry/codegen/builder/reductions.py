@@ -244,11 +244,19 @@ def sequential_sum(
     kept = reduced(type, axis, True, dtype)
     piece = reduced(type, axis, True)
     start = b.fill(zero, b.empty(kept))
+    rank = len(type.shape)
 
     def step(i: MValue, acc: list[MValue]) -> list[MValue]:
-        offsets: list[MValue | int] = [i if k == axis else 0 for k in range(len(type.shape))]
+        offsets: list[MValue | int] = [i if k == axis else 0 for k in range(rank)]
         part = extract_slice(b, x, offsets, piece)
-        return [elementwise(b, [acc[0], part], [kept, piece], kept, lambda s: add(s[0], s[1]))]
+        # written into the accumulator itself: the loop's tensor stays in place
+        (summed,) = b.generic(
+            [(part, identity_map(rank))],
+            [(acc[0], identity_map(rank))],
+            ["parallel"] * rank,
+            lambda s: [add(s[1], s[0])],
+        )
+        return [summed]
 
     (total,) = b.for_(b.index(0), b.dim(type.shape[axis]), [start], step)
     return total if keepdims else reshape(b, total, kept, reduced(type, axis, False, dtype))
