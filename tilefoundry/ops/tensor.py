@@ -644,7 +644,8 @@ class Full(DtypeOp):
 
         assert isinstance(result, TensorType)
         held = "f32" if self.dtype == "bf16" else self.dtype
-        element = np.full((), self.value, dtype=numpy_dtype(held))
+        with np.errstate(all="ignore"):  # past a dtype's range is what np.full makes of it
+            element = np.full((), self.value, dtype=numpy_dtype(held))
         scalar = scalar_constant(b, int(storage_bits(element, held)), held)
         if self.dtype == "bf16":
             scalar = convert(b, scalar, "f32", "bf16")

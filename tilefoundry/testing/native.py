@@ -153,7 +153,7 @@ def _copied(value: Any) -> Any:
     return np.array(value, copy=True)
 
 
-def _outcome(run: Callable[..., Any], args: Sequence[Any]) -> tuple[str, Any, Any]:
+def outcome(run: Callable[..., Any], args: Sequence[Any]) -> tuple[str, Any, Any]:
     from tilefoundry.diagnostics import ExecutionError
 
     copies = [_copied(a) for a in args]
@@ -166,7 +166,7 @@ def _outcome(run: Callable[..., Any], args: Sequence[Any]) -> tuple[str, Any, An
     return ("ok", result, tuple(copies))
 
 
-def _difference(expected: tuple[str, Any, Any], actual: tuple[str, Any, Any]) -> str | None:
+def difference(expected: tuple[str, Any, Any], actual: tuple[str, Any, Any]) -> str | None:
     if expected[0] == "error" or actual[0] == "error":
         if expected[:2] == actual[:2]:
             return None
@@ -239,9 +239,9 @@ def check_native(programs: Sequence[GeneratedProgram], cache: Any = None) -> lis
                 continue
             op = interpreted[run.path]
             with libm_transcendentals():
-                expected = _outcome(lambda *a, op=op: run_any(op, list(a)), run.args)
-            actual = _outcome(native.function(run.path), run.args)
-            what = _difference(expected, actual)
+                expected = outcome(lambda *a, op=op: run_any(op, list(a)), run.args)
+            actual = outcome(native.function(run.path), run.args)
+            what = difference(expected, actual)
             if what is not None:
                 found.append(NativeMismatch(program.seed, run.path, what))
     return found

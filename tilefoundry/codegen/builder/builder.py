@@ -251,7 +251,7 @@ class MlirBuilder:
                 f"linalg.yield {', '.join(v.name for v in yielded)} : "
                 f"{', '.join(v.type for v in yielded)}"
             )
-        self.line(f"}} -> {', '.join(types)}")
+        self.line(f"}} -> {types[0]}" if len(types) == 1 else f"}} -> ({', '.join(types)})")
         if len(outs) == 1:
             return [MValue(names, types[0])]
         return [MValue(f"{names}#{i}", t) for i, t in enumerate(types)]
