@@ -135,7 +135,9 @@ class CompiledModule:
             return self._runner(functions[0])
         children = [m for m in self.module.modules if m.attached_name == name]
         if children:
-            return CompiledModule(children[0], self.program, (*self._path, name), self.bindings)
+            # bindings are the weights of the module they were given for (its own functions'
+            # const params, `Module.weights`): a child's functions take every param
+            return CompiledModule(children[0], self.program, (*self._path, name), None)
         method = self.module.methods.get(name)
         if method is not None:
             return types.MethodType(method, self)

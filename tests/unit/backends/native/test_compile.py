@@ -98,7 +98,10 @@ def test_the_attribute_surface_is_the_modules(decoder: Any) -> None:
     x = np.random.default_rng(3).standard_normal((3, 16)).astype(np.float32)
     layer = decoder.layer2
     assert isinstance(layer, tf.CompiledModule)
-    np.testing.assert_allclose(layer.block(x), bound.module.layer2.block(x, *_block_weights(2)), rtol=2e-5, atol=2e-6)
+    block_weights = _block_weights(2)  # a child takes every param: bindings are the root's weights
+    np.testing.assert_allclose(
+        layer.block(x, *block_weights), bound.module.layer2.block(x, *block_weights), rtol=2e-5, atol=2e-6
+    )
     with pytest.raises(AttributeError, match="has no function, child module or method 'nothing'"):
         decoder.nothing
 
