@@ -1,5 +1,6 @@
 """`analyze`: the spec's Analyze from Python — FLOPs, bytes and the roofline time of every
-function of a module tree, keyed by the paths `function_selectors` gives.
+function of a module tree (HIR and TIR: a lowered module is measured too), keyed by the paths
+`select` resolves (for an HIR function, the path `function_selectors` gives).
 
 ```python
 costs = analyze(decoder, dims={"seq": 512})
@@ -22,8 +23,7 @@ from collections.abc import Mapping, Sequence
 from tilefoundry.arguments import mapping_of, refuse_type, shown
 from tilefoundry.diagnostics import PassError
 from tilefoundry.module import Module
-from tilefoundry.selection import function_selectors
-from tilefoundry.transforms.cost_report import Row, cost_table
+from tilefoundry.transforms.cost_report import Row, cost_table, function_paths
 from tilefoundry.transforms.roofline import roofline_svg
 from tilefoundry.transforms.tf_analyze import Cost, analyze_tree, check_dims, report_rows
 
@@ -31,8 +31,8 @@ __all__ = ["Analysis", "Cost", "analyze"]
 
 
 class Analysis(dict[str, Cost]):
-    """The cost of every HIR function by its path, and the report of every function instance
-    (TIR ones too) that `tf-analyze` prints: `table()` and `roofline_svg()`."""
+    """The cost of every function (HIR and TIR) by its path, and the report of every function
+    instance that `tf-analyze` prints: `table()` and `roofline_svg()`."""
 
     def __init__(self, costs: Mapping[str, Cost], rows: Sequence[Row]) -> None:
         super().__init__(costs)
@@ -55,7 +55,7 @@ class Analysis(dict[str, Cost]):
 
 
 def analyze(module: Module, dims: Mapping[str, int] | None = None) -> Analysis:
-    """The cost of every HIR function of the tree, by its `function_selectors` path."""
+    """The cost of every function of the tree (HIR and TIR), by its path."""
     if not isinstance(module, Module):
         refuse_type("analyze module", "a Module", module)
     sizes = {} if dims is None else mapping_of(dims, "analyze dims", "a mapping")
@@ -69,5 +69,5 @@ def analyze(module: Module, dims: Mapping[str, int] | None = None) -> Analysis:
     except PassError as err:
         raise ValueError(f"analyze {err.message}") from None
     costs = analyze_tree(module.module_op, sizes, "analyze")
-    by_path = {path: costs[function.function_op] for path, function in function_selectors(module)}
+    by_path = {path: costs[function] for path, function in function_paths(module.module_op)}
     return Analysis(by_path, report_rows([module.module_op], [costs]))

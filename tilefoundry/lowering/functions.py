@@ -43,6 +43,7 @@ from collections.abc import Sequence, Set
 from xdsl.dialects.builtin import (
     ArrayAttr,
     IntAttr,
+    LocationAttr,
     NameLoc,
     NoneAttr,
     StringAttr,
@@ -203,14 +204,14 @@ def lower_block(block: Block) -> None:
         op.location = inner
 
 
-def _split_location(location: Attribute) -> tuple[NameLoc | UnknownLoc, Attribute]:
+def _split_location(location: LocationAttr) -> tuple[LocationAttr, LocationAttr]:
     """A statement's location (the binding of the op it anchors, or unknown) and what the op
     keeps: the rest of a `loc("h"(rest))`, else its whole location."""
     if isinstance(location, UnknownLoc):
         return UnknownLoc(), location
     if isinstance(location, NameLoc):
         inner = location.location
-        rest = UnknownLoc() if isinstance(inner, NoneAttr | UnknownLoc) else inner
+        rest = inner if isinstance(inner, LocationAttr) else UnknownLoc()
         return NameLoc(location.desc, NoneAttr()), rest
     binding = next((m for m in location_to_metadata(location) if type(m) is BindingMetadata), None)
     if binding is None:

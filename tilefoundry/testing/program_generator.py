@@ -5,7 +5,8 @@ function it can run, numpy inputs. The same seed gives the same program on every
 program may hold:
 
 - HIR functions (`hir.func`) and TIR kernels (`tir.prim_func`), in the root and in child modules
-  (`tf.module @c0`, called as `@c0::@f`), calling functions generated before them (no recursion);
+  (`tf.module @c0`, called as `@c0::@f`), calling functions generated before them (no recursion;
+  in HIR, a function of no value too);
 - every registered op with random attributes: `tf.math.binary` (every kind), `tf.math.unary`
   (every kind its dtype allows), `tf.math.cast` (to every dtype), `tf.reduce.sum` / `max`
   (axis, keepdims), `tf.linalg.matmul`, `tf.linalg.transpose` (any permutation),
@@ -17,7 +18,8 @@ program may hold:
   values (`-0.0`, `±inf`, NaN, denormals, the largest finite value, the integer extremes, `0`,
   `±1`) written as their bits;
 - `tf.mesh` regions over the root's topology levels (`cta`, nested `warp`), a child declaring no
-  levels (`topologies []`), HIR functions with shape-specialization variants, and a
+  levels (`topologies []`), HIR functions with shape-specialization variants (split at 4, or
+  random sub-ranges that overlap or leave sizes to the base body; run at every size), and a
   `tir.dispatch` over DimVar ranges;
 - in-place memory: `tf.memory.copy` into a kernel's buffer parameters (`tir.evaluate`, alone or
   after the expressions of its body), calls of kernels that write the caller's buffers, and
@@ -50,7 +52,8 @@ __all__ = [
 DIM = "n"
 DIM_LO, DIM_HI = 1, 9
 DIM_SPLIT = 4
-"""The DimVar of dynamic programs: `n` in [1, 9); variants and dispatch cases split at 4."""
+"""The DimVar of dynamic programs: `n` in [1, 9); dispatch cases split at 4, variants too or
+cover random sub-ranges (overlapping, or leaving sizes to the base body)."""
 
 FLOAT_DTYPES = ("bf16", "f16", "f32", "f64")
 INT_DTYPES = ("i8", "i16", "i32", "i64")
@@ -918,7 +921,7 @@ class _Generator:
                 signature.has_mesh = True
             else:
                 body.op()
-        result = body.last_value() if rng.random() < 0.9 else None
+        result = body.last_value() if rng.random() < 0.85 else None
         if result is not None and rng.random() < 0.15:
             others = [v for v in body.readable() if isinstance(v.type, Tensor)]
             pair = [result, rng.choice(others)] if others else [result]
@@ -969,13 +972,18 @@ class _Generator:
         return any(f"tf.call {ref}(" in line for line in body.lines)
 
     def hir_call(self, body: _Body, module: _Module, in_mesh: bool) -> None:
-        callees = [f for f in self.callable_from(module, "hir", in_mesh) if f.result is not None]
+        found = self.callable_from(module, "hir", in_mesh)
+        callees = [f for f in found if f.result is not None]
+        if self.rng.random() < 0.3:  # a call of a function of no value, when there is one
+            callees = [f for f in found if f.result is None] or callees
         if not callees:
             body.op()
             return
         callee = self.rng.choice(callees)
         args = [self.argument(body, t) for t in callee.params]
-        assert callee.result is not None
+        if callee.result is None:  # a statement of no value (tf-lower: a tir.evaluate)
+            body.emit(body.call_line(self.reference(module, callee), args, None))
+            return
         text = body.call_line(self.reference(module, callee), args, callee.result)
         # a call made again may land in a mesh: only of a function without meshes
         body.value_op(text, callee.result, args, repeatable=not callee.has_mesh)
@@ -1294,8 +1302,10 @@ class _Generator:
         shape: tuple[int | None, ...] = self.rng.choice([(None,), (None, 2), (3, None)])
         return Tensor(shape, self.rng.choice(ALL_DTYPES))
 
-    def dynamic_runs(self, path: str, type: Tensor) -> None:
-        for n in sorted({self.rng.randint(DIM_LO, DIM_HI - 1) for _ in range(2)} | {DIM_SPLIT}):
+    def dynamic_runs(self, path: str, type: Tensor, every: bool = False) -> None:
+        """Runs at a few sizes of `n` (DIM_SPLIT among them), or at `every` size."""
+        sizes = {self.rng.randint(DIM_LO, DIM_HI - 1) for _ in range(2)} | {DIM_SPLIT}
+        for n in range(DIM_LO, DIM_HI) if every else sorted(sizes):
             self.runs.append(RunCase(path, (self.dynamic_input(type, n),)))
 
     def variants_function(self, module: _Module) -> None:
@@ -1308,9 +1318,15 @@ class _Generator:
         result = self.dynamic_body(body, x, self.rng.randint(0, 3))
         lines = [f"{pad}hir.func @{name}(%x: {type.text()}) -> {type.text()} {{", *body.lines,
                  f"{pad}  hir.return %{result.name} : {type.text()}", f"{pad}}} variants {{"]  # fmt: skip
-        for lo, hi in ((DIM_LO, DIM_SPLIT), (DIM_SPLIT, DIM_HI)):
-            if self.rng.random() < 0.3:
-                continue
+        if self.rng.random() < 0.5:  # split at DIM_SPLIT, a side maybe left to the base
+            ranges = [(DIM_LO, DIM_SPLIT), (DIM_SPLIT, DIM_HI)]
+            ranges = [r for r in ranges if self.rng.random() >= 0.3]
+        else:  # sub-ranges that may overlap (the first wins) or leave gaps (the base runs)
+            ranges = []
+            for _ in range(self.rng.randint(1, 3)):
+                lo = self.rng.randint(DIM_LO, DIM_HI - 1)
+                ranges.append((lo, self.rng.randint(lo + 1, DIM_HI)))
+        for lo, hi in ranges:
             inner = _Body(self, [x], 3, "hir")
             got = self.dynamic_body(inner, x, self.rng.randint(0, 3))
             lines.append(f"{pad}  hir.variant [{DIM}: {lo} to {hi}] (%x: {type.text()}) {{")
@@ -1320,7 +1336,7 @@ class _Generator:
         lines.append(f"{pad}}}")
         module.lines += lines
         self.functions.append(Signature(module.path, name, "hir", [type], type, dynamic=True))
-        self.dynamic_runs(".".join((*module.path, name)), type)
+        self.dynamic_runs(".".join((*module.path, name)), type, every=True)
 
     def dispatch_group(self, module: _Module) -> None:
         type = self.dynamic_type()

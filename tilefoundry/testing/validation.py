@@ -29,6 +29,7 @@ from xdsl.ir import Operation
 from tilefoundry.testing.program_generator import GeneratedProgram, RunCase
 
 __all__ = [
+    "LOWER",
     "PIPELINE_PASSES",
     "Mismatch",
     "Validator",
@@ -52,8 +53,20 @@ PIPELINE_PASSES: tuple[str, ...] = (
     "tf-prune-unreachable",
     "tf-analyze",
     "tf-verify-published",
+    "tf-lower",
 )
-"""Every registered pass that takes a whole tree (`tf-select` re-roots it: its own tests)."""
+"""Every registered pass that takes a whole tree (`tf-select` re-roots it: its own tests;
+`tf-lower{function=...}` too: `Validator.check_lower` runs it)."""
+
+ROOT_ONLY = ("tf-lower",)
+"""The passes that run on the input only (never nested under `tf.module(...)`)."""
+
+LOWER = "lower"
+"""The check of `tilefoundry.lower` (`Validator.check_lower`), by the name a `Mismatch` reports
+it under in place of a pipeline."""
+
+DROPS_FUNCTIONS = ("tf-prune-unreachable", "tf-lower")
+"""The passes after which a function the entry does not reach is gone (its run is not made)."""
 
 ANCHORED: tuple[str, ...] = (
     "tf.module({})",
@@ -78,7 +91,7 @@ def random_pipeline(rng: random.Random) -> str:
         name = rng.choice(PIPELINE_PASSES)
         if name in NESTABLE and rng.random() < 0.2:
             name = rng.choice(ANCHORED).format(name)
-        elif rng.random() < 0.1:
+        elif rng.random() < 0.1 and name not in ROOT_ONLY:
             name = f"tf.module({name})"
         elif name in CHILD_PASSES and rng.random() < 0.1:
             name = f"tf.module(tf.module({name}))"  # the children as roots
@@ -203,9 +216,12 @@ class Validator:
         self.before = observe(self.module, self.runs)
 
     def check(self, pipeline: str, text_forms: bool = True) -> Mismatch | None:
-        """None when the pipeline keeps every run (see the module docstring)."""
+        """None when the pipeline keeps every run (see the module docstring); `LOWER` is the
+        check of `tilefoundry.lower` (`check_lower`)."""
         from tilefoundry import run_passes
 
+        if pipeline == LOWER:
+            return self.check_lower()
         try:
             after_module = run_passes(self.module, pipeline)
         except Exception as error:  # noqa: BLE001 - every refusal of a valid program is a finding
@@ -215,7 +231,7 @@ class Validator:
             if broken is not None:
                 return Mismatch(pipeline, broken)
         after = observe(after_module, self.runs)
-        pruning = "tf-prune-unreachable" in pipeline
+        pruning = any(name in pipeline for name in DROPS_FUNCTIONS)
         for run, old, new in zip(self.runs, self.before, after, strict=True):
             if old == new:
                 continue
@@ -223,6 +239,57 @@ class Validator:
                 continue
             return Mismatch(pipeline, _difference(old, new), run.path)
         return None
+
+    def check_lower(self) -> Mismatch | None:
+        """None when `tilefoundry.lower` keeps every run: each function the root's entry reaches
+        runs in the lowered module, at its path; each other one (every one, for a root without
+        an entry) in the module that `lower(module, function=path)` makes (re-rooted at it).
+        Each lowered module holds TIR only; the first prints and re-parses to itself (custom
+        form with locations, generic form)."""
+        from tilefoundry import lower
+
+        lowered: dict[str | None, Any] = {}
+
+        def lowered_for(path: str | None) -> Any:
+            if path not in lowered:
+                lowered[path] = lower(self.module, function=path)
+            return lowered[path]
+
+        reached: dict[str, Operation] = {}
+        if self.module.entry is not None:
+            try:
+                reached = functions_by_path(lowered_for(None).module_op)
+            except Exception as error:  # noqa: BLE001 - every refusal of a valid program is a finding
+                return Mismatch(LOWER, f"lower failed: {type(error).__name__}: {error}")
+        for run, old in zip(self.runs, self.before, strict=True):
+            try:
+                module = lowered_for(None if run.path in reached else run.path)
+            except Exception as error:  # noqa: BLE001
+                return Mismatch(
+                    LOWER,
+                    f"lower(function='{run.path}') failed: {type(error).__name__}: {error}",
+                    run.path,
+                )
+            path = run.path if run.path in reached else run.path.rsplit(".", 1)[-1]
+            (new,) = observe(module, [RunCase(path, run.args)])
+            if old != new:
+                where = "" if run.path in reached else f" (lowered with function='{run.path}')"
+                return Mismatch(LOWER, _difference(old, new) + where, run.path)
+        for function, module in lowered.items():
+            shown = "lower" if function is None else f"lower(function='{function}')"
+            left = _hir_ops(module.module_op)
+            if left:
+                return Mismatch(LOWER, f"{shown} left HIR ops: {', '.join(left)}")
+        if lowered:  # the others are made by the same code: their text once
+            broken = check_text(next(iter(lowered.values())))
+            if broken is not None:
+                return Mismatch(LOWER, f"lower: {broken}")
+        return None
+
+
+def _hir_ops(module_op: Operation) -> list[str]:
+    """The names of the `hir` ops in a module tree (none after lowering)."""
+    return sorted({op.name for op in module_op.walk() if op.name.startswith("hir.")})
 
 
 def validate(
@@ -235,9 +302,16 @@ def validate(
     return Validator(program, runs, text).check(pipeline)
 
 
+def _seen(observed: Any) -> str:
+    """A run's observation: its result, or why it did not run."""
+    if observed[0] in ("missing", "error"):
+        return " ".join(map(str, observed))
+    return f"result {_shown(observed[0])}"
+
+
 def _difference(old: Any, new: Any) -> str:
     if new == _MISSING or old[0] == "error" or new[0] == "error":
-        return f"before: {_shown(old)}; after: {_shown(new)}"
+        return f"before: {_seen(old)}; after: {_seen(new)}"
     (old_result, old_args), (new_result, new_args) = old, new
     if old_result != new_result:
         return f"result before: {_shown(old_result)}\n  result after:  {_shown(new_result)}"

@@ -94,6 +94,9 @@ tf.module @m {
 // LIST-NEXT:     {{.+}}
 // LIST-NEXT:     {max-elements=int} (default 65536): {{.+}}
 // LIST:      tf-inline
+// LIST:      tf-lower
+// LIST-NEXT:     {{.+}} (runs on builtin.module)
+// LIST-NEXT:     {function=str} (default ""): {{.+}}
 // LIST:      tf-prune-unreachable
 // LIST:      tf-select
 // LIST-NEXT:     {{.+}} (runs on builtin.module)

@@ -55,7 +55,7 @@ def test_options_are_typed_and_kebab_case() -> None:
     (select,) = parse_pipeline('tf-select{path=@"c d"::@g}', PASSES).passes
     assert select.path == '@"c d"::@g'  # a quoted part inside a value is kept, as in MLIR
     names = {o.name for name in PASSES for o in option_infos(PASSES[name]())}
-    assert names == {"max-elements", "dims", "path", "max-ops", "table", "plot"}
+    assert names == {"max-elements", "dims", "path", "max-ops", "table", "plot", "function"}
 
 
 @pytest.mark.parametrize(
@@ -122,6 +122,7 @@ PIECES = [
     '"',
     "tf-prune-unreachable",
     "tf-verify-published",
+    "tf-lower{function=layer0.f}",
     "x{y=1}",
     "tf.mesh(",
 ]

@@ -1,12 +1,14 @@
-"""Translation validation: every pass, and random pipelines of several, keep what generated
-programs compute, bit for bit (issue 12, section 3).
+"""Translation validation: every pass, random pipelines of several, and `tilefoundry.lower`
+(HIR → TIR, issue 20) keep what generated programs compute, bit for bit (issue 12, section 3).
 
 For each seed, `tilefoundry.testing.program_generator` makes a random valid module tree (HIR and
 TIR, calls, child modules, every op and dtype, edge values, meshes, variants, dispatch, in-place
 copies) with inputs; `tilefoundry.testing.validation` runs every function with the interpreter,
 runs a pass and a random pipeline, checks the output verifies, prints and re-parses to the same
 module, and runs every function again: results and in-place-written arguments compared as bytes.
-A failure prints the seed, the pipeline and a shrunk program.
+Then it lowers the program (every function: those the entry does not reach with `function=`)
+and compares the same way. A failure prints the seed, the pipeline (`lower`) and a shrunk
+program.
 
 `make test` runs `SEEDS` seeds (below); `make validate SEEDS=5000` runs more
 (`TF_VALIDATE_SEEDS`, from `TF_VALIDATE_START`). Nothing is left out of the programs: each bug
@@ -35,6 +37,7 @@ from tilefoundry.testing.program_generator import (
     generate_program,
 )
 from tilefoundry.testing.validation import (
+    LOWER,
     PIPELINE_PASSES,
     Validator,
     describe,
@@ -55,7 +58,7 @@ def pipelines_of(seed: int) -> list[str]:
 def test_passes_keep_what_programs_compute(seed: int) -> None:
     program = generate_program(seed)
     validator = Validator(program)
-    for pipeline in pipelines_of(seed):
+    for pipeline in [*pipelines_of(seed), LOWER]:
         mismatch = validator.check(pipeline)
         if mismatch is not None:
             pytest.fail(describe(program, mismatch), pytrace=False)
@@ -76,6 +79,23 @@ def test_generated_programs_verify_and_run() -> None:
 def test_the_generator_is_deterministic() -> None:
     assert generate_program(11).text == generate_program(11).text
     assert generate_program(11).text != generate_program(12).text
+
+
+def test_lower_runs_every_function_and_tf_lower_joins_the_pipelines() -> None:
+    """Every run of every program is made after `lower` (a function the entry does not reach,
+    lowered with `function=`: none is left out), and `tf-lower` is in the random pipelines."""
+    from tilefoundry.testing.validation import functions_by_path
+
+    unreached = 0
+    for seed in range(20):
+        program = generate_program(seed)
+        lowered = tf.lower(tf.parse_module(program.text, f"seed{seed}"))
+        unreached += sum(
+            run.path not in functions_by_path(lowered.module_op) for run in program.runs
+        )
+    assert unreached > 0, "no generated function is left to function="
+    pipelines = [random_pipeline(random.Random(seed)) for seed in range(SEEDS)]
+    assert any("tf-lower," in p for p in pipelines), "tf-lower is never followed by a pass"
 
 
 COVERED = [
@@ -139,6 +159,10 @@ def test_the_programs_cover_every_op_dtype_and_form() -> None:
     missing = [item for item in COVERED if item not in text]
     assert not missing, f"never generated: {missing}"
     assert re.search(r"dense<0x[0-9A-F]+> : tensor<\d+x", text), "no splat of a multi-element type"
+    # statements of no value in HIR (tf-lower makes each a tir.evaluate)
+    assert re.search(r'^\s+tf\.mesh "', text, re.MULTILINE), "no mesh of no value"
+    assert re.search(r"^\s+tf\.call @", text, re.MULTILINE), "no HIR call of no value"
+    assert re.search(r"hir\.variant \[n: [1-3] to [5-8]\]", text), "no variant of a sub-range"
 
 
 @dataclass(frozen=True)
@@ -175,3 +199,34 @@ def test_a_miscompile_is_reported_with_seed_pipeline_and_a_small_program(
     assert len(shown.splitlines()) < len(program.text.splitlines())
     runs = [r for r in program.runs if r.path == mismatch.path]
     assert Validator(program, runs, shown).check(mismatch.pipeline) is not None
+
+
+def test_a_lowering_without_the_envelope_case_is_reported_with_a_small_program(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The harness fails on a lowering whose base case covers only the first variant's range
+    (a dispatch then raises where HIR ran its base body): the report names the seed and
+    `lower`, and the program it prints is shrunk and still shows the mismatch."""
+    from xdsl.dialects.builtin import ArrayAttr
+
+    from tilefoundry.dialects import hir
+    from tilefoundry.lowering import functions
+
+    def first_range(function: hir.FuncOp, variants: list[hir.VariantOp]) -> ArrayAttr:
+        return variants[0].ranges
+
+    monkeypatch.setattr(functions, "_envelope", first_range)
+    for seed in range(200):
+        program = generate_program(seed)
+        mismatch = Validator(program).check(LOWER)
+        if mismatch is not None and mismatch.path is not None:
+            break
+    else:
+        pytest.fail("no generated program noticed a dispatch with no case for some sizes")
+    assert "no dispatch case holds the argument sizes" in mismatch.what
+    report = describe(program, mismatch)
+    assert report.startswith(f"seed {seed}: pipeline 'lower' changed")
+    shown = report.split("program:\n", 1)[1]
+    assert len(shown.splitlines()) < len(program.text.splitlines())
+    runs = [r for r in program.runs if r.path == mismatch.path]
+    assert Validator(program, runs, shown).check(LOWER) is not None

@@ -114,3 +114,29 @@ tf.module @kernels {
 // GENERIC-NEXT:        %{{.*}} = "tf.call"() <{callee = #tf.op<tf.memory.alloc<shape = [], dtype = f32>>}> : () -> !tf.buffer<f32>
 // GENERIC:             "tf.call"(%t, %s) <{callee = #tf.op<tf.memory.copy>}> : (!tf.buffer<f32>, !tf.buffer<f32>) -> ()
 // GENERIC:             %{{.*}} = "tf.call"(%b) <{callee = #tf.op<tf.memory.load>}> : (!tf.buffer<?x2xi32, #tf.dims<n: 1 to 9>>) -> tensor<?x2xi32, #tf.dims<n: 1 to 9>>
+
+// -----
+
+// tir.evaluate runs a tf.mesh of no value too (what an HIR mesh of no value lowers to: tf-lower).
+
+tf.module @meshes target #tf.target<"h100"> topologies [#tf.topology<"cta", 4>] {
+  tir.prim_func @k(%x: tensor<4xf32>) -> () {
+    tir.evaluate tf.mesh "cta" {
+      %e = tf.call tf.math.unary<kind = exp>(%x) : (tensor<4xf32>) -> tensor<4xf32>
+      tf.yield
+    }
+    tir.return
+  }
+}
+
+// CHECK-LABEL: tf.module @meshes
+// CHECK-NEXT:    tir.prim_func @k(%x: tensor<4xf32>) -> () {
+// CHECK-NEXT:      tir.evaluate tf.mesh "cta" {
+// CHECK-NEXT:        %e = tf.call tf.math.unary<kind = exp>(%x) : (tensor<4xf32>) -> tensor<4xf32>
+// CHECK-NEXT:        tf.yield
+// CHECK-NEXT:      }
+// CHECK-NEXT:      tir.return
+
+// GENERIC-LABEL: "tf.module"() <{sym_name = "meshes"
+// GENERIC:         "tir.evaluate"() ({
+// GENERIC-NEXT:      "tf.mesh"() <{topology = "cta"}> ({
