@@ -18,9 +18,7 @@ mangle(("layer0", "mlp"))     # 'tf_6layer0_3mlp'
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
-
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, NameLoc, NoneAttr, StringAttr, UnknownLoc
 from xdsl.ir import Attribute, Operation

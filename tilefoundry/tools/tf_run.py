@@ -182,7 +182,9 @@ def _parser() -> argparse.ArgumentParser:
         "(upstream MLIR 19 / LLVM 19; docs/compile.md): the same output where the numbers are, "
         "without the 'ran' lines (compiled code does not record its choices)",
     )
-    parser.add_argument("--dump", metavar="DIR", help="with --backend=native: keep every stage's file in DIR")
+    parser.add_argument(
+        "--dump", metavar="DIR", help="with --backend=native: keep every stage's file in DIR"
+    )
     parser.add_argument("--plugin", action="append", default=[], metavar="MODULE")
 
     def one_line_error(message: str) -> NoReturn:
@@ -422,7 +424,9 @@ def run(argv: Sequence[str] | None) -> int:
     with _run_errors(function):
         arguments = _arguments(function, inputs, sizes, args.seed)
         if args.backend == "native":
-            result, selections = _execute_native(module, function, args.function, arguments, args.dump)
+            result, selections = _execute_native(
+                module, function, args.function, arguments, args.dump
+            )
         else:
             result, selections = _execute(function, arguments)
     if result_path is not None:

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import tilefoundry as tf
-from tilefoundry.codegen.builder import EmitError, Emitted, MlirBuilder, MValue, values
+from tilefoundry.codegen.builder import EmitError, Emitted, MlirBuilder, values
 from tilefoundry.codegen.builder.structured import elementwise
 from tilefoundry.codegen.symbols import inner_symbol, mangle
 from tilefoundry.dialects.tf.types import IRType, TensorType
@@ -61,7 +61,11 @@ class Thrice(Op):
         assert isinstance(result, TensorType)
         three = b.float_constant(0x40400000, "f32")
         return elementwise(
-            b, values(args), [result], result, lambda s: b.op(f"arith.mulf {s[0]}, {three} : f32", "f32")
+            b,
+            values(args),
+            [result],
+            result,
+            lambda s: b.op(f"arith.mulf {s[0]}, {three} : f32", "f32"),
         )
 
     def reference(self, *arrays: Any) -> Any:

@@ -29,6 +29,8 @@ def session_cache(tmp_path_factory: pytest.TempPathFactory) -> ArtifactCache:
 
 
 @pytest.fixture(autouse=True)
-def private_cache(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
+def private_cache(
+    monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory
+) -> None:
     """`TF_CACHE_DIR` pointed at a temporary directory: no test touches the user's cache."""
     monkeypatch.setenv("TF_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "tf-cache"))

@@ -15,7 +15,13 @@ from typing import Any
 
 import numpy as np
 
-from tilefoundry.testing.program_generator import ALL_DTYPES, FLOAT_DTYPES, INT_DTYPES, Literals, _float_edges
+from tilefoundry.testing.program_generator import (
+    ALL_DTYPES,
+    FLOAT_DTYPES,
+    INT_DTYPES,
+    Literals,
+    _float_edges,
+)
 
 __all__ = ["Case", "all_cases", "module_text"]
 
@@ -46,7 +52,6 @@ def tensor(shape: tuple[int | str, ...], dtype: str) -> str:
 
 def edge_values(dtype: str) -> list[Any]:
     """Every edge value of a dtype and a few plain ones, as the interpreter holds them."""
-    lit = Literals(random.Random(0))
     if dtype == "i1":
         elements: list[Any] = [False, True]
     elif dtype in INT_DTYPES:
@@ -75,7 +80,9 @@ def values(dtype: str, count: int, seed: int = 0) -> Any:
     edges = edge_values(dtype)
     rng = random.Random(seed)
     lit = Literals(rng)
-    more = Literals.array(dtype, (max(count - len(edges), 0),), lit.elements(dtype, max(count - len(edges), 0)))
+    more = Literals.array(
+        dtype, (max(count - len(edges), 0),), lit.elements(dtype, max(count - len(edges), 0))
+    )
     holder = _holder(dtype)
     return np.concatenate([np.array(edges, dtype=holder), more.astype(holder)])[:count]
 
@@ -110,7 +117,9 @@ def all_cases() -> list[Case]:
         for kind in (binary if dtype != "i1" else []) + comparisons:
             rhs = edges
             if kind == "pow" and dtype in INT_DTYPES:
-                rhs = np.array([0, 1, 2, 3, 5, 7, 8, 15, 31, 63, -1, -2, -3], dtype=_holder(dtype))[:e]
+                rhs = np.array([0, 1, 2, 3, 5, 7, 8, 15, 31, 63, -1, -2, -3], dtype=_holder(dtype))[
+                    :e
+                ]
             out = tensor((e, e), "i1" if kind.startswith("cmp") else dtype)
             add([column, row], call(f"tf.math.binary<kind = {kind}>", ["%a0", "%a1"], [column, row], out),
                 out, [edges.reshape(e, 1), rhs])  # fmt: skip
@@ -120,7 +129,9 @@ def all_cases() -> list[Case]:
             continue
         x = values(dtype, 64)
         t = tensor((64,), dtype)
-        kinds = ["neg", "abs", "relu"] + (["exp", "log", "sqrt", "rsqrt", "tanh", "sigmoid"] if dtype in FLOAT_DTYPES else [])
+        kinds = ["neg", "abs", "relu"] + (
+            ["exp", "log", "sqrt", "rsqrt", "tanh", "sigmoid"] if dtype in FLOAT_DTYPES else []
+        )
         for kind in kinds:
             add([t], call(f"tf.math.unary<kind = {kind}>", ["%a0"], [t], t), t, [x])
         if dtype in FLOAT_DTYPES:
@@ -160,13 +171,21 @@ def all_cases() -> list[Case]:
             t = tensor((3, "n"), dtype)
             out = tensor((1, "n"), dtype)
             if dtype != "i32":
-                add([t], call("tf.reduce.mean<axis = 0, keepdims = true>", ["%a0"], [t], out), out, [x])
+                add(
+                    [t],
+                    call("tf.reduce.mean<axis = 0, keepdims = true>", ["%a0"], [t], out),
+                    out,
+                    [x],
+                )
             add([t], call("tf.reduce.sum<axis = 1, keepdims = true>", ["%a0"], [t], tensor((3, 1), dtype)),
                 tensor((3, 1), dtype), [x])  # fmt: skip
             add([t], call("tf.reduce.cumsum<axis = 1>", ["%a0"], [t], t), t, [x])
     # matmul: batched and broadcast; integers wrap, i1 is an or of ands (floats: test_bounds)
     for dtype in ("i1", "i8", "i32", "i64"):
-        lhs, rhs = values(dtype, 2 * 3 * 4, seed=3).reshape(2, 3, 4), values(dtype, 4 * 5, seed=4).reshape(4, 5)
+        lhs, rhs = (
+            values(dtype, 2 * 3 * 4, seed=3).reshape(2, 3, 4),
+            values(dtype, 4 * 5, seed=4).reshape(4, 5),
+        )
         lt, rt, out = tensor((2, 3, 4), dtype), tensor((4, 5), dtype), tensor((2, 3, 5), dtype)
         add([lt, rt], call("tf.linalg.matmul", ["%a0", "%a1"], [lt, rt], out), out, [lhs, rhs])
     for dtype in FLOAT_DTYPES:  # exact products, exact sums: the order does not matter
@@ -193,19 +212,37 @@ def all_cases() -> list[Case]:
         body = (f"    %p = tir.let tf.tuple %a0, %a1 : {pair}\n"
                 f"    %r = tir.let {call('tf.tensor.concat<axis = -1>', ['%p'], [pair], tensor((2, 3, 5), dtype))}")  # fmt: skip
         count += 1
-        cases.append(Case(f"c{count}", (t, tensor((2, 3, 1), dtype)), body, tensor((2, 3, 5), dtype), (x, part)))
+        cases.append(
+            Case(
+                f"c{count}",
+                (t, tensor((2, 3, 1), dtype)),
+                body,
+                tensor((2, 3, 5), dtype),
+                (x, part),
+            )
+        )
         halves = f"tuple<{tensor((2, 3, 2), dtype)}, {tensor((2, 3, 2), dtype)}>"
         body = (f"    %s = tir.let {call('tf.shape.split<axis = 2, sections = 2>', ['%a0'], [t], halves)}\n"
                 f"    %r = tir.let {call('tf.tuple.get_item<index = -1>', ['%s'], [halves], tensor((2, 3, 2), dtype))}")  # fmt: skip
         count += 1
         cases.append(Case(f"c{count}", (t,), body, tensor((2, 3, 2), dtype), (x,)))
-        cond = (np.arange(12).reshape(3, 4) % 3 == 0)
+        cond = np.arange(12).reshape(3, 4) % 3 == 0
         ct = tensor((3, 4), "i1")
         add([ct, t, tensor((4,), dtype)], call("tf.tensor.where", ["%a0", "%a1", "%a2"],
             [ct, t, tensor((4,), dtype)], t), t, [cond, x, values(dtype, 4, seed=8)])  # fmt: skip
         out = tensor((6,), dtype)
         if dtype != "i1":
-            add([], call(f'tf.tensor.iota<start = -2, step = 3, size = 6, dtype = "{dtype}">', [], [], out), out, [])
+            add(
+                [],
+                call(
+                    f'tf.tensor.iota<start = -2, step = 3, size = 6, dtype = "{dtype}">',
+                    [],
+                    [],
+                    out,
+                ),
+                out,
+                [],
+            )
         for value in ("-0.0", "1.5", "-2.0", "1.0e+10", "0.1"):
             add([], call(f'tf.tensor.full<shape = [2, 3], value = {value}, dtype = "{dtype}">', [], [],
                 tensor((2, 3), dtype)), tensor((2, 3), dtype), [])  # fmt: skip
@@ -214,7 +251,12 @@ def all_cases() -> list[Case]:
     q = np.array([True, False])
     pt, qt = tensor((3, 2), "i1"), tensor((2,), "i1")
     for kind in ("and", "or", "xor"):
-        add([pt, qt], call(f"tf.logic.binary<kind = {kind}>", ["%a0", "%a1"], [pt, qt], pt), pt, [p, q])
+        add(
+            [pt, qt],
+            call(f"tf.logic.binary<kind = {kind}>", ["%a0", "%a1"], [pt, qt], pt),
+            pt,
+            [p, q],
+        )
     add([pt], call("tf.logic.not", ["%a0"], [pt], pt), pt, [p])
     # indexing: negative indices, broadcast index tensors, gather along each axis
     w = values("f32", 40, seed=9).reshape(8, 5)
@@ -227,7 +269,10 @@ def all_cases() -> list[Case]:
                 f"    %r = tir.let {call('tf.tensor.index', ['%a0', '%i'], [wt, idx], tensor((2, 3, 5), 'f32'))}")  # fmt: skip
         count += 1
         cases.append(Case(f"c{count}", (wt, it), body, tensor((2, 3, 5), "f32"), (w, ids)))
-        g = np.array([[0, -1], [4, 2], [1, 1], [0, 3], [-5, 4], [2, 2], [3, 0], [1, -2]], dtype=_holder(itype))
+        g = np.array(
+            [[0, -1], [4, 2], [1, 1], [0, 3], [-5, 4], [2, 2], [3, 0], [1, -2]],
+            dtype=_holder(itype),
+        )
         gt = tensor((8, 2), itype)
         add([wt, gt], call("tf.tensor.gather<axis = 1>", ["%a0", "%a1"], [wt, gt], tensor((8, 2), "f32")),
             tensor((8, 2), "f32"), [w, g])  # fmt: skip
@@ -237,7 +282,15 @@ def all_cases() -> list[Case]:
     body = (f"    %i = tir.let tf.tuple %a1, %a2 : {pair}\n"
             f"    %r = tir.let {call('tf.tensor.index', ['%a0', '%i'], [wt, pair], tensor((2, 3), 'f32'))}")  # fmt: skip
     count += 1
-    cases.append(Case(f"c{count}", (wt, tensor((2, 1), "i64"), tensor((3,), "i64")), body, tensor((2, 3), "f32"), (w, rows, cols)))
+    cases.append(
+        Case(
+            f"c{count}",
+            (wt, tensor((2, 1), "i64"), tensor((3,), "i64")),
+            body,
+            tensor((2, 3), "f32"),
+            (w, rows, cols),
+        )
+    )
     # out of range: refused with the interpreter's message
     bad = np.array([[1, 9, -9]], dtype=np.int64)
     bt = tensor((1, 3), "i64")

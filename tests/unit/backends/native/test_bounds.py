@@ -75,12 +75,44 @@ def _cases() -> list[tuple[str, str, str, str, int]]:
         n = inputs(dtype).size
         flat = f"tensor<{n}x{dtype}>"
         for kind in UNARY:
-            cases.append((f"{kind}_{dtype}", kind, dtype, _function(f"{kind}_{dtype}", f"tf.math.unary<kind = {kind}>", flat), 1))
+            cases.append(
+                (
+                    f"{kind}_{dtype}",
+                    kind,
+                    dtype,
+                    _function(f"{kind}_{dtype}", f"tf.math.unary<kind = {kind}>", flat),
+                    1,
+                )
+            )
         for kind in ACTIVATIONS:
-            cases.append((f"{kind}_{dtype}", kind, dtype, _function(f"{kind}_{dtype}", f"tf.nn.activation<kind = {kind}>", flat), 1))
+            cases.append(
+                (
+                    f"{kind}_{dtype}",
+                    kind,
+                    dtype,
+                    _function(f"{kind}_{dtype}", f"tf.nn.activation<kind = {kind}>", flat),
+                    1,
+                )
+            )
         rows = f"tensor<{n // 8}x8x{dtype}>"
-        cases.append((f"softmax_{dtype}", "softmax", dtype, _function(f"softmax_{dtype}", "tf.nn.softmax<axis = -1>", rows), 1))
-        cases.append((f"pow_{dtype}", "pow", dtype, _function(f"pow_{dtype}", "tf.math.binary<kind = pow>", flat, 2), 2))
+        cases.append(
+            (
+                f"softmax_{dtype}",
+                "softmax",
+                dtype,
+                _function(f"softmax_{dtype}", "tf.nn.softmax<axis = -1>", rows),
+                1,
+            )
+        )
+        cases.append(
+            (
+                f"pow_{dtype}",
+                "pow",
+                dtype,
+                _function(f"pow_{dtype}", "tf.math.binary<kind = pow>", flat, 2),
+                2,
+            )
+        )
     return cases
 
 
@@ -98,11 +130,18 @@ def compiled(session_cache: ArtifactCache) -> tuple[Any, NativeProgram]:
 def ulps(expected: Any, actual: Any, dtype: str) -> Any:
     """|expected - actual| in ULPs of the dtype (0 where both are NaN)."""
     if dtype == "bf16":
-        ordered = [(np.asarray(v, np.float32).view(np.int32) >> 16).astype(np.int64) for v in (expected, actual)]
+        ordered = [
+            (np.asarray(v, np.float32).view(np.int32) >> 16).astype(np.int64)
+            for v in (expected, actual)
+        ]
         bits = 16
     else:
-        width = np.dtype({"f16": np.float16, "f32": np.float32, "f64": np.float64}[dtype]).itemsize * 8
-        ordered = [np.asarray(v).view(f"i{width // 8}").astype(np.int64) for v in (expected, actual)]
+        width = (
+            np.dtype({"f16": np.float16, "f32": np.float32, "f64": np.float64}[dtype]).itemsize * 8
+        )
+        ordered = [
+            np.asarray(v).view(f"i{width // 8}").astype(np.int64) for v in (expected, actual)
+        ]
         bits = width
     keys = []
     for value in ordered:  # sign-magnitude to a monotonic integer line
@@ -128,7 +167,10 @@ def _args(kind: str, dtype: str) -> list[Any]:
     if kind == "pow":
         rng = np.random.default_rng(1)
         with np.errstate(all="ignore"):
-                return [cast_array(np.abs(x.astype(np.float64)) % 8, dtype), cast_array(rng.uniform(-4, 4, x.size), dtype)]
+            return [
+                cast_array(np.abs(x.astype(np.float64)) % 8, dtype),
+                cast_array(rng.uniform(-4, 4, x.size), dtype),
+            ]
     return [x]
 
 
@@ -136,7 +178,9 @@ def _args(kind: str, dtype: str) -> list[Any]:
 def test_an_op_is_within_its_stated_bound(compiled: tuple[Any, NativeProgram], case: Any) -> None:
     name, kind, dtype, _, _ = case
     expected, actual = _run(compiled, name, _args(kind, dtype))
-    assert (np.isnan(expected) == np.isnan(actual.astype(np.float64))).all(), "a NaN where the other is not"
+    assert (np.isnan(expected) == np.isnan(actual.astype(np.float64))).all(), (
+        "a NaN where the other is not"
+    )
     worst = int(max(ulps(expected, actual, dtype), default=0))
     assert worst <= ULP_BOUNDS.get(kind, {}).get(dtype, 0), f"{name}: {worst} ULPs"
 
@@ -154,7 +198,9 @@ def test_gelu_tanh_is_within_its_bound(compiled: tuple[Any, NativeProgram], dtyp
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
-def test_float_matmul_is_within_the_summation_bound(session_cache: ArtifactCache, dtype: str) -> None:
+def test_float_matmul_is_within_the_summation_bound(
+    session_cache: ArtifactCache, dtype: str
+) -> None:
     """A k loop in order (in f32 for f16 / bf16) against BLAS: |error| <= K eps sum|a||b|,
     plus one rounding of the result to the dtype."""
     m, k, n = 7, 300, 5

@@ -43,7 +43,9 @@ def test_dump_keeps_every_stages_file(tmp_path: Path) -> None:
     assert (program.function("f")(x) == x * x).all()
 
 
-def test_a_failing_tool_is_one_diagnostic_naming_the_stage_and_the_kept_input(tmp_path: Path) -> None:
+def test_a_failing_tool_is_one_diagnostic_naming_the_stage_and_the_kept_input(
+    tmp_path: Path,
+) -> None:
     broken = dataclasses.replace(NATIVE_PIPELINE, passes=NATIVE_PIPELINE.passes[:-2])
     cache = ArtifactCache(tmp_path / "cache")
     with pytest.raises(StageError) as caught:
@@ -59,7 +61,10 @@ def test_a_failing_tool_is_one_diagnostic_naming_the_stage_and_the_kept_input(tm
 def test_a_missing_tool_is_one_line_naming_its_package(monkeypatch: pytest.MonkeyPatch) -> None:
     real = toolchain._which
     monkeypatch.setattr(toolchain, "_which", lambda tool: None if tool == "llc-19" else real(tool))
-    with pytest.raises(ToolchainError, match=r"^the native backend needs llc-19, which is not installed: apt-get install llvm-19$"):
+    with pytest.raises(
+        ToolchainError,
+        match=r"^the native backend needs llc-19, which is not installed: apt-get install llvm-19$",
+    ):
         find_toolchain()
 
 
@@ -106,7 +111,9 @@ def test_the_cache_location(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> 
     assert default_cache() is None
 
 
-def test_without_a_cache_nothing_is_left_behind(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+def test_without_a_cache_nothing_is_left_behind(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     monkeypatch.setenv("TMPDIR", str(tmp_path))
     import tempfile
 

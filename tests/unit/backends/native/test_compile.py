@@ -47,7 +47,10 @@ def test_compile_is_the_function_and_the_module() -> None:
 @pytest.mark.parametrize("rows", [1, 4, 16, 17, 256])
 def test_the_kernel_dispatch_and_buffers_match_the_interpreter(kernel: Any, rows: int) -> None:
     rng = np.random.default_rng(rows)
-    x, gain = rng.standard_normal((rows, 8)).astype(np.float32), rng.standard_normal(8).astype(np.float32)
+    x, gain = (
+        rng.standard_normal((rows, 8)).astype(np.float32),
+        rng.standard_normal(8).astype(np.float32),
+    )
     out, expected = np.zeros((rows, 8), np.float32), np.zeros((rows, 8), np.float32)
     assert kernel(x, gain, out) is None  # the entry, scale_rows: effect only
     KERNEL.scale_rows(x, gain, expected)
@@ -66,7 +69,14 @@ def test_a_buffer_is_written_in_place_even_when_it_is_a_strided_view(kernel: Any
 @pytest.mark.parametrize(
     "name, args",
     [
-        ("scale_rows", (np.zeros((300, 8), np.float32), np.zeros(8, np.float32), np.zeros((300, 8), np.float32))),
+        (
+            "scale_rows",
+            (
+                np.zeros((300, 8), np.float32),
+                np.zeros(8, np.float32),
+                np.zeros((300, 8), np.float32),
+            ),
+        ),
         ("scale_rows", (np.zeros((4, 8), np.float32), np.zeros(8, np.float32))),
         ("accumulate", (np.zeros(8, np.float64), np.zeros(8, np.float32))),
         ("accumulate", (np.zeros(8, np.float32), np.zeros((2, 8), np.float32))),
@@ -100,10 +110,13 @@ def test_the_attribute_surface_is_the_modules(decoder: Any) -> None:
     assert isinstance(layer, tf.CompiledModule)
     block_weights = _block_weights(2)  # a child takes every param: bindings are the root's weights
     np.testing.assert_allclose(
-        layer.block(x, *block_weights), bound.module.layer2.block(x, *block_weights), rtol=2e-5, atol=2e-6
+        layer.block(x, *block_weights),
+        bound.module.layer2.block(x, *block_weights),
+        rtol=2e-5,
+        atol=2e-6,
     )
     with pytest.raises(AttributeError, match="has no function, child module or method 'nothing'"):
-        decoder.nothing
+        _ = decoder.nothing
 
 
 def _block_weights(index: int) -> list[Any]:
@@ -128,7 +141,7 @@ def test_a_function_the_entry_does_not_reach_is_not_compiled() -> None:
     compiled = tf.compile(module)
     assert (compiled.f(np.float32([1, 2, 3])) == [1, 2, 3]).all()
     with pytest.raises(AttributeError, match="function 'g' is not compiled"):
-        compiled.g
+        _ = compiled.g
 
 
 def test_without_bindings_every_param_is_taken() -> None:
@@ -147,7 +160,9 @@ def test_without_bindings_every_param_is_taken() -> None:
     assert (compiled.f(x, w) == module.f(x, w)).all()
     bound = tf.compile(module, {"w": w})
     assert (bound.f(x) == module.f(x, w)).all()
-    with pytest.raises(ExecutionError, match=r"'f' takes 1 argument\(s\) \(x\) once its weights are bound, got 2"):
+    with pytest.raises(
+        ExecutionError, match=r"'f' takes 1 argument\(s\) \(x\) once its weights are bound, got 2"
+    ):
         bound.f(x, w)
     with pytest.raises(VerifyError, match="no binding for weight"):
         tf.compile(module, {})

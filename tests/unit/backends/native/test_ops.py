@@ -23,7 +23,7 @@ from tilefoundry import parse_module  # noqa: E402
 from tilefoundry.backends.native.build import NativeProgram, compile_modules  # noqa: E402
 from tilefoundry.backends.native.cache import ArtifactCache  # noqa: E402
 from tilefoundry.interpreter.evaluate import run_any  # noqa: E402
-from tilefoundry.testing.native import difference, outcome, libm_transcendentals  # noqa: E402
+from tilefoundry.testing.native import difference, libm_transcendentals, outcome  # noqa: E402
 
 CASES = all_cases()
 
@@ -39,7 +39,9 @@ def test_the_cases_cover_every_registered_op() -> None:
     from tilefoundry.ir.algebra.op_registry import op_schemas
 
     text = module_text(CASES)
-    names = {s.op_class.op_name for s in op_schemas() if s.op_class is not None and s.dialect == "tf"}
+    names = {
+        s.op_class.op_name for s in op_schemas() if s.op_class is not None and s.dialect == "tf"
+    }
     missing = sorted(n for n in names if n not in text)
     assert missing == []
 
@@ -55,13 +57,18 @@ def test_op_matches_the_interpreter(compiled: tuple[Any, NativeProgram], case: C
     assert found is None, f"{case.name}:\n{case.text()}\n{found}"
 
 
-def test_an_index_out_of_range_is_the_interpreters_error(compiled: tuple[Any, NativeProgram]) -> None:
+def test_an_index_out_of_range_is_the_interpreters_error(
+    compiled: tuple[Any, NativeProgram],
+) -> None:
     module, program = compiled
     refused = [c for c in CASES if "gather<axis = 0>" in c.body]
     assert refused
     for case in refused:
         refusal = outcome(program.function(case.name), case.args)
-        assert refusal[:2] == ("error", "tf.tensor.gather: index 9 is out of range for dim 0 of size 8")
+        assert refusal[:2] == (
+            "error",
+            "tf.tensor.gather: index 9 is out of range for dim 0 of size 8",
+        )
 
 
 def test_buffers_hold_what_the_interpreter_leaves(compiled: tuple[Any, NativeProgram]) -> None:
