@@ -3,8 +3,9 @@
 - **Where it starts.** At the module's entry (spec §1: `tilefoundry.lower` "MUST start there");
   or, with `function=`, at the function a path names, as `tf-select` resolves it (`layer0.mlp`,
   `@layer0::@mlp`): the output is then that function's module re-rooted at it, declaring the
-  target and topologies it resolves (`tf-select{path=P},tf-lower` gives the same). A module with
-  no entry and no function named is refused as `entry_function()` refuses it.
+  target and topologies it resolves (`tf-select{path=P},tf-lower` gives the same, where
+  `tf-select` accepts the path: here only what the function reaches must verify as a root). A
+  module with no entry and no function named is refused as `entry_function()` refuses it.
 - **What is in the output.** Only the functions the start reaches, through `tf.call`s of
   functions and `tir.dispatch` cases (in bodies and variants, across child modules,
   transitively); a child module left with nothing goes, a child whose entry function is not
@@ -25,9 +26,10 @@ that is rewritten once every check has passed.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import cast
 
-from xdsl.dialects.builtin import StringAttr
+from xdsl.dialects.builtin import StringAttr, SymbolRefAttr
 from xdsl.ir import Operation
 
 from tilefoundry.arguments import refuse_type, shown
@@ -36,7 +38,7 @@ from tilefoundry.dialects.function import dim_var_carrier
 from tilefoundry.dialects.hir import FuncOp
 from tilefoundry.dialects.tf.metadata import location_to_metadata, metadata_context
 from tilefoundry.dialects.tf.module import ModuleOp, no_entry_message
-from tilefoundry.dialects.tf.selection import detached_copy, path_names, select
+from tilefoundry.dialects.tf.selection import Copier, detached_copy, path_names, select
 from tilefoundry.dialects.tf.types import BufferType, DimVar, IRType, TensorType, TupleType
 from tilefoundry.ir.algebra.callable import FunctionLike
 from tilefoundry.lowering.functions import lower_function
@@ -74,18 +76,15 @@ def lower_module(module_op: ModuleOp, function: str | None = None) -> ModuleOp:
     for reached in reachable_from(start):
         if isinstance(reached, FuncOp):
             check_variants(reached)
-    lowered = detached_copy(module_op) if function is None else _selected(module_op, function)
-    taken = {
-        module: {
-            cast(StringAttr, op.properties["sym_name"]).data
-            for op in module.body.block.ops
-            if isinstance(op.properties.get("sym_name"), StringAttr)
-        }
-        for module in lowered.walk()
-        if isinstance(module, ModuleOp)
-    }
-    count = sum(1 for _ in functions_of(lowered))
-    prune_unreachable(lowered)
+    holder = module_op if function is None else start.parent_op()
+    assert isinstance(holder, ModuleOp)
+    taken = _symbols_by_path(holder)  # the made names avoid every symbol the input has there
+    count = sum(1 for _ in functions_of(holder))
+    if function is None:
+        lowered = detached_copy(module_op)
+        prune_unreachable(lowered)
+    else:
+        lowered = _selected(module_op, function, _pruned_copy(start))
     changed = sum(1 for _ in functions_of(lowered)) != count
     for op in list(functions_of(lowered)):
         if not isinstance(op, FuncOp):
@@ -93,7 +92,7 @@ def lower_module(module_op: ModuleOp, function: str | None = None) -> ModuleOp:
         module = op.parent_op()
         assert isinstance(module, ModuleOp)
         block = module.body.block
-        for made in lower_function(op, taken[module]):
+        for made in lower_function(op, taken[_path(module, lowered)]):
             block.insert_op_before(made, op)
         block.erase_op(op, safe_erase=False)
         changed = True
@@ -110,8 +109,13 @@ def _start(root: ModuleOp, function: str | None) -> Operation:
                 f"{no_entry_message(root)}, or lower it by its path (function='<path>')", root
             )
         entry = root.member(root.entry.root_reference.data)
-        assert isinstance(entry, FunctionLike) and isinstance(entry, Operation)
-        return entry
+        if not isinstance(entry, FunctionLike):  # what the verifier refuses (not run, maybe)
+            raise LoweringError(
+                f"entry '@{root.entry.root_reference.data}' names no function of module "
+                f"'{root.own_name}'",
+                root,
+            )
+        return cast(Operation, entry)
     try:
         names = path_names(function)
     except ValueError as err:
@@ -138,10 +142,51 @@ def _start(root: ModuleOp, function: str | None) -> Operation:
     return cast(Operation, found)
 
 
-def _selected(root: ModuleOp, function: str) -> ModuleOp:
-    """`select(root, function)`, its refusals as `LoweringError`s."""
+def _symbols_by_path(root: ModuleOp) -> dict[tuple[str, ...], set[str]]:
+    """The symbols (functions and children) of each module of the tree, by its path."""
+    found: dict[tuple[str, ...], set[str]] = {}
+
+    def visit(module: ModuleOp, path: tuple[str, ...]) -> None:
+        names = found.setdefault(path, set())
+        for op in module.body.block.ops:
+            name = op.properties.get("sym_name")
+            if isinstance(name, StringAttr):
+                names.add(name.data)
+            if isinstance(op, ModuleOp):
+                visit(op, (*path, op.sym_name.data))
+
+    visit(root, ())
+    return found
+
+
+def _path(module: ModuleOp, root: ModuleOp) -> tuple[str, ...]:
+    names: list[str] = []
+    while module is not root:
+        names.append(module.sym_name.data)
+        parent = module.parent_op()
+        assert isinstance(parent, ModuleOp)
+        module = parent
+    return tuple(reversed(names))
+
+
+def _pruned_copy(function: Operation) -> Callable[[ModuleOp], ModuleOp]:
+    """How `select` copies the module it re-roots at `function`: only what the function
+    reaches (so that only what is in the output must verify as a root)."""
+    name = cast(FunctionLike, function).function_name()
+
+    def copy(module: ModuleOp) -> ModuleOp:
+        made = detached_copy(module)
+        made.entry = SymbolRefAttr(name)
+        prune_unreachable(made)
+        return made
+
+    return copy
+
+
+def _selected(root: ModuleOp, function: str, copy: Copier = detached_copy) -> ModuleOp:
+    """`select(root, function, copy=copy)`, its refusals as `LoweringError`s."""
     try:
-        return select(root, function)
+        return select(root, function, copy=copy)
     except (KeyError, ValueError, VerifyError) as err:
         message = err.args[0] if isinstance(err, KeyError) and err.args else str(err)
         raise LoweringError(str(message), root) from None

@@ -2,7 +2,7 @@
 // RUN: tf-opt %s --split-input-file -p tf-lower | tf-opt --split-input-file | filecheck %s
 // RUN: tf-opt %s --split-input-file -p tf-lower --print-op-generic | tf-opt --split-input-file | filecheck %s
 // RUN: tf-opt %s --split-input-file -p tf-lower --print-debuginfo | filecheck %s --check-prefix=DEBUG
-// RUN: tf-opt %s --split-input-file -p tf-lower --print-debuginfo -o %t.mlir && %python %tools/roundtrip_stable.py %t.mlir
+// RUN: tf-opt %s --split-input-file -p tf-lower --print-debuginfo -o %t && %python %tools/roundtrip_stable.py %t
 // RUN: tf-opt %s --split-input-file -p tf-lower,tf-lower | filecheck %s
 
 // tf-lower: HIR -> TIR from the root's entry (the spec's default step). Each chunk is one
@@ -176,12 +176,16 @@ tf.module @mesh target #tf.target<"h100"> topologies [#tf.topology<"cta", 4>, #t
 
 tf.module @t target #tf.target<"h100"> entry @main {
   tir.prim_func @main(%x: tensor<?xf32, #tf.dims<n: 1 to 9>>, %out: !tf.buffer<4xf32>) -> tensor<?xf32, #tf.dims<n: 1 to 9>> {
-    %y = tir.let tir.dispatch [@c0::@small: [n: 1 to 4], @c0::@large: [n: 4 to 9]](%x) : (tensor<?xf32, #tf.dims<n: 1 to 9>>) -> tensor<?xf32, #tf.dims<n: 1 to 9>>
+    %y = tir.let tf.call @c0::@pick(%x) : (tensor<?xf32, #tf.dims<n: 1 to 9>>) -> tensor<?xf32, #tf.dims<n: 1 to 9>>
     %z = tir.let tf.constant dense<1.0> : tensor<4xf32>
     tir.evaluate tf.call tf.memory.copy(%out, %z) : (!tf.buffer<4xf32>, tensor<4xf32>) -> ()
     tir.return %y : tensor<?xf32, #tf.dims<n: 1 to 9>>
   }
   tf.module @c0 {
+    tir.prim_func @pick(%x: tensor<?xf32, #tf.dims<n: 1 to 9>>) -> tensor<?xf32, #tf.dims<n: 1 to 9>> {
+      %y = tir.let tir.dispatch [@small: [n: 1 to 4], @large: [n: 4 to 9]](%x) : (tensor<?xf32, #tf.dims<n: 1 to 9>>) -> tensor<?xf32, #tf.dims<n: 1 to 9>>
+      tir.return %y : tensor<?xf32, #tf.dims<n: 1 to 9>>
+    }
     hir.func @small(%x: tensor<?xf32, #tf.dims<n: 1 to 9>>) -> tensor<?xf32, #tf.dims<n: 1 to 9>> {
       hir.return %x : tensor<?xf32, #tf.dims<n: 1 to 9>>
     }
@@ -194,12 +198,16 @@ tf.module @t target #tf.target<"h100"> entry @main {
 
 // CHECK-LABEL: tf.module @t target #tf.target<"h100"> entry @main {
 // CHECK-NEXT:    tir.prim_func @main(%x: tensor<?xf32, #tf.dims<n: 1 to 9>>, %out: !tf.buffer<4xf32>) -> tensor<?xf32, #tf.dims<n: 1 to 9>> {
-// CHECK-NEXT:      %y = tir.let tir.dispatch [@c0::@small: [n: 1 to 4], @c0::@large: [n: 4 to 9]](%x)
+// CHECK-NEXT:      %y = tir.let tf.call @c0::@pick(%x)
 // CHECK-NEXT:      %z = tir.let tf.constant dense<1.000000e+00> : tensor<4xf32>
 // CHECK-NEXT:      tir.evaluate tf.call tf.memory.copy(%out, %z) : (!tf.buffer<4xf32>, tensor<4xf32>) -> ()
 // CHECK-NEXT:      tir.return %y
 // CHECK-NEXT:    }
 // CHECK-NEXT:    tf.module @c0 {
+// CHECK-NEXT:      tir.prim_func @pick(%x: tensor<?xf32, #tf.dims<n: 1 to 9>>) -> tensor<?xf32, #tf.dims<n: 1 to 9>> {
+// CHECK-NEXT:        %y = tir.let tir.dispatch [@small: [n: 1 to 4], @large: [n: 4 to 9]](%x)
+// CHECK-NEXT:        tir.return %y
+// CHECK-NEXT:      }
 // CHECK-NEXT:      tir.prim_func @small(%x: tensor<?xf32, #tf.dims<n: 1 to 9>>) -> tensor<?xf32, #tf.dims<n: 1 to 9>> {
 // CHECK-NEXT:        tir.return %x
 // CHECK-NEXT:      }

@@ -28,6 +28,7 @@ REFUSALS = (
     "has an empty body",
     "a TIR statement holding an unused op",
     "in another order than Python evaluates",  # a statement body in another order
+    "'tf.mesh' is not part of the DSL",  # a mesh in a TIR statement (what tf-lower makes)
 )
 """What print_script refuses among the lit inputs, and why (docstring of tilefoundry.dsl.script)."""
 
