@@ -24,12 +24,16 @@ lit: $(STAMP)
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/lit -v --order=smart tests/filecheck
 
 ## Translation validation, long: SEEDS generated programs (from START) through every pass and
-## random pipelines, compared bit for bit with the interpreter (make test runs 160).
+## random pipelines, compared bit for bit with the interpreter (make test runs 160); then
+## NATIVE_SEEDS of them compiled by the native backend against the interpreter (make test: 160).
 SEEDS ?= 5000
+NATIVE_SEEDS ?= 2000
 START ?= 0
 validate: $(STAMP)
 	TF_VALIDATE_SEEDS=$(SEEDS) TF_VALIDATE_START=$(START) $(BIN)/python -m pytest \
 		tests/unit/transforms/test_translation_validation.py -k test_passes_keep
+	TF_VALIDATE_SEEDS=$(NATIVE_SEEDS) TF_VALIDATE_START=$(START) $(BIN)/python -m pytest \
+		tests/unit/backends/native/test_translation_validation.py -k test_compiled_programs
 
 ## The main job: a tf-opt pipeline over the example decoder, then running it on numpy inputs.
 demo: $(STAMP)

@@ -19,6 +19,9 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "function_selectors": ("tilefoundry.selection", "function_selectors"),
     "LoadedModule": ("tilefoundry.runtime", "LoadedModule"),
     "run_passes": ("tilefoundry.pipeline", "run_passes"),
+    "compile": ("tilefoundry.compile", "compile"),
+    "emit_mlir": ("tilefoundry.compile", "emit_mlir"),
+    "CompiledModule": ("tilefoundry.compile", "CompiledModule"),
     "analyze": ("tilefoundry.analysis", "analyze"),
     "lower": ("tilefoundry.compile", "lower"),
     "from_torch": ("tilefoundry.frontends.torch", "from_torch"),
@@ -83,6 +86,9 @@ _EXPORTS: dict[str, tuple[str, str]] = {
 
 __all__ = [
     "AndPat",
+    "CompiledModule",
+    "compile",
+    "emit_mlir",
     "ConstTensor",
     "Cost",
     "DSLError",
@@ -159,7 +165,7 @@ def __dir__() -> list[str]:
 
 if TYPE_CHECKING:
     from tilefoundry.analysis import Cost, analyze
-    from tilefoundry.compile import lower
+    from tilefoundry.compile import CompiledModule, compile, emit_mlir, lower
     from tilefoundry.diagnostics import VerifyError
     from tilefoundry.dialects.tf.metadata import BindingMetadata, IRMetadata, SourceSpanMetadata
     from tilefoundry.dialects.tf.ops import CallOp as Call

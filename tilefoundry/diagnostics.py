@@ -1,10 +1,12 @@
-"""The project's verification error.
+"""The project's verification error, and the refusal of a reference run.
 
 `VerifyError` is what every TileFoundry rule raises when it is broken, from Python and from
 the verifiers of the `tf`, `hir` and `tir` dialects alike. It subclasses xDSL's
 `VerifyException`, so `tf-opt --verify-diagnostics` and xDSL's own verification report it like
 any other verifier failure. When the failing node carries a binding name or a source span, the
-message says so (`... (bound to 'h' at model.py:3:4)`).
+message says so (`... (bound to 'h' at model.py:3:4)`). `ExecutionError` is what a run on the
+reference interpreter refuses (an argument of the wrong type, an op with no reference, an index
+out of range), raised by the interpreter and by the ops' `reference` methods.
 """
 
 from __future__ import annotations
@@ -16,11 +18,15 @@ from xdsl.utils.exceptions import DiagnosticException, VerifyException
 if TYPE_CHECKING:
     from xdsl.ir import Operation
 
-__all__ = ["PassError", "PassOutputError", "VerifyError", "with_context"]
+__all__ = ["ExecutionError", "PassError", "PassOutputError", "VerifyError", "with_context"]
 
 
 class VerifyError(VerifyException):
     """A broken TileFoundry rule, with the binding / source span of the failing node when known."""
+
+
+class ExecutionError(ValueError):
+    """A reference run refused: a bad argument, or an op without a reference implementation."""
 
 
 class PassError(DiagnosticException):

@@ -33,9 +33,12 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ),
     ("ir", ("tilefoundry.ir",)),
     ("dialects", ("tilefoundry.dialects",)),
+    ("codegen builder", ("tilefoundry.codegen.builder",)),
     ("ops", ("tilefoundry.ops",)),
     ("interpreter", ("tilefoundry.interpreter",)),
     ("transforms", ("tilefoundry.transforms", "tilefoundry.lowering")),
+    ("codegen", ("tilefoundry.codegen",)),
+    ("backends", ("tilefoundry.backends",)),
     ("context", ("tilefoundry.context", "tilefoundry.module_text", "tilefoundry.universe")),
     ("tools", ("tilefoundry.tools",)),
     (

@@ -3,7 +3,7 @@
 `run_function(func_op, args)` checks each argument against its parameter's type (dtype, rank,
 static sizes, DimVar envelopes, one size per DimVar), picks the first variant whose DimVar
 ranges hold the sizes (else the function's own body), evaluates it op by op (constants, tuples,
-op calls through `REFERENCE`, function calls through the symbol table, mesh regions), and
+op calls through the op's `reference` method, function calls through the symbol table, mesh regions), and
 returns the result as a numpy array, a tuple for a tuple value, or None for an effect-only
 function.
 
@@ -29,10 +29,12 @@ from xdsl.dialects.builtin import SymbolRefAttr
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.traits import IsTerminator
 
+from tilefoundry.diagnostics import ExecutionError
 from tilefoundry.dialects.hir import FuncOp
 from tilefoundry.dialects.tf.dense import numpy_dtype
 from tilefoundry.dialects.tf.mesh import MeshOp
 from tilefoundry.dialects.tf.module import lookup_symbol
+from tilefoundry.dialects.tf.numerics import cast_array, held_as
 from tilefoundry.dialects.tf.op_attr import OpAttr, attr_to_op
 from tilefoundry.dialects.tf.ops import CallOp, ConstantOp, TupleOp
 from tilefoundry.dialects.tf.types import (
@@ -45,9 +47,6 @@ from tilefoundry.dialects.tf.types import (
     from_attr,
 )
 from tilefoundry.dialects.tir import DispatchOp, EvaluateOp, LetOp, PrimFuncOp
-from tilefoundry.interpreter.numerics import cast_array, held_as
-from tilefoundry.interpreter.reference import REFERENCE  # the op library's, registered
-from tilefoundry.interpreter.registry import ExecutionError
 from tilefoundry.ir.traits import is_expression
 
 __all__ = [
@@ -164,14 +163,13 @@ def evaluate_op(op: CallOp, values: Sequence[Any]) -> Any:
     rounded to its type (`numerics.cast_array`). What the interpreter and the folder compute."""
     assert isinstance(op.callee, OpAttr)
     target = attr_to_op(op.callee)
-    impl = REFERENCE.get(type(target))
-    if impl is None:
+    if not target.has_reference():
         raise ExecutionError(
-            f"{target.op_name} has no reference implementation (register one with "
-            "@reference in tilefoundry.interpreter.reference)"
+            f"{target.op_name} has no reference implementation (define its `reference` "
+            "method, or use @reference from tilefoundry.interpreter.reference)"
         )
     with np.errstate(all="ignore"):  # IEEE results (inf, nan, denormals) are defined values
-        result = impl(target, *values)
+        result = target.reference(*values)
         expected = from_attr(op.results[0].type) if op.results else None
         if isinstance(expected, TensorType):
             result = cast_array(result, expected.dtype)

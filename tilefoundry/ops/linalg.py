@@ -9,15 +9,19 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from xdsl.ir import SSAValue
 
+from tilefoundry.codegen.builder import Emitted, MlirBuilder, values
+from tilefoundry.codegen.builder.composite import matmul
+from tilefoundry.codegen.builder.structured import transpose
+from tilefoundry.dialects.tf.numerics import widened
 from tilefoundry.dialects.tf.ops import defining_call
 from tilefoundry.dialects.tf.types import IRType, TensorType
 from tilefoundry.ir.algebra.op_registry import Op, ParamDef, register_op
 from tilefoundry.ir.algebra.patterns import Tensor
-from tilefoundry.ops.folding import elements
+from tilefoundry.ops.folding import elements, same_exact, unbounded
 from tilefoundry.ops.shapes import broadcast_shapes, same_dtype, tensor_args
 
 __all__ = ["MatMul", "Transpose"]
@@ -59,6 +63,15 @@ class MatMul(Op):
         batch = broadcast_shapes(lhs.shape[:-2], rhs.shape[:-2])
         return TensorType((*batch, lhs.shape[-2], rhs.shape[-1]), dtype)
 
+    def emit(
+        self, b: MlirBuilder, args: Sequence[Emitted], arg_types: Sequence[IRType], result: IRType
+    ) -> Emitted:
+        """A `linalg.generic` contraction, k innermost and in order (`composite.matmul`)."""
+        lhs, rhs = tensor_args(arg_types)
+        assert isinstance(result, TensorType)
+        x, y = values(args)
+        return matmul(b, x, y, lhs, rhs, result)
+
     def flops(self, arg_types: Sequence[IRType], result: IRType) -> int:
         """A multiply and an add per output element and contraction step: `2 * M * K * N`
         (times the batch)."""
@@ -66,6 +79,35 @@ class MatMul(Op):
         assert isinstance(lhs, TensorType)
         k = lhs.shape[-1]
         return 2 * elements(result) * (k if isinstance(k, int) else 0)
+
+    def exact_integers(self, arrays: Sequence[Any], value: Any) -> bool | None:
+        """Exact when even the sum of the magnitudes stays within half the range (judged in
+        float64, whose relative error is far below that margin), else on Python integers; an
+        i1 product (`or` of `and`s) is exact."""
+        import numpy as np
+
+        if value.dtype.kind == "b":
+            return True
+        lhs, rhs = arrays
+        bound = np.matmul(np.abs(lhs.astype(np.float64)), np.abs(rhs.astype(np.float64)))
+        if float(bound.max()) < 2.0 ** (value.dtype.itemsize * 8 - 2):
+            return True
+        if value.size * lhs.shape[-1] > _EXACT_MATMUL_STEPS:
+            return False
+        return same_exact(np.matmul(unbounded(lhs), unbounded(rhs)), value)
+
+    def reference(self, *arrays: Any) -> Any:
+        """Accumulates in the dtype's compute type (f16 / bf16 in float32), rounded once; the
+        operands contiguous, so the product does not depend on their layout."""
+        import numpy as np
+
+        lhs, rhs = arrays
+        return np.matmul(np.ascontiguousarray(widened(lhs)), np.ascontiguousarray(widened(rhs)))
+
+
+_EXACT_MATMUL_STEPS = 1 << 20
+"""The most multiply-adds the exact (Python integer) check of a matmul makes; past it, a matmul
+whose bound does not settle the question is not folded."""
 
 
 @register_op(category="linalg", name="transpose")
@@ -91,6 +133,13 @@ class Transpose(Op):
             raise ValueError(f"perm {list(self.perm)} is not a permutation of the {x.rank} dims")
         return TensorType(tuple(x.shape[p] for p in self.perm), x.dtype)
 
+    def emit(
+        self, b: MlirBuilder, args: Sequence[Emitted], arg_types: Sequence[IRType], result: IRType
+    ) -> Emitted:
+        """A `linalg.generic` copy through the permuted map."""
+        (x,) = tensor_args(arg_types)
+        return transpose(b, values(args)[0], x, self.perm)
+
     @property
     def is_identity(self) -> bool:
         return list(self.perm) == list(range(len(self.perm)))
@@ -105,3 +154,12 @@ class Transpose(Op):
             if [first.perm[p] for p in self.perm] == list(range(len(self.perm))):
                 return inner[1].args_[0]
         return None
+
+    def exact_integers(self, arrays: Sequence[Any], value: Any) -> bool | None:
+        """It moves values: nothing to overflow."""
+        return True
+
+    def reference(self, *arrays: Any) -> Any:
+        import numpy as np
+
+        return np.ascontiguousarray(np.transpose(arrays[0], self.perm))

@@ -15,9 +15,14 @@ tir.evaluate tf.call tf.memory.copy(%buf, %src) : (!tf.buffer<4xf32>, tensor<4xf
 
 from __future__ import annotations
 
-from typing import ClassVar
+from collections.abc import Sequence
+from typing import Any, ClassVar
 
 from tilefoundry.arguments import shown
+from tilefoundry.codegen.builder import Emitted, MlirBuilder, values
+from tilefoundry.codegen.builder.composite import zero
+from tilefoundry.codegen.builder.types import memref_type
+from tilefoundry.dialects.tf.dense import numpy_dtype
 from tilefoundry.dialects.tf.types import BufferType, IRType, TensorType, UnitType
 from tilefoundry.ir.algebra.op_registry import Op, ParamDef, register_op
 from tilefoundry.ir.algebra.patterns import Pattern
@@ -65,6 +70,27 @@ class Copy(Op):
             )
         return UnitType()
 
+    def emit(
+        self, b: MlirBuilder, args: Sequence[Emitted], arg_types: Sequence[IRType], result: IRType
+    ) -> None:
+        """`memref.copy` into the destination memref: of a buffer's memref, or of a tensor's
+        buffer (`bufferization.to_memref`, any layout); the caller's memory is written."""
+        dst, src = values(args)
+        if src.type.startswith("tensor"):
+            source = _contents(arg_types[1])
+            layout = ", ".join("?" for _ in source.shape)
+            strided = memref_type(source)[:-1] + f", strided<[{layout}], offset: ?>>"
+            src = b.op(f"bufferization.to_memref {src} : {strided}", strided)
+        if src.name != dst.name:
+            b.line(f"memref.copy {src}, {dst} : {src.type} to {dst.type}")
+
+    def reference(self, *arrays: Any) -> Any:
+        import numpy as np
+
+        dst, src = arrays
+        np.copyto(dst, src)
+        return None  # an effect: dst is written in place
+
 
 @register_op(category="memory", name="load")
 class Load(Op):
@@ -88,6 +114,26 @@ class Load(Op):
         if not isinstance(buffer, BufferType):
             raise ValueError(f"load reads a buffer, got {buffer}")
         return buffer.tensor
+
+    def emit(
+        self, b: MlirBuilder, args: Sequence[Emitted], arg_types: Sequence[IRType], result: IRType
+    ) -> Emitted:
+        """A snapshot: the buffer copied into fresh memory that becomes the tensor's
+        (`to_tensor restrict`: nothing else refers to it), so later writes do not show."""
+        (buffer,) = values(args)
+        (type,) = arg_types
+        assert isinstance(type, BufferType)
+        sizes = ", ".join(str(s) for s in b.dynamic_sizes(type.shape))
+        copy = b.op(f"memref.alloc({sizes}) : {buffer.type}", buffer.type)
+        b.line(f"memref.copy {buffer}, {copy} : {buffer.type} to {buffer.type}")
+        tensor = "tensor" + buffer.type[len("memref") :]
+        return b.op(f"bufferization.to_tensor {copy} restrict writable : {buffer.type}", tensor)
+
+    def reference(self, *arrays: Any) -> Any:
+        """A snapshot: later writes to the buffer do not show."""
+        import numpy as np
+
+        return np.array(arrays[0], copy=True)
 
 
 @register_op(category="memory", name="alloc")
@@ -117,3 +163,18 @@ class Alloc(DtypeOp):
 
     def infer_type(self, *arg_types: IRType) -> IRType:
         return BufferType(self.shape, self.dtype)
+
+    def emit(
+        self, b: MlirBuilder, args: Sequence[Emitted], arg_types: Sequence[IRType], result: IRType
+    ) -> Emitted:
+        """`memref.alloc` filled with zeros: fresh memory each time the statement runs."""
+        type = memref_type(BufferType(self.shape, self.dtype))
+        buffer = b.op(f"memref.alloc() : {type}", type)
+        fill = zero(b, self.dtype)
+        b.line(f"linalg.fill ins({fill} : {fill.type}) outs({buffer} : {type})")
+        return buffer
+
+    def reference(self, *arrays: Any) -> Any:
+        import numpy as np
+
+        return np.zeros(self.shape, numpy_dtype(self.dtype))

@@ -9,9 +9,12 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any, ClassVar
 
 from xdsl.ir import OpResult, SSAValue
 
+from tilefoundry.codegen.builder import Emitted, MlirBuilder, values
+from tilefoundry.codegen.builder.structured import extract_slice
 from tilefoundry.dialects.tf.ops import TupleOp, produced_value
 from tilefoundry.dialects.tf.types import IRType, TensorType, TupleType
 from tilefoundry.ir.algebra.op_registry import Op, ParamDef, register_op
@@ -35,6 +38,8 @@ class TupleGetItem(Op):
     ```
     """
 
+    builder_name: ClassVar[str] = "tuple_get_item"
+
     input = ParamDef(kind="input")
     index = ParamDef(kind="attribute", annotation=int)
 
@@ -47,6 +52,15 @@ class TupleGetItem(Op):
             raise ValueError(f"index {index} is out of range for a {len(t)}-field tuple")
         return t.fields[index]
 
+    def emit(
+        self, b: MlirBuilder, args: Sequence[Emitted], arg_types: Sequence[IRType], result: IRType
+    ) -> Emitted:
+        """A tuple has no MLIR value: the field is the emitted value it holds."""
+        (t,) = args
+        assert isinstance(t, tuple)
+        field: Emitted = t[self.index]
+        return field
+
     def fold(self, args: Sequence[SSAValue], result: IRType) -> SSAValue | None:
         """A field of a `tf.tuple` is the element it was built from."""
         produced = produced_value(args[0])
@@ -54,6 +68,9 @@ class TupleGetItem(Op):
             element: SSAValue = produced.op.elements_[self.index]
             return element
         return None
+
+    def reference(self, *arrays: Any) -> Any:
+        return arrays[0][self.index]
 
 
 @register_op(category="shape", name="split")
@@ -87,3 +104,25 @@ class Split(Op):
             raise ValueError(f"dim {axis} of size {size} does not split into {self.sections} parts")
         part = TensorType((*x.shape[:axis], size // self.sections, *x.shape[axis + 1 :]), x.dtype)
         return TupleType((part,) * self.sections)
+
+    def emit(
+        self, b: MlirBuilder, args: Sequence[Emitted], arg_types: Sequence[IRType], result: IRType
+    ) -> Emitted:
+        """One `tensor.extract_slice` per part."""
+        (x_type,) = tensor_args(arg_types)
+        assert isinstance(result, TupleType)
+        axis = normalize_axis(self.axis, x_type.rank)
+        (x,) = values(args)
+        parts = []
+        for index, part in enumerate(result.fields):
+            assert isinstance(part, TensorType)
+            size = part.shape[axis]
+            assert isinstance(size, int)
+            offsets: list[int] = [index * size if i == axis else 0 for i in range(x_type.rank)]
+            parts.append(extract_slice(b, x, list(offsets), part))
+        return tuple(parts)
+
+    def reference(self, *arrays: Any) -> Any:
+        import numpy as np
+
+        return tuple(np.split(arrays[0], self.sections, axis=self.axis))

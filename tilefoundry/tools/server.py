@@ -60,7 +60,7 @@ PRELOAD = (
     "tilefoundry.transforms",
     "tilefoundry.transforms.pass_manager",
     "tilefoundry.dialects.tf.target",
-    "tilefoundry.interpreter.numerics",
+    "tilefoundry.dialects.tf.numerics",
     "tilefoundry.tools.expectations",
     "tilefoundry.tools.report",
 )

@@ -261,11 +261,50 @@ class TfOptMain:
             fail(where, f"pass '{err.pass_name}' failed: {err.message}")
         except DiagnosticException as err:
             fail(None, f"a pass failed: {_one_line(str(err))}")
+        if self.args.emit == "mlir":
+            with self._timed("emit"):
+                return self._emit_mlir(module, name, first_line, parser, fail)
         with self._timed("print"):
             printed = self._print(module, implicit)
         if self.args.verify_roundtrip:
             self._verify_roundtrip(module, implicit, fail)
         return printed
+
+    def _emit_mlir(
+        self,
+        module: ModuleOp,
+        name: str,
+        first_line: int,
+        parser: TFParser,
+        fail: Callable[[tuple[int, int] | None, str], NoReturn],
+    ) -> str:
+        """`--emit=mlir`: the upstream MLIR of the input's `tf.module` (each op located at its
+        metadata's span, else at its place in the input)."""
+        from tilefoundry.codegen.builder import EmitError
+        from tilefoundry.codegen.emitter import emit_tree
+        from tilefoundry.codegen.symbols import stamp_positions
+        from tilefoundry.dialects.tf.module import ModuleOp as TFModuleOp
+        from tilefoundry.lowering import LoweringError
+
+        roots = [op for op in module.ops if isinstance(op, TFModuleOp)]
+        if len(roots) != 1:
+            fail(None, f"--emit=mlir takes one tf.module, the input has {len(roots)}")
+
+        def position(op: Operation) -> tuple[int, int] | None:
+            found = parser.op_position(op)
+            return None if found is None else (found.line + first_line - 1, found.column)
+
+        stamp_positions(roots[0], name, position)
+        try:
+            return emit_tree(roots[0]).text
+        except (EmitError, LoweringError) as err:
+            place = None
+            if isinstance(err.op, Operation):
+                from tilefoundry.codegen.symbols import span_of
+
+                span = span_of(err.op)
+                place = None if span is None else (span[0] - first_line + 1, span[1])
+            fail(place, err.message)
 
     def _verify_roundtrip(
         self,

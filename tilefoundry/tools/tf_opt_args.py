@@ -132,6 +132,13 @@ def parse_arguments(
         "IRDL's parameter syntax, each block of a tf/hir/tir op ended by llvm.unreachable",
     )
     add(
+        "--emit",
+        choices=("mlir",),
+        help="print the output as another IR instead of TileFoundry's: 'mlir' is upstream MLIR "
+        "(func, linalg, tensor, arith, math, scf, memref, bufferization; lowered to TIR first), "
+        "what the native backend compiles (docs/compile.md)",
+    )
+    add(
         "--print-debuginfo",
         "--mlir-print-debuginfo",
         action="store_true",

@@ -174,6 +174,17 @@ def _parser() -> argparse.ArgumentParser:
         "to stderr",
     )
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--backend",
+        choices=("interpreter", "native"),
+        default="interpreter",
+        help="run with the reference interpreter (default), or compiled by the native backend "
+        "(upstream MLIR 19 / LLVM 19; docs/compile.md): the same output where the numbers are, "
+        "without the 'ran' lines (compiled code does not record its choices)",
+    )
+    parser.add_argument(
+        "--dump", metavar="DIR", help="with --backend=native: keep every stage's file in DIR"
+    )
     parser.add_argument("--plugin", action="append", default=[], metavar="MODULE")
 
     def one_line_error(message: str) -> NoReturn:
@@ -341,6 +352,23 @@ def _run_errors(function: Any) -> Iterator[None]:
         raise RunError(f"'{function.function_name()}': out of memory: {err}") from None
 
 
+def _execute_native(
+    module: Any, function: Any, path: str | None, arguments: list[Any], dump: str | None
+) -> tuple[Any, list[str]]:
+    """The function compiled by the native backend (the tree lowered from it), run on
+    `arguments`; it records no choices."""
+    import numpy as np
+
+    from tilefoundry.backends.native.build import compile_native
+    from tilefoundry.lowering import lower_module
+
+    lowered = lower_module(module, path)  # from the entry when no --function
+    program = compile_native(lowered, dump=dump)
+    with np.errstate(all="ignore"):
+        result = program.function(function.function_name())(*arguments)
+    return result, []
+
+
 def _execute(function: Any, arguments: list[Any]) -> tuple[Any, list[str]]:
     """The function's result on `arguments` (buffers written in place), and the choices the
     run made, in order."""
@@ -391,9 +419,16 @@ def run(argv: Sequence[str] | None) -> int:
     _check_not_recursive(function)
     _check_names(function, sizes, inputs)
     result_path, buffer_paths = _outputs(args.output, function)
+    if args.dump is not None and args.backend != "native":
+        raise RunError("--dump keeps the native backend's files: use it with --backend=native")
     with _run_errors(function):
         arguments = _arguments(function, inputs, sizes, args.seed)
-        result, selections = _execute(function, arguments)
+        if args.backend == "native":
+            result, selections = _execute_native(
+                module, function, args.function, arguments, args.dump
+            )
+        else:
+            result, selections = _execute(function, arguments)
     if result_path is not None:
         save_value(result_path, result)
     values = dict(zip((p.name for p in _params(function)), arguments, strict=True))
@@ -406,7 +441,10 @@ def run(argv: Sequence[str] | None) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    refusals = (RunError, KeyError, ValueError)
+    from tilefoundry.backends.native.toolchain import StageError, ToolchainError
+    from tilefoundry.codegen.builder import EmitError
+
+    refusals = (RunError, KeyError, ValueError, ToolchainError, StageError, EmitError)
     return tool_main(PROG, lambda: _paused_run(argv), refusals, _refusal_text, (VerifyError,))
 
 

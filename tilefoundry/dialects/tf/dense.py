@@ -31,7 +31,7 @@ _LITTLE_ENDIAN = {
 
 def numpy_dtype(dtype: str) -> Any:
     """The numpy dtype that holds a TileFoundry dtype (bf16: float32 holding bf16 values exactly,
-    see `tilefoundry.interpreter.numerics`)."""
+    see `tilefoundry.dialects.tf.numerics`)."""
     import numpy as np
 
     return np.dtype({"i1": "bool", "bf16": "float32"}.get(dtype) or _LITTLE_ENDIAN[dtype])

@@ -17,8 +17,9 @@ from tilefoundry.dialects.tf.metadata import BindingMetadata
 from tilefoundry.dialects.tf.ops import CallOp, ConstantOp, TupleOp
 from tilefoundry.dialects.tf.target import Topology
 from tilefoundry.dialects.tf.types import DimVar
-from tilefoundry.frontends.torch.aten import HANDLERS, Emitter
+from tilefoundry.frontends.torch.emitter import Emitter
 from tilefoundry.frontends.torch.errors import TorchImportError, source_line
+from tilefoundry.frontends.torch.table import ATEN
 from tilefoundry.frontends.torch.types import DimTable, tensor_type
 from tilefoundry.hir import Function
 from tilefoundry.ir.algebra.expr import Expr, Var
@@ -360,7 +361,7 @@ class _FunctionBuilder:
             if isinstance(value, Expr):
                 return CallOp(TupleGetItem(index=index), [value])
         name = str(node.target)
-        handler = HANDLERS.get(name)
+        handler = ATEN.get(name)
         if handler is None:
             raise TorchImportError(f"unsupported op '{name}' in {self.where(node)}")
         args = [self._value(a) for a in node.args]

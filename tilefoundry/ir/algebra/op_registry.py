@@ -56,6 +56,7 @@ __all__ = [
     "op_table_decorator",
     "register_alias",
     "register_op",
+    "schemas_defined_in",
     "check_effect",
     "typeinfer",
 ]
@@ -223,6 +224,11 @@ class Op:
     matrix_unit: ClassVar[bool] = False
     """Whether its flops run on the device's matrix units (tensor cores), at their peak."""
 
+    builder_name: ClassVar[str] = ""
+    """The name of its Python builder in `tilefoundry.ops` (`ops.softmax(x, axis=-1)`), when
+    it is not the op's own name (`tf.nn.softmax` -> `softmax`; `tf.reduce.sum` says
+    `reduce_sum`)."""
+
     _params: ClassVar[tuple[ParamDef, ...] | None] = None
     _singleton: ClassVar[Op | None] = None
     _attrs: dict[str, object]
@@ -317,6 +323,28 @@ class Op:
         """The floating-point operations of one call on arguments of these static types (what
         `tf-analyze` counts): 0 unless the Op says otherwise."""
         return 0
+
+    def exact_integers(self, arrays: Sequence[Any], value: Any) -> bool | None:
+        """The folder's exactness rule for an integer or i1 result: whether `value`, what
+        `reference` computed on `arrays`, is the exact result (no wrap-around, no case the docs
+        leave to run time), so that it may become a literal. None (the default): no rule of its
+        own; the folder then takes an i1 result as exact and judges an integer one by running
+        `reference` on unbounded Python integers (`transforms/fold_exactness.py`)."""
+        return None
+
+    @classmethod
+    def has_reference(cls) -> bool:
+        """Whether the op defines `reference` (an op without one does not run)."""
+        return cls.reference is not Op.reference
+
+    def reference(self, *arrays: Any) -> Any:
+        """The op's numpy reference semantics, what the interpreter runs (`evaluate_op`): the
+        result on one numpy array per input (a tuple of arrays for a tuple input), as an array,
+        a tuple of them (a tuple result), or None for an effect-form op, which writes its buffer
+        arguments in place (a buffer is a writeable array; a tensor's is read-only). A tensor
+        result is rounded once to its dtype by the interpreter. Numbers follow
+        `tilefoundry.dialects.tf.numerics` (docs/ir.md, "Numeric semantics")."""
+        raise NotImplementedError(f"{type(self).__name__} has no reference implementation")
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Op) and type(other) is type(self) and other._attrs == self._attrs
@@ -487,6 +515,18 @@ def op_schemas(
         if key[: len(prefix)] == prefix
         for schema in _BUCKETS[key]
     )
+
+
+def schemas_defined_in(package: str) -> tuple[OpSchema, ...]:
+    """The schemas registered so far whose op class (or alias builder) is defined in `package`
+    or a module under it, sorted as `op_schemas` sorts them; no op library is loaded for it
+    (what `tilefoundry.ops` generates its builders from)."""
+
+    def inside(schema: OpSchema) -> bool:
+        module: str = (schema.op_class or schema.builder).__module__
+        return module == package or module.startswith(package + ".")
+
+    return tuple(s for key in sorted(_BUCKETS) for s in _BUCKETS[key] if inside(s))
 
 
 def first_op_class(dialect: str, category: str, name: str) -> type[Op] | None:

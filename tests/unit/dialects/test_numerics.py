@@ -21,10 +21,10 @@ import pytest
 import tilefoundry as tf
 from tilefoundry import Constant, Module, Op, ParamDef, Tensor, ops, register_op
 from tilefoundry.dialects.tf.dense import array_to_dense, dense_to_array, numpy_dtype
+from tilefoundry.dialects.tf.numerics import cast_array, held_as, round_bf16
 from tilefoundry.dialects.tf.ops import CallOp
 from tilefoundry.dialects.tf.types import DTYPES, TensorType, from_attr
 from tilefoundry.hir import Function
-from tilefoundry.interpreter.numerics import cast_array, held_as, round_bf16
 from tilefoundry.interpreter.reference import reference
 from tilefoundry.ops.math import BinaryKind, UnaryKind
 from tilefoundry.transforms.canonicalization import evaluate_exactly

@@ -1,0 +1,32 @@
+// REQUIRES: native
+// RUN: tf-run %s --dim n=3 > %t.interpreter
+// RUN: tf-run %s --dim n=3 --backend=native > %t.native
+// RUN: diff %t.interpreter %t.native
+// RUN: tf-run %s --dim n=3 --backend=native | filecheck %s
+// RUN: not tf-run %s --dump %t.d 2>&1 | filecheck %s --check-prefix=DUMP
+// RUN: tf-run %s --dim n=3 --backend=native --dump %t.dir > /dev/null && ls %t.dir | filecheck %s --check-prefix=FILES
+
+// tf-run --backend=native: the function compiled by the native backend, its output the
+// interpreter's (byte for byte: these numbers are exact), a buffer written in place.
+
+// CHECK: f(x[3, 2], acc[3, 2])
+// CHECK-NEXT: -> array[3, 2] float32
+// CHECK: buffer acc -> array[3, 2] float32
+
+// DUMP: tf-run: error: --dump keeps the native backend's files: use it with --backend=native
+
+// FILES: module.ll
+// FILES-NEXT: module.llvm.mlir
+// FILES-NEXT: module.mlir
+// FILES-NEXT: module.o
+// FILES-NEXT: module.opt.ll
+// FILES-NEXT: module.so
+
+tf.module @m entry @f {
+  tir.prim_func @f(%x: tensor<?x2xf32, #tf.dims<n: 1 to 9>>, %acc: !tf.buffer<?x2xf32, #tf.dims<n: 1 to 9>>) -> tensor<?x2xf32, #tf.dims<n: 1 to 9>> {
+    %old = tir.let tf.call tf.memory.load(%acc) : (!tf.buffer<?x2xf32, #tf.dims<n: 1 to 9>>) -> tensor<?x2xf32, #tf.dims<n: 1 to 9>>
+    %sum = tir.let tf.call tf.math.binary<kind = add>(%old, %x) : (tensor<?x2xf32, #tf.dims<n: 1 to 9>>, tensor<?x2xf32, #tf.dims<n: 1 to 9>>) -> tensor<?x2xf32, #tf.dims<n: 1 to 9>>
+    tir.evaluate tf.call tf.memory.copy(%acc, %sum) : (!tf.buffer<?x2xf32, #tf.dims<n: 1 to 9>>, tensor<?x2xf32, #tf.dims<n: 1 to 9>>) -> ()
+    tir.return %old : tensor<?x2xf32, #tf.dims<n: 1 to 9>>
+  }
+}

@@ -1,0 +1,1 @@
+"""Backends: compiled code from emitted MLIR (docs/compile.md, "Backends")."""

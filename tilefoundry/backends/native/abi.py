@@ -1,0 +1,172 @@
+"""Calling an entry point of a compiled library from Python: numpy arrays as MLIR memref
+descriptors through ctypes (no MLIR Python bindings).
+
+A rank-r memref descriptor is `{T* allocated, T* aligned, i64 offset, i64 sizes[r], i64
+strides[r]}`; the `_mlir_ciface_` wrapper takes a pointer to one per memref argument
+(`codegen/entry.py` says which, in order). `NativeFunction.__call__` checks the arguments as
+the interpreter does (`check_argument`: the same `ExecutionError` text, bf16 rounded, NaNs
+quiet), passes contiguous copies of tensors, passes a buffer's own memory when it can (else a
+copy, written back after the call), allocates each result, calls, and reads the status buffer:
+a run-time error (an index out of range, no dispatch case) raises the interpreter's
+`ExecutionError`.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import threading
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from tilefoundry.codegen.builder.builder import STATUS_SLOTS
+from tilefoundry.codegen.entry import EntryABI
+from tilefoundry.dialects.tf.dense import numpy_dtype
+from tilefoundry.dialects.tf.types import BufferType, DimVar, IRType, TensorType, TupleType
+from tilefoundry.interpreter.evaluate import ExecutionError, check_argument
+
+__all__ = ["NativeFunction", "descriptor"]
+
+_DESCRIPTORS: dict[int, type[ctypes.Structure]] = {}
+_DESCRIPTOR_LOCK = threading.Lock()
+
+
+def _descriptor_type(rank: int) -> type[ctypes.Structure]:
+    """The ctypes struct of a rank's memref descriptor (one class per rank: a bounded memo)."""
+    with _DESCRIPTOR_LOCK:
+        found = _DESCRIPTORS.get(rank)
+        if found is None:
+            fields: list[tuple[str, Any]] = [
+                ("allocated", ctypes.c_void_p),
+                ("aligned", ctypes.c_void_p),
+                ("offset", ctypes.c_int64),
+            ]
+            if rank:
+                fields += [("sizes", ctypes.c_int64 * rank), ("strides", ctypes.c_int64 * rank)]
+            found = type(f"MemRef{rank}D", (ctypes.Structure,), {"_fields_": fields})
+            _DESCRIPTORS[rank] = found
+        return found
+
+
+def descriptor(array: Any) -> ctypes.Structure:
+    """The memref descriptor of a C-contiguous array (it must outlive the call)."""
+    assert array.flags.c_contiguous
+    structure = _descriptor_type(array.ndim)()
+    value: Any = structure  # its fields are declared at run time
+    pointer = array.ctypes.data
+    value.allocated = pointer
+    value.aligned = pointer
+    value.offset = 0
+    for axis, (size, stride) in enumerate(zip(array.shape, array.strides, strict=True)):
+        value.sizes[axis] = size
+        value.strides[axis] = stride // array.itemsize if array.itemsize else 0
+    return structure
+
+
+def _storage(array: Any, dtype: str) -> Any:
+    """A C-contiguous array of the element type's bits (bf16: the high halves)."""
+    if dtype == "bf16":
+        bits = np.ascontiguousarray(array, dtype=np.float32).view(np.uint32)
+        return np.ascontiguousarray(bits >> np.uint32(16), dtype=np.uint16)
+    return np.ascontiguousarray(array, dtype=numpy_dtype(dtype))
+
+
+def _held(storage: Any, dtype: str) -> Any:
+    """Storage bits back as the interpreter holds the dtype (bf16 as float32)."""
+    if dtype == "bf16":
+        return (storage.astype(np.uint32) << np.uint32(16)).view(np.float32)
+    return storage
+
+
+def _leaves(type: IRType, value: Any) -> list[tuple[TensorType | BufferType, Any]]:
+    if isinstance(type, TupleType):
+        return [
+            leaf
+            for field, item in zip(type.fields, value, strict=True)
+            for leaf in _leaves(field, item)
+        ]
+    assert isinstance(type, TensorType | BufferType)
+    return [(type, value)]
+
+
+def _shape(type: TensorType, sizes: dict[str, int]) -> tuple[int, ...]:
+    return tuple(sizes[d.name] if isinstance(d, DimVar) else d for d in type.shape)
+
+
+def _assembled(type: IRType, results: list[Any]) -> Any:
+    if isinstance(type, TupleType):
+        return tuple(_assembled(field, results) for field in type.fields)
+    return results.pop(0)
+
+
+class NativeFunction:
+    """One entry point of a loaded library, called with one array per parameter."""
+
+    def __init__(self, library: ctypes.CDLL, abi: EntryABI, messages: Sequence[str]) -> None:
+        self.abi = abi
+        self.messages = list(messages)
+        self._entry = getattr(library, abi.c_symbol)
+        self._entry.restype = None
+        self._library = library  # kept alive as long as the function
+
+    @property
+    def name(self) -> str:
+        return self.abi.path[-1]
+
+    def __call__(self, *args: Any) -> Any:
+        abi = self.abi
+        params = abi.params
+        if len(args) != len(params):
+            names = ", ".join(p.name for p in params)
+            raise ExecutionError(
+                f"function '{self.name}' takes {len(params)} argument(s) ({names}), got {len(args)}"
+            )
+        sizes: dict[str, int] = {}
+        held = [check_argument(p.name, p.type, a, sizes) for p, a in zip(params, args, strict=True)]
+        keep: list[Any] = []
+        pointers: list[Any] = []
+        write_back: list[tuple[Any, Any, str]] = []
+        buffers = [
+            value for p, value in zip(params, held, strict=True) if isinstance(p.type, BufferType)
+        ]
+        for param, value in zip(params, held, strict=True):
+            for leaf, array in _leaves(param.type, value):
+                if isinstance(leaf, BufferType):
+                    direct = (
+                        leaf.dtype != "bf16"
+                        and array.flags.c_contiguous
+                        and array.dtype == numpy_dtype(leaf.dtype)
+                    )
+                    storage = array if direct else _storage(array, leaf.dtype)
+                    if not direct:
+                        write_back.append((array, storage, leaf.dtype))
+                else:
+                    storage = _storage(array, leaf.dtype)
+                    if any(np.shares_memory(storage, b) for b in buffers):
+                        storage = (
+                            storage.copy()
+                        )  # a tensor is a value: a buffer's writes do not show
+                keep.append(storage)
+                pointers.append(ctypes.byref(descriptor(storage)))
+        outputs = []
+        for result in abi.results:
+            shape = _shape(result, sizes)
+            storage = np.empty(
+                shape, np.uint16 if result.dtype == "bf16" else numpy_dtype(result.dtype)
+            )
+            outputs.append((result, storage))
+            pointers.append(ctypes.byref(descriptor(storage)))
+        status = np.zeros(STATUS_SLOTS, np.int64)
+        pointers.append(ctypes.byref(descriptor(status)))
+        keep.append(status)
+        self._entry(*pointers)
+        for array, storage, dtype in write_back:
+            np.copyto(array, _held(storage, dtype))
+        if status[0]:
+            message = self.messages[int(status[0]) - 1]
+            raise ExecutionError(message.format(*(int(v) for v in status[1:])))
+        if not abi.results:
+            return None
+        values = [_held(storage, t.dtype) for t, storage in outputs]
+        return _assembled(abi.result, values)

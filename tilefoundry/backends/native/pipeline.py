@@ -1,0 +1,98 @@
+"""The native backend's pipeline, as data: the `mlir-opt-19` passes and each later tool's flags.
+
+`NATIVE_PIPELINE` is the one the backend runs. Each of its passes is needed (measured: remove
+one and a test of `tests/unit/backends/native/` fails; docs/decisions.md, "The native pipeline"):
+
+- `one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=
+  identity-layout-map}`: tensors to memrefs, across function boundaries, identity layouts at
+  them (what the entry wrappers' C ABI takes);
+- `canonicalize, cse`: after bufferization (without them a hidden result argument of a function
+  crashes the call), `drop-equivalent-buffer-results`;
+- `buffer-deallocation-pipeline`, `convert-bufferization-to-memref`: every allocation freed;
+- `convert-linalg-to-loops`, `arith-expand` (`arith.floordivsi`), `convert-scf-to-cf`,
+  `expand-strided-metadata`, `lower-affine`, `finalize-memref-to-llvm`, `convert-math-to-llvm`,
+  `convert-math-to-libm` (`tanh`, `erf`, ... as libm calls), `convert-to-llvm`,
+  `reconcile-unrealized-casts`.
+
+A pipeline with a schedule (tiling, vectorization) is this one with passes added:
+`NATIVE_PIPELINE.inserted_before("one-shot-bufferize", ("transform-interpreter",))`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+__all__ = ["NATIVE_PIPELINE", "NativePipeline"]
+
+_BUFFERIZE = (
+    "one-shot-bufferize{bufferize-function-boundaries "
+    "function-boundary-type-conversion=identity-layout-map}"
+)
+
+
+@dataclass(frozen=True)
+class NativePipeline:
+    """What turns emitted MLIR into a shared library: the `mlir-opt-19` passes (in order), the
+    flags of `opt-19`, `llc-19` and the C compiler's link. Part of every artifact's cache key."""
+
+    passes: tuple[str, ...]
+    opt_flags: tuple[str, ...] = ("-O3",)
+    llc_flags: tuple[str, ...] = ("-O3", "--relocation-model=pic")
+    link_flags: tuple[str, ...] = ("-shared",)
+
+    @property
+    def pass_pipeline(self) -> str:
+        """The `--pass-pipeline` argument of mlir-opt."""
+        return f"builtin.module({','.join(self.passes)})"
+
+    def _position(self, name: str) -> int:
+        for index, item in enumerate(self.passes):
+            if item == name or item.split("{", 1)[0] == name:
+                return index
+        raise ValueError(f"the pipeline has no pass '{name}' (passes: {', '.join(self.passes)})")
+
+    def inserted_before(self, name: str, passes: Sequence[str]) -> NativePipeline:
+        """This pipeline with `passes` run just before the pass `name`."""
+        at = self._position(name)
+        return dataclasses.replace(self, passes=(*self.passes[:at], *passes, *self.passes[at:]))
+
+    def inserted_after(self, name: str, passes: Sequence[str]) -> NativePipeline:
+        """This pipeline with `passes` run just after the pass `name`."""
+        at = self._position(name) + 1
+        return dataclasses.replace(self, passes=(*self.passes[:at], *passes, *self.passes[at:]))
+
+    def without(self, name: str) -> NativePipeline:
+        """This pipeline without the pass `name` (to measure what each pass is for)."""
+        at = self._position(name)
+        return dataclasses.replace(self, passes=(*self.passes[:at], *self.passes[at + 1 :]))
+
+    def fingerprint(self) -> str:
+        text = "\n".join(
+            [*self.passes, "--", *self.opt_flags, "--", *self.llc_flags, "--", *self.link_flags]
+        )
+        return hashlib.sha256(text.encode()).hexdigest()
+
+
+NATIVE_PIPELINE = NativePipeline(
+    passes=(
+        _BUFFERIZE,
+        "canonicalize",
+        "cse",
+        "buffer-deallocation-pipeline",
+        "convert-bufferization-to-memref",
+        "convert-linalg-to-loops",
+        "arith-expand",
+        "convert-scf-to-cf",
+        "expand-strided-metadata",
+        "lower-affine",
+        "finalize-memref-to-llvm",
+        "convert-math-to-llvm",
+        "convert-math-to-libm",
+        "convert-to-llvm",
+        "reconcile-unrealized-casts",
+    )
+)
+"""The reference backend's pipeline (see the module docstring)."""

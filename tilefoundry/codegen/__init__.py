@@ -1,0 +1,1 @@
+"""The emitter: TileFoundry TIR to upstream MLIR (docs/compile.md, "Emission")."""

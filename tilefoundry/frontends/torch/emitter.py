@@ -1,0 +1,109 @@
+"""What the ATen rules share: the `Emitter` (types from node metadata, casts, literals), torch's
+type promotion, and the `Handler` signature of a rule of the table (`table.py`).
+
+A handler takes the emitter, the fx node, its arguments (Exprs for tensors, Python values
+otherwise) and keyword arguments, and returns the value: an Expr, a list of Exprs (`split`), or
+None (an assertion that computes nothing). Shapes come from the node's own `meta["val"]` (what
+torch.export recorded); Python scalars become `Constant`s of shape (1,), in the dtype torch's
+type promotion gives.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from tilefoundry import ops
+from tilefoundry.dialects.tf.dense import numpy_dtype
+from tilefoundry.dialects.tf.ops import CallOp, ConstantOp
+from tilefoundry.dialects.tf.types import DimVar, TensorType
+from tilefoundry.frontends.torch.errors import TorchImportError
+from tilefoundry.frontends.torch.types import DimTable, tensor_type
+from tilefoundry.ir.algebra.expr import Expr
+from tilefoundry.ir.algebra.op_registry import Op
+
+__all__ = ["INT64_MAX", "Emitter", "Handler", "arg", "promote", "value_dtype"]
+
+INT64_MAX = 2**63 - 1
+
+
+class Emitter:
+    """What the handlers share: types from node metadata, casts, literals."""
+
+    def __init__(self, dims: DimTable) -> None:
+        self.dims = dims
+
+    def out_type(self, node: Any) -> TensorType:
+        val = node.meta.get("val")
+        if not hasattr(val, "shape"):
+            raise TorchImportError(f"op '{node.target}' has no recorded tensor result")
+        return tensor_type(val, self.dims, f"op '{node.target}'")
+
+    def call(self, op: Op, *args: Expr) -> CallOp:
+        return CallOp(op, list(args))
+
+    def cast(self, x: Expr, dtype: str) -> Expr:
+        have = x.type
+        assert isinstance(have, TensorType)
+        return x if have.dtype == dtype else self.call(ops.Cast(dtype=dtype), x)
+
+    def literal(self, value: Any, dtype: str) -> Expr:
+        return ConstantOp(np.array([value], dtype=numpy_dtype(dtype)))
+
+    def tensor(self, x: Any, dtype: str) -> Expr:
+        """`x` as a tensor of `dtype`: an Expr cast, a Python scalar a literal."""
+        if isinstance(x, Expr):
+            return self.cast(x, dtype)
+        if isinstance(x, bool | int | float):
+            return self.literal(x, dtype)
+        raise TorchImportError(f"expected a tensor or a number, got {type(x).__name__} {x!r}")
+
+    def reshape(self, x: Expr, out: TensorType) -> Expr:
+        have = x.type
+        assert isinstance(have, TensorType)
+        if have.shape == out.shape:
+            return x
+        shape = [-1 if isinstance(d, DimVar) else d for d in out.shape]
+        return self.call(ops.Reshape(shape=tuple(shape)), x)
+
+
+def value_dtype(x: Any) -> str:
+    if isinstance(x, Expr):
+        t = x.type
+        assert isinstance(t, TensorType)
+        return t.dtype
+    if isinstance(x, bool):
+        return "i1"
+    return "i64" if isinstance(x, int) else "f32"
+
+
+def _category(dtype: str) -> int:
+    return 0 if dtype == "i1" else 1 if dtype.startswith("i") else 2
+
+
+_WIDTH = {"i1": 1, "i8": 8, "i16": 16, "i32": 32, "i64": 64, "f16": 16, "bf16": 16, "f32": 32}
+_WIDTH["f64"] = 64
+
+
+def promote(*values: Any) -> str:
+    """torch's type promotion, for tensors and Python scalars (a scalar joins in only when it
+    is of a higher category: an int tensor times 0.5 is f32)."""
+    tensors = [value_dtype(v) for v in values if isinstance(v, Expr)]
+    scalars = [value_dtype(v) for v in values if not isinstance(v, Expr)]
+    best = max(tensors, key=lambda d: (_category(d), _WIDTH[d])) if tensors else "f32"
+    for scalar in scalars:
+        if _category(scalar) > _category(best):
+            best = "f32" if scalar == "f32" else "i64"
+    return best
+
+
+Handler = Callable[[Emitter, Any, list[Any], dict[str, Any]], Any]
+"""A rule of the table: `(emitter, node, args, kwargs) -> value`."""
+
+
+def arg(args: list[Any], kwargs: dict[str, Any], index: int, name: str, default: Any) -> Any:
+    if len(args) > index:
+        return args[index]
+    return kwargs.get(name, default)

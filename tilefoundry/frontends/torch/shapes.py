@@ -1,0 +1,189 @@
+"""The ATen rules of shapes and construction: views, expand, transpose, cat, slices, split,
+embedding and indexing, `arange`, `full`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tilefoundry import ops
+from tilefoundry.dialects.tf.ops import TupleOp
+from tilefoundry.dialects.tf.types import DimVar, TensorType
+from tilefoundry.frontends.torch.emitter import (
+    INT64_MAX,
+    Emitter,
+    arg,
+    value_dtype,
+)
+from tilefoundry.frontends.torch.errors import TorchImportError
+from tilefoundry.ir.algebra.expr import Expr
+
+# -- shapes -----------------------------------------------------------------------------------
+
+
+def view(em: Emitter, node: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
+    return em.reshape(args[0], em.out_type(node))
+
+
+def expand(em: Emitter, node: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
+    x: Expr = args[0]
+    out = em.out_type(node)
+    have = x.type
+    assert isinstance(have, TensorType)
+    lead = out.rank - have.rank
+    shape: list[int] = []
+    for index, dim in enumerate(out.shape):
+        if isinstance(dim, DimVar):
+            if index < lead or have.shape[index - lead] != dim:
+                raise TorchImportError(f"expand to the dynamic dim {dim.name}")
+            shape.append(-1)
+        else:
+            shape.append(dim)
+    if have.shape == out.shape:
+        return x
+    return em.call(ops.BroadcastTo(shape=tuple(shape)), x)
+
+
+def transpose(em: Emitter, node: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
+    x: Expr = args[0]
+    t = x.type
+    assert isinstance(t, TensorType)
+    a, b = args[1] % t.rank, args[2] % t.rank
+    perm = list(range(t.rank))
+    perm[a], perm[b] = perm[b], perm[a]
+    return em.call(ops.Transpose(perm=tuple(perm)), x)
+
+
+def t(em: Emitter, node: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
+    t = args[0].type
+    return em.call(ops.Transpose(perm=tuple(reversed(range(t.rank)))), args[0])
+
+
+def permute(em: Emitter, node: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
+    t = args[0].type
+    return em.call(ops.Transpose(perm=tuple(d % t.rank for d in args[1])), args[0])
+
+
+def cat(em: Emitter, node: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
+    parts = args[0]
+    axis = arg(args, kwargs, 1, "dim", 0)
+    dtype = em.out_type(node).dtype
+    return em.call(ops.Concat(axis=axis), TupleOp([em.tensor(p, dtype) for p in parts]))
+
+
+def slice_of(em: Emitter, x: Expr, axis: int, start: Any, stop: Any, step: Any) -> Expr:
+    for what, value in (("start", start), ("end", stop), ("step", step)):
+        if value is not None and not isinstance(value, int):
+            raise TorchImportError(f"slice with a symbolic {what}")
+    t = x.type
+    assert isinstance(t, TensorType)
+    op = ops.Slice(
+        axis=axis % t.rank,
+        start=0 if start is None else start,
+        stop=INT64_MAX if stop is None else min(stop, INT64_MAX),
+        step=1 if step is None else step,
+    )
+    return em.call(op, x)
+
+
+def slice_tensor(em: Emitter, node: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
+    x = args[0]
+    axis = arg(args, kwargs, 1, "dim", 0)
+    start = arg(args, kwargs, 2, "start", None)
+    stop = arg(args, kwargs, 3, "end", None)
+    step = arg(args, kwargs, 4, "step", 1)
+    t = x.type
+    assert isinstance(t, TensorType)
+    if (start in (None, 0)) and (stop is None or stop >= INT64_MAX) and step == 1:
+        return x
+    return slice_of(em, x, axis, start, stop, step)
+
+
+def select(em: Emitter, node: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
+    x, axis, index = args
+    stop = None if index == -1 else index + 1
+    return em.reshape(slice_of(em, x, axis, index, stop, 1), em.out_type(node))
+
+
+def split(em: Emitter, node: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
+    x = args[0]
+    sizes = args[1]
+    axis = arg(args, kwargs, 2, "dim", 0)
+    t = x.type
+    assert isinstance(t, TensorType)
+    total = t.shape[axis]
+    if not isinstance(total, int):
+        raise TorchImportError("split of a dynamic dim")
+    if isinstance(sizes, int):
+        sizes = [min(sizes, total - s) for s in range(0, total, sizes)]
+    parts, start = [], 0
+    for size in sizes:
+        parts.append(slice_of(em, x, axis, start, start + size, 1))
+        start += size
+    return parts
+
+
+def embedding(em: Emitter, node: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
+    weight, ids = args[0], args[1]
+    return em.call(ops.Index(), weight, TupleOp([ids]))
+
+
+def index(em: Emitter, node: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
+    x, indices = args
+    if any(i is None for i in indices):
+        raise TorchImportError("index with a None (a sliced dim before the indexed ones)")
+    for i in indices:
+        if value_dtype(i) == "i1":
+            raise TorchImportError("index by a boolean mask")
+    return em.call(ops.Index(), x, TupleOp(list(indices)))
+
+
+def index_select(em: Emitter, node: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
+    x, axis, index = args
+    if axis != 0:
+        raise TorchImportError(f"index_select along dim {axis} (only dim 0)")
+    return em.call(ops.Index(), x, TupleOp([index]))
+
+
+def gather(em: Emitter, node: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
+    x, axis, index = args[0], args[1], args[2]
+    return em.call(ops.Gather(axis=axis), x, index)
+
+
+# -- construction ------------------------------------------------------------------------------
+
+
+def static_type(em: Emitter, node: Any) -> TensorType:
+    out = em.out_type(node)
+    if not all(isinstance(d, int) for d in out.shape):
+        raise TorchImportError(f"a tensor of dynamic shape {out} built from sizes")
+    return out
+
+
+def arange(em: Emitter, node: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
+    out = static_type(em, node)
+    start, step = (0, 1) if len(args) == 1 else (args[0], args[2] if len(args) > 2 else 1)
+    if not (isinstance(start, int) and isinstance(step, int)):
+        raise TorchImportError("arange of non-integer start or step")
+    size = out.shape[0]
+    assert isinstance(size, int)
+    iota = em.call(ops.Iota(start=start, step=step, size=size, dtype="i64"))
+    return em.cast(iota, out.dtype)
+
+
+def _full_value(node_name: str, args: list[Any], kwargs: dict[str, Any]) -> Any:
+    if "ones" in node_name:
+        return 1
+    if "zeros" in node_name:
+        return 0
+    if "scalar_tensor" in node_name:
+        return args[0]
+    return args[-1] if "full_like" not in node_name else args[1]
+
+
+def full(em: Emitter, node: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
+    out = static_type(em, node)
+    value = _full_value(str(node.target), args, kwargs)
+    if not isinstance(value, bool | int | float):
+        raise TorchImportError("full of a tensor value")
+    shape = tuple(d for d in out.shape if isinstance(d, int))
+    return em.call(ops.Full(shape=shape, value=float(value), dtype=out.dtype))
