@@ -36,7 +36,7 @@ from tilefoundry.codegen.builder import (
     MValue,
 )
 from tilefoundry.codegen.builder.constants import tensor_constant
-from tilefoundry.codegen.builder.structured import tensor_cast
+from tilefoundry.codegen.builder.structured import materialized, tensor_cast
 from tilefoundry.codegen.builder.types import leaves, shaped_type
 from tilefoundry.codegen.entry import EntryABI, entry_abi, write_wrapper
 from tilefoundry.codegen.symbols import check_prefix, inner_symbol, location_text, mangle
@@ -295,11 +295,11 @@ class _FunctionEmitter:
     def _call(
         self, callee: PrimFuncOp, args: Sequence[Emitted | None], result: IRType
     ) -> Emitted | None:
-        """`func.call` of a function of the tree: the leaves cast to its parameter types, the
-        results to the call's."""
+        """`func.call` of a function of the tree: the leaves cast to its parameter types (a view
+        copied first: `materialized`), the results to the call's."""
         b = self.b
         params = [shaped_type(t) for p in callee.param_types() for t in leaves(p)]
-        given = [leaf for arg in args for leaf in _flat(arg)]
+        given = [materialized(b, leaf) for arg in args for leaf in _flat(arg)]
         operands = [tensor_cast(b, v, t) for v, t in zip(given, params, strict=True)]
         operands.append(b.status) if b.status is not None else None
         returns = [shaped_type(t) for t in leaves(callee.result_type())]

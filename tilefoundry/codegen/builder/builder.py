@@ -116,6 +116,11 @@ class MlirBuilder:
         self.dims: dict[str, MValue] = {}
         self.status: MValue | None = None
         self.location = ""
+        self.views: set[str] = set()
+        """The values whose buffer may be a strided view of another's (a `tensor.extract_slice`,
+        and what only renames one): `one-shot-bufferize` casts a `func.call`'s operand to the
+        callee's identity layout, which a view is not cast compatible with, so a call copies
+        them (`materialized`)."""
         self._index_constants: dict[int, MValue] = {}
 
     # -- text --------------------------------------------------------------------------------
