@@ -91,9 +91,9 @@ def reshape(b: MlirBuilder, x: MValue, source: TensorType, result: TensorType) -
         return _renamed(b, x, b.op(f"tensor.collapse_shape {x} [] : {x.type} into {text}", text))
     if not source.shape:
         # a rank-0 tensor holds one element: every dim of the result is 1
-        shape = ", ".join("1" for _ in result.shape)
+        ones = ", ".join("1" for _ in result.shape)
         expanded = b.op(
-            f"tensor.expand_shape {x} [] output_shape [{shape}] : {x.type} into {text}", text
+            f"tensor.expand_shape {x} [] output_shape [{ones}] : {x.type} into {text}", text
         )
         return _renamed(b, x, expanded)
     sizes = [b.dim(d) for d in result.shape]
