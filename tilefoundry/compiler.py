@@ -16,26 +16,20 @@ module of the input keeps its orchestration methods (Python only, as `cloned()` 
 refusal (no entry and no `function`, a variant it cannot lower, a path that names no function)
 is a `VerifyError` (`LoweringError`) whose text says what to do.
 
-A `CompiledModule` has its module's attribute surface: a function name gives a callable of the
-compiled function (taking every param, as a `Module`'s; with `bindings`, the non-const params,
-as a `LoadedModule`'s), a child module name the compiled child, a method name the method bound
-to the compiled module. Arguments are checked as the interpreter checks them (the same
-`ExecutionError` text); a buffer parameter's array is written in place; results are numpy
-arrays as the interpreter returns them (tuples as tuples, bf16 held in float32).
+`compile` returns a `CompiledModule` (`compiled.py`), which has its module's attribute
+surface; the backend (`backends/native`, `backends/iree`) makes its program.
 """
 
 from __future__ import annotations
 
-import sys
-import types
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from tilefoundry.arguments import refuse_type, shown
+from tilefoundry.compiled import CompiledModule
 from tilefoundry.dialects.tf.module import ModuleOp
 from tilefoundry.dialects.tf.selection import path_names
-from tilefoundry.interpreter.evaluate import ExecutionError
 from tilefoundry.ir.verify.verifier import verify_ir
 from tilefoundry.lowering import lower_module
 from tilefoundry.module import METHODS, Module
@@ -110,82 +104,3 @@ def compile(
 
     program = compile_native(module.module_op, dump=dump)
     return CompiledModule(module, program, (), None if loaded is None else loaded.bindings)
-
-
-class CompiledModule:
-    """A compiled module tree, reached as the module is (see the module docstring)."""
-
-    def __init__(
-        self,
-        module: Module,
-        program: Any,
-        path: tuple[str, ...],
-        bindings: Mapping[str, Any] | None,
-    ) -> None:
-        self.module = module
-        self.program = program
-        self._path = path
-        self.bindings = bindings
-
-    def __getattr__(self, name: str) -> Any:
-        if name.startswith("_"):
-            raise AttributeError(name)
-        functions = self.module.function_named(name)
-        if functions:
-            return self._runner(functions[0])
-        children = [m for m in self.module.modules if m.attached_name == name]
-        if children:
-            # bindings are the weights of the module they were given for (its own functions'
-            # const params, `Module.weights`): a child's functions take every param
-            return CompiledModule(children[0], self.program, (*self._path, name), None)
-        method = self.module.methods.get(name)
-        if method is not None:
-            return types.MethodType(method, self)
-        raise AttributeError(
-            f"compiled module '{self.module.name}' has no function, child module or method '{name}'"
-        )
-
-    def __call__(self, *args: Any) -> Any:
-        return getattr(self, self.module.entry_function().name)(*args)
-
-    def _runner(self, function: Any) -> Callable[..., Any]:
-        dotted = ".".join((*self._path, function.name))
-        if dotted not in self.program.emitted.entries:
-            raise AttributeError(
-                f"function '{dotted}' is not compiled: only what the entry reaches is lowered "
-                "and emitted (compile a module whose entry reaches it)"
-            )
-        native = self.program.function(dotted)
-        bindings = self.bindings
-        if bindings is None:
-            native_call: Callable[..., Any] = native
-            return native_call
-        params = function.params
-        free = [p.name for p in params if not p.is_const]
-
-        def run(*args: Any) -> Any:
-            if len(args) != len(free):
-                raise ExecutionError(
-                    f"'{function.name}' takes {len(free)} argument(s) ({', '.join(free)}) once its "
-                    f"weights are bound, got {len(args)}"
-                )
-            supplied = iter(args)
-            return native(*(bindings[p.name] if p.is_const else next(supplied) for p in params))
-
-        run.__name__ = run.__qualname__ = function.name
-        return run
-
-    def __repr__(self) -> str:
-        return f"<CompiledModule '{self.module.name}' ({self.program.path.name})>"
-
-
-class _CallableModule(types.ModuleType):
-    """`tilefoundry.compile` names both this module and its function `compile`: once the module
-    is imported, the package's attribute is the module (the import system sets it), so calling
-    the module calls the function."""
-
-    def __call__(self, *args: Any, **kwargs: Any) -> CompiledModule:
-        return compile(*args, **kwargs)
-
-
-sys.modules[__name__].__class__ = _CallableModule
