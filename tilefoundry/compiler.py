@@ -69,8 +69,9 @@ def _carry_methods(original: ModuleOp, lowered: ModuleOp) -> None:
                 _carry_methods(source, op)
 
 
-BACKENDS = ("native",)
-"""The backends `compile` knows."""
+BACKENDS = ("native", "iree")
+"""The backends `compile` knows: `native` (the upstream MLIR 19 / LLVM 19 tools, the reference
+the tests run) and `iree` (the optional `[iree]` extra, for speed); docs/decisions.md."""
 
 
 def _module(module: Any, what: str) -> Module:
@@ -94,13 +95,20 @@ def compile(
     *,
     dump: str | Path | None = None,
 ) -> CompiledModule:
-    """Compile a module for a backend (`native`: the upstream MLIR 19 / LLVM 19 tools); `dump`
-    keeps every stage's file in that directory. See the module docstring."""
+    """Compile a module for a backend (`native`: the upstream MLIR 19 / LLVM 19 tools; `iree`:
+    IREE for the host CPU, the `[iree]` extra); `dump` keeps every stage's file in that
+    directory. See the module docstring."""
     module = _module(module, "compile")
     loaded = None if bindings is None else LoadedModule(module, bindings)
     if backend not in BACKENDS:
         raise ValueError(f"unknown backend {shown(backend)} (backends: {', '.join(BACKENDS)})")
-    from tilefoundry.backends.native.build import compile_native
+    program: Any
+    if backend == "iree":
+        from tilefoundry.backends.iree.build import compile_iree
 
-    program = compile_native(module.module_op, dump=dump)
+        program = compile_iree(module.module_op, dump=dump)
+    else:
+        from tilefoundry.backends.native.build import compile_native
+
+        program = compile_native(module.module_op, dump=dump)
     return CompiledModule(module, program, (), None if loaded is None else loaded.bindings)
