@@ -11,8 +11,8 @@ memrefs, a tuple as its leaves, the status buffer last) and an exported wrapper 
 function boundaries (IREE): a buffer is a tensor value (`MlirBuilder.cell`), the status a
 `tensor<8xi64>`; each function takes them and returns, after its results, the final tensor of
 each buffer parameter leaf and the status; a call gives the caller's buffers the callee's final
-tensors; the exported wrapper is `write_value_wrapper`'s. A function that returns a buffer, or a
-call that passes one buffer twice, is refused by value (they alias).
+tensors; the exported wrapper is `write_value_wrapper`'s. A call that passes one buffer twice is
+refused by value (the two parameters alias).
 
 A body is emitted statement by statement, in order: a `tir.let` body's expressions (the op's
 emission rule, a `func.call` of a function of the tree, a `tir.dispatch` as an `scf.if` chain
@@ -240,11 +240,7 @@ class _FunctionEmitter:
             returned = [leaf for v in op.operands for leaf in _flat(self.env[v])]
             expected = [self._type(t) for t in leaves(self.op.result_type())]
             if b.by_value:
-                if any(v in b.cells for v in returned):
-                    raise EmitError(
-                        f"{self.where} returns a buffer, which is passed by value here (the "
-                        "iree backend): return a tensor (tf.memory.load) instead"
-                    )
+                assert not any(v in b.cells for v in returned), "a buffer does not escape"
                 assert b.status is not None
                 returned += [*(b.read(v) for v in self.buffers), b.status]
                 expected += [*(v.type for v in self.buffers), b.status_type]
