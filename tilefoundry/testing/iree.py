@@ -5,12 +5,14 @@ value) → iree`, against the interpreter, within the native check's bounds wher
 IREE's code differs from the native backend's in two ways, which the check models rather than
 hides:
 
-- **Denormals are flushed** (f32, f64, and bf16, which computes in f32): IREE's CPU code runs
-  with denormal inputs read as zero and denormal results written as zero. The interpreter runs
-  under `flushed_denormals()` (each op's float inputs and results flushed to a zero of their
-  sign), and a denormal matches a zero of either sign (`same_values(..., flushed=True)`); every
-  other bit is compared as the native check compares it. f16 is not flushed (its values are
-  normal f32 numbers where the emitted code computes).
+- **Denormals may be flushed** (f32, f64, and bf16, which computes in f32): IREE's CPU code
+  runs with denormal inputs of float arithmetic read as zero and denormal results written as
+  zero, but what LLVM turned into integer operations (a bf16 cast, a compare of a widened
+  bf16) keeps them. So the interpreter runs twice, as IEEE does and under `flushed_denormals()`
+  (each op's float inputs and results flushed to a zero of their sign), and each element of
+  IREE's result may be either's (`iree_difference`); a denormal matches a zero of either sign
+  (`same_values(..., flushed=True)`). Every other bit is compared as the native check compares
+  it. f16 is not flushed (its values are normal f32 numbers where the emitted code computes).
 - **Its transcendentals are its own** polynomial approximations, not libm's. As the native check
   runs the interpreter with libm's (`libm_transcendentals`), this one runs it with IREE's
   (`iree_transcendentals`: numpy's `exp`, `log`, `tanh`, `sin`, `cos`, `power` of floats
@@ -31,7 +33,14 @@ import numpy as np
 
 from tilefoundry.testing.program_generator import GeneratedProgram
 
-__all__ = ["flush", "flushed_denormals", "iree_programs", "iree_transcendentals"]
+__all__ = [
+    "flush",
+    "flushed_denormals",
+    "iree_difference",
+    "iree_outcomes",
+    "iree_programs",
+    "iree_transcendentals",
+]
 
 
 def flush(value: Any) -> Any:
@@ -181,3 +190,64 @@ def iree_transcendentals() -> Iterator[None]:
     finally:
         for attr, original in saved.items():
             setattr(np, attr, original)
+
+
+# -- comparing: each element as IEEE computes it, or flushed -------------------------------------
+
+
+def iree_outcomes(run: Any, args: Sequence[Any]) -> tuple[Any, Any]:
+    """The interpreter's outcome (`testing.native.outcome`) of a run with IREE's functions:
+    flushed, and as IEEE computes it."""
+    from tilefoundry.testing.native import outcome
+
+    with iree_transcendentals():
+        with flushed_denormals():
+            flushed = outcome(run, args)
+        ieee = outcome(run, args)
+    return flushed, ieee
+
+
+def _matches(expected: Any, actual: Any) -> Any:
+    """Elementwise: the same bits, both NaN, or (floats) both a denormal or a zero."""
+    e, a = np.asarray(expected), np.asarray(actual)
+    if e.dtype.kind != "f":
+        return e == a
+    unsigned = f"u{e.itemsize}"
+    same = (e.view(unsigned) == a.view(unsigned)) | (np.isnan(e) & np.isnan(a))
+    if e.dtype != np.float16:
+        tiny = np.finfo(e.dtype).tiny
+        same |= (np.abs(e) < tiny) & (np.abs(a) < tiny)
+    return same
+
+
+def _merged(flushed: Any, ieee: Any, actual: Any) -> Any:
+    """`flushed` with each element that `actual` has as `ieee` has it taken from `ieee`."""
+    if isinstance(flushed, tuple) and isinstance(ieee, tuple) and isinstance(actual, tuple):
+        if len(flushed) == len(ieee) == len(actual):
+            return tuple(_merged(f, i, a) for f, i, a in zip(flushed, ieee, actual, strict=True))
+        return flushed
+    if not all(isinstance(v, np.ndarray | np.generic) for v in (flushed, ieee, actual)):
+        return flushed
+    f, i, a = (np.asarray(v) for v in (flushed, ieee, actual))
+    if not (f.dtype == i.dtype == a.dtype and f.shape == i.shape == a.shape):
+        return flushed
+    return np.where(_matches(i, a), i, f).astype(f.dtype)
+
+
+def iree_difference(
+    flushed: tuple[str, Any, Any], ieee: tuple[str, Any, Any], actual: tuple[str, Any, Any]
+) -> str | None:
+    """Why IREE's outcome differs from the interpreter's, each element allowed to be as IEEE
+    computes it or flushed (see the module docstring), or None."""
+    from tilefoundry.testing.native import difference
+
+    if difference(ieee, actual, flushed=True) is None:
+        return None
+    if "error" in (flushed[0], ieee[0], actual[0]):
+        return difference(flushed, actual, flushed=True)
+    merged = (
+        "ok",
+        _merged(flushed[1], ieee[1], actual[1]),
+        _merged(flushed[2], ieee[2], actual[2]),
+    )
+    return difference(merged, actual, flushed=True)

@@ -243,12 +243,10 @@ def check_native(
     programs: Sequence[GeneratedProgram], cache: Any = None, backend: str = "native"
 ) -> list[NativeMismatch]:
     """Every run of every program, compiled in one library (by `backend`: `native`, or `iree`,
-    whose denormals are flushed: `testing/iree.py`) and interpreted (see the module
+    compared as `testing/iree.py` says) and interpreted (see the module
     docstring); the mismatches."""
-    from contextlib import nullcontext
-
     from tilefoundry.interpreter.evaluate import run_any
-    from tilefoundry.testing.iree import flushed_denormals, iree_transcendentals
+    from tilefoundry.testing.iree import iree_difference, iree_outcomes
     from tilefoundry.testing.validation import functions_by_path
 
     modules = [_tree(program) for program in programs]
@@ -260,12 +258,14 @@ def check_native(
             if any(m.seed == program.seed and m.path == run.path for m in found):
                 continue
             op = interpreted[run.path]
-            flushed = backend == "iree"
-            functions = iree_transcendentals() if flushed else libm_transcendentals()
-            with functions, flushed_denormals() if flushed else nullcontext():
-                expected = outcome(lambda *a, op=op: run_any(op, list(a)), run.args)
+            interpret = lambda *a, op=op: run_any(op, list(a))  # noqa: E731
             actual = outcome(native.function(run.path), run.args)
-            what = difference(expected, actual, flushed)
+            if backend == "iree":
+                what = iree_difference(*iree_outcomes(interpret, run.args), actual)
+            else:
+                with libm_transcendentals():
+                    expected = outcome(interpret, run.args)
+                what = difference(expected, actual)
             if what is not None:
                 found.append(NativeMismatch(program.seed, run.path, what))
     return found
