@@ -176,14 +176,17 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument(
         "--backend",
-        choices=("interpreter", "native"),
+        choices=("interpreter", "native", "iree"),
         default="interpreter",
         help="run with the reference interpreter (default), or compiled by the native backend "
-        "(upstream MLIR 19 / LLVM 19; docs/compile.md): the same output where the numbers are, "
-        "without the 'ran' lines (compiled code does not record its choices)",
+        "(upstream MLIR 19 / LLVM 19) or the IREE backend (the [iree] extra; docs/compile.md): "
+        "the same output where the numbers are, without the 'ran' lines (compiled code does "
+        "not record its choices)",
     )
     parser.add_argument(
-        "--dump", metavar="DIR", help="with --backend=native: keep every stage's file in DIR"
+        "--dump",
+        metavar="DIR",
+        help="with --backend=native or iree: keep every stage's file in DIR",
     )
     parser.add_argument("--plugin", action="append", default=[], metavar="MODULE")
 
@@ -352,18 +355,30 @@ def _run_errors(function: Any) -> Iterator[None]:
         raise RunError(f"'{function.function_name()}': out of memory: {err}") from None
 
 
-def _execute_native(
-    module: Any, function: Any, path: str | None, arguments: list[Any], dump: str | None
+def _execute_compiled(
+    backend: str,
+    module: Any,
+    function: Any,
+    path: str | None,
+    arguments: list[Any],
+    dump: str | None,
 ) -> tuple[Any, list[str]]:
-    """The function compiled by the native backend (the tree lowered from it), run on
+    """The function compiled by a backend (`native`, `iree`; the tree lowered from it), run on
     `arguments`; it records no choices."""
     import numpy as np
 
-    from tilefoundry.backends.native.build import compile_native
     from tilefoundry.lowering import lower_module
 
     lowered = lower_module(module, path)  # from the entry when no --function
-    program = compile_native(lowered, dump=dump)
+    program: Any
+    if backend == "iree":
+        from tilefoundry.backends.iree.build import compile_iree
+
+        program = compile_iree(lowered, dump=dump)
+    else:
+        from tilefoundry.backends.native.build import compile_native
+
+        program = compile_native(lowered, dump=dump)
     with np.errstate(all="ignore"):
         result = program.function(function.function_name())(*arguments)
     return result, []
@@ -419,13 +434,15 @@ def run(argv: Sequence[str] | None) -> int:
     _check_not_recursive(function)
     _check_names(function, sizes, inputs)
     result_path, buffer_paths = _outputs(args.output, function)
-    if args.dump is not None and args.backend != "native":
-        raise RunError("--dump keeps the native backend's files: use it with --backend=native")
+    if args.dump is not None and args.backend == "interpreter":
+        raise RunError(
+            "--dump keeps a compiling backend's files: use it with --backend=native or iree"
+        )
     with _run_errors(function):
         arguments = _arguments(function, inputs, sizes, args.seed)
-        if args.backend == "native":
-            result, selections = _execute_native(
-                module, function, args.function, arguments, args.dump
+        if args.backend != "interpreter":
+            result, selections = _execute_compiled(
+                args.backend, module, function, args.function, arguments, args.dump
             )
         else:
             result, selections = _execute(function, arguments)
