@@ -82,8 +82,12 @@ def build_library(
     try:
         files = [directory / name for name in _FILES]
         files[0].write_text(text)
+        library = None
+        if pipeline.transform_library:
+            library = directory / "schedule.mlir"
+            library.write_text(pipeline.transform_library)
         commands = [
-            [tools.mlir_opt, str(files[0]), f"--pass-pipeline={pipeline.pass_pipeline}", "-o", str(files[1])],
+            [tools.mlir_opt, str(files[0]), f"--pass-pipeline={pipeline.pass_pipeline(library)}", "-o", str(files[1])],
             [tools.mlir_translate, "--mlir-to-llvmir", str(files[1]), "-o", str(files[2])],
             [tools.opt, *pipeline.opt_flags, "-S", str(files[2]), "-o", str(files[3])],
             [tools.llc, *pipeline.llc_flags, "-filetype=obj", str(files[3]), "-o", str(files[4])],
@@ -98,15 +102,15 @@ def build_library(
                 if failed is None and temporary is not None:
                     temporary = None  # keep the directory: the diagnostic names its file
                 raise
-        library = files[5]
+        built = files[5]
         if store is not None:
-            return store.store(key, library)
+            return store.store(key, built)
         if temporary is not None:  # loaded, then deleted (`load_library`)
             handle, name = tempfile.mkstemp(prefix="tf-native-", suffix=".so")
             os.close(handle)
-            shutil.copyfile(library, name)
+            shutil.copyfile(built, name)
             return Path(name)
-        return library
+        return built
     finally:
         if temporary is not None:
             shutil.rmtree(temporary, ignore_errors=True)

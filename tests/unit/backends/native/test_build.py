@@ -36,7 +36,15 @@ def test_dump_keeps_every_stages_file(tmp_path: Path) -> None:
     program = compile_native(parse_module(TEXT, "m.mlir").module_op, dump=tmp_path)
     names = sorted(p.name for p in tmp_path.iterdir())
     assert names == sorted(
-        ["module.mlir", "module.llvm.mlir", "module.ll", "module.opt.ll", "module.o", "module.so"]
+        [
+            "module.mlir",
+            "schedule.mlir",
+            "module.llvm.mlir",
+            "module.ll",
+            "module.opt.ll",
+            "module.o",
+            "module.so",
+        ]
     )
     assert "llvm.func" in (tmp_path / "module.llvm.mlir").read_text()
     x = np.arange(5, dtype=np.float32)
