@@ -222,15 +222,23 @@ def _tree(program: GeneratedProgram) -> tuple[Any, Any]:
     return module, lowered_tree(module.module_op)
 
 
-def check_native(programs: Sequence[GeneratedProgram], cache: Any = None) -> list[NativeMismatch]:
+def check_native(
+    programs: Sequence[GeneratedProgram], cache: Any = None, pipeline: Any = None
+) -> list[NativeMismatch]:
     """Every run of every program, compiled in one library and interpreted (see the module
-    docstring); the mismatches."""
+    docstring); the mismatches. The pipeline is `UNFUSED_PIPELINE` unless given: the reference
+    backend's schedules, a float matmul's multiply and add rounded each (the FMAs of
+    `NATIVE_PIPELINE` are within docs/ir.md's matmul bound, not bit for bit:
+    `tests/unit/backends/native/test_schedule.py`)."""
     from tilefoundry.backends.native.build import compile_modules
+    from tilefoundry.backends.native.pipeline import UNFUSED_PIPELINE
     from tilefoundry.interpreter.evaluate import run_any
     from tilefoundry.testing.validation import functions_by_path
 
     modules = [_tree(program) for program in programs]
-    compiled = compile_modules([tree for _, tree in modules], cache=cache)
+    compiled = compile_modules(
+        [tree for _, tree in modules], cache=cache, pipeline=pipeline or UNFUSED_PIPELINE
+    )
     found: list[NativeMismatch] = []
     for program, (module, _), native in zip(programs, modules, compiled, strict=True):
         interpreted = functions_by_path(module.module_op)

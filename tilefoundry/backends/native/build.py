@@ -5,6 +5,7 @@
 | stage | tool | output |
 |---|---|---|
 | `emit` | the emitter | `module.mlir` |
+| `schedule` | (with `dump` only) the passes before bufferization: the schedules' output | `module.scheduled.mlir` |
 | `lower` | `mlir-opt-19 --pass-pipeline=...` (`NativePipeline.passes`) | `module.llvm.mlir` |
 | `translate` | `mlir-translate-19 --mlir-to-llvmir` | `module.ll` |
 | `optimize` | `opt-19 -O3` | `module.opt.ll` |
@@ -94,7 +95,17 @@ def build_library(
             [tools.cc, *pipeline.link_flags, str(files[4]), "-o", str(files[5]), tools.runner_utils,
              f"-Wl,-rpath,{Path(tools.runner_utils).parent}"],
         ]  # fmt: skip
-        for stage, command, source in zip(_STAGES, commands, files[:-1], strict=True):
+        stages, sources = list(_STAGES), files[:-1]
+        if dump is not None and library is not None:  # the schedules' output, for inspection
+            scheduled = pipeline.pass_pipeline(library, scheduled_only=True)
+            commands.insert(
+                0,
+                [tools.mlir_opt, str(files[0]), f"--pass-pipeline={scheduled}", "-o",
+                 str(directory / "module.scheduled.mlir")],
+            )  # fmt: skip
+            stages.insert(0, "schedule")
+            sources.insert(0, files[0])
+        for stage, command, source in zip(stages, commands, sources, strict=True):
             kept = None if failed is None else failed / f"{key[:16]}.{source.name}"
             try:
                 run_stage(stage, command, source, kept)

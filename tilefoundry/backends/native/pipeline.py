@@ -33,7 +33,7 @@ from pathlib import Path
 
 from tilefoundry.backends.native.schedule import schedule_library
 
-__all__ = ["NATIVE_PIPELINE", "UNSCHEDULED_PIPELINE", "NativePipeline"]
+__all__ = ["NATIVE_PIPELINE", "UNFUSED_PIPELINE", "UNSCHEDULED_PIPELINE", "NativePipeline"]
 
 _BUFFERIZE = (
     "one-shot-bufferize{bufferize-function-boundaries "
@@ -54,11 +54,16 @@ class NativePipeline:
     """The text of the transform library `transform-interpreter` applies (`schedule.py`),
     written as `schedule.mlir` beside the build's files; empty: none."""
 
-    def pass_pipeline(self, library: Path | None = None) -> str:
+    def pass_pipeline(self, library: Path | None = None, scheduled_only: bool = False) -> str:
         """The `--pass-pipeline` argument of mlir-opt; `library` is the file that holds
-        `transform_library` (loaded just before `transform-interpreter`)."""
+        `transform_library` (loaded just before `transform-interpreter`). `scheduled_only`:
+        the passes before bufferization (the schedules' output, still in tensors: `--dump`'s
+        `module.scheduled.mlir`)."""
         passes: list[str] = []
-        for item in self.passes:
+        chosen = (
+            self.passes[: self._position("one-shot-bufferize")] if scheduled_only else self.passes
+        )
+        for item in chosen:
             if item == "transform-interpreter":
                 if library is None:
                     raise ValueError("the pipeline's transform-interpreter needs its library file")
@@ -128,4 +133,9 @@ NATIVE_PIPELINE = dataclasses.replace(
 )
 """The reference backend's pipeline (see the module docstring): the schedules, and code for
 the host's CPU (`-mcpu=native`; the cache key holds the tools' `--version` text, which names
-the host CPU)."""
+the host CPU). A float matmul's multiply-adds are FMAs: within docs/ir.md's matmul bound."""
+
+UNFUSED_PIPELINE = dataclasses.replace(NATIVE_PIPELINE, transform_library=schedule_library(False))
+"""`NATIVE_PIPELINE` with a float matmul's multiply and add rounded each (no FMA): the same
+tiles and vectors, the bits of the scalar loops (what translation validation compares bit for
+bit with the interpreter; the fused pipeline's matmul is checked against the bound)."""

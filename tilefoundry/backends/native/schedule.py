@@ -61,11 +61,9 @@ def _matmul_sequence(batch: int) -> str:
       : (!transform.any_op) -> ({register_handles})
     transform.include @peel failures(propagate) (%rl#1) : (!transform.any_op) -> ()
     transform.include @peel failures(propagate) (%rl#0) : (!transform.any_op) -> ()
-    %funcs = transform.structured.match ops{{["func.func"]}} in %root
-      : (!transform.any_op) -> !transform.any_op
-    transform.apply_patterns to %funcs {{
-      transform.apply_patterns.canonicalization
-    }} : !transform.any_op
+    transform.yield
+  }}
+  transform.named_sequence @vectorize_matmul{batch}(%root: !transform.any_op {{transform.readonly}}) {{
     %tiles = {match}
     transform.foreach %tiles : !transform.any_op {{
     ^bb0(%tile: !transform.any_op):
@@ -94,25 +92,40 @@ _PEEL = """
 
 
 @cache
-def schedule_library() -> str:
-    """The transform library's text (see the module docstring)."""
+def schedule_library(fused: bool = True) -> str:
+    """The transform library's text (see the module docstring); `fused`: a float matmul's
+    multiply and add are one FMA (rounded once), else each rounded, as scalar loops do (the
+    vectors then hold the scalar loops' bits: `UNFUSED_PIPELINE`)."""
+    contract = (
+        """    transform.apply_patterns to %funcs {
+      transform.apply_patterns.vector.reduction_to_contract
+    } : !transform.any_op
+"""
+        if fused
+        else ""
+    )
     sequences = _PEEL + "".join(_matmul_sequence(b) for b in range(MAX_BATCH + 1))
-    calls = "\n".join(
-        f"    transform.include @matmul{b} failures(propagate) (%root) : (!transform.any_op) -> ()"
-        for b in range(MAX_BATCH + 1)
+    tile, vectorize = (
+        "\n".join(
+            f"    transform.include @{name}{b} failures(propagate) (%root) "
+            ": (!transform.any_op) -> ()"
+            for b in range(MAX_BATCH + 1)
+        )
+        for name in ("matmul", "vectorize_matmul")
     )
     return f"""module attributes {{transform.with_named_sequence}} {{{sequences}
   transform.named_sequence @__transform_main(%root: !transform.any_op {{transform.readonly}}) {{
-{calls}
     %funcs = transform.structured.match ops{{["func.func"]}} in %root
       : (!transform.any_op) -> !transform.any_op
+{tile}
+    transform.apply_patterns to %funcs {{
+      transform.apply_patterns.canonicalization
+    }} : !transform.any_op
+{vectorize}
     transform.apply_patterns to %funcs {{
       transform.apply_patterns.vector.transfer_permutation_patterns
     }} : !transform.any_op
-    transform.apply_patterns to %funcs {{
-      transform.apply_patterns.vector.reduction_to_contract
-    }} : !transform.any_op
-    transform.apply_patterns to %funcs {{
+{contract}    transform.apply_patterns to %funcs {{
       transform.apply_patterns.vector.cast_away_vector_leading_one_dim
       transform.apply_patterns.vector.lower_contraction lowering_strategy = "outerproduct"
       transform.apply_patterns.vector.transfer_permutation_patterns

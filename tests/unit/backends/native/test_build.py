@@ -39,6 +39,7 @@ def test_dump_keeps_every_stages_file(tmp_path: Path) -> None:
         [
             "module.mlir",
             "schedule.mlir",
+            "module.scheduled.mlir",
             "module.llvm.mlir",
             "module.ll",
             "module.opt.ll",
@@ -127,6 +128,6 @@ def test_without_a_cache_nothing_is_left_behind(
 
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     program = compile_native(parse_module(TEXT, "m.mlir").module_op, cache=None)
-    x = np.float32([3.0])
+    x = np.array([3.0], np.float32)
     assert program.function("f")(x) == 9.0
     assert list(tmp_path.iterdir()) == []
