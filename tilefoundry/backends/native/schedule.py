@@ -76,6 +76,53 @@ def _matmul_sequence(batch: int) -> str:
   }}"""
 
 
+FOLD_VECTOR = (64, 16)
+"""The lanes of a fold's vector: across the contiguous last dim (a fold along another axis),
+across rows (a fold along the last axis: each lane reads a column)."""
+
+MAX_FOLD_RANK = 4
+"""Folds (`reductions.fold`) of rank 2 to this are vectorized (a larger one keeps its loops)."""
+
+
+def _fold_sequence(rank: int, axis: int) -> str:
+    """Tile the fold so that one kept dim is a vector of lanes and the axis is the innermost
+    loop (size 1: each step combines one element per lane, in order); peel the lanes' loop;
+    drop the unit dims (the reduction dim goes: what is left is elementwise); vectorize; the
+    accumulator vector stays in registers across the axis' loop."""
+    lanes_dim = rank - 1 if axis != rank - 1 else rank - 2
+    lanes = FOLD_VECTOR[0] if axis != rank - 1 else FOLD_VECTOR[1]
+    sizes = [lanes if d == lanes_dim else 1 for d in range(rank)]
+    order = [d for d in range(rank) if d != axis] + [axis]
+    lanes_loop = order.index(lanes_dim)
+    handles = ", ".join(["!transform.any_op"] * (rank + 1))
+    name = f"fold{rank}_{axis}"
+    return f"""
+  transform.named_sequence @{name}(%root: !transform.any_op {{transform.readonly}}) {{
+    %op = transform.structured.match ops{{["linalg.generic"]}} attributes{{tf_schedule = "{name}"}}
+      in %root : (!transform.any_op) -> !transform.any_op
+    transform.foreach %op : !transform.any_op {{
+    ^bb0(%one: !transform.any_op):
+      %t, %l:{rank} = transform.structured.tile_using_for %one tile_sizes [{", ".join(map(str, sizes))}]
+        interchange = [{", ".join(map(str, order))}] : (!transform.any_op) -> ({handles})
+      transform.include @peel failures(propagate) (%l#{lanes_loop}) : (!transform.any_op) -> ()
+      transform.apply_patterns to %l#0 {{
+        transform.apply_patterns.linalg.fold_unit_extent_dims_via_slices
+        transform.apply_patterns.canonicalization
+      }} : !transform.any_op
+      %tiles = transform.structured.match ops{{["linalg.generic"]}} in %l#0
+        : (!transform.any_op) -> !transform.any_op
+      transform.foreach %tiles : !transform.any_op {{
+      ^bb1(%tile: !transform.any_op):
+        transform.sequence %tile : !transform.any_op failures(suppress) {{
+        ^bb2(%s: !transform.any_op):
+          transform.structured.vectorize %s : !transform.any_op
+        }}
+      }}
+    }}
+    transform.yield
+  }}"""
+
+
 _PEEL = """
   transform.named_sequence @peel(%loops: !transform.any_op {transform.readonly}) {
     transform.foreach %loops : !transform.any_op {
@@ -104,7 +151,12 @@ def schedule_library(fused: bool = True) -> str:
         if fused
         else ""
     )
-    sequences = _PEEL + "".join(_matmul_sequence(b) for b in range(MAX_BATCH + 1))
+    folds = [(r, a) for r in range(2, MAX_FOLD_RANK + 1) for a in range(r)]
+    sequences = (
+        _PEEL
+        + "".join(_matmul_sequence(b) for b in range(MAX_BATCH + 1))
+        + "".join(_fold_sequence(r, a) for r, a in folds)
+    )
     tile, vectorize = (
         "\n".join(
             f"    transform.include @{name}{b} failures(propagate) (%root) "
@@ -112,6 +164,11 @@ def schedule_library(fused: bool = True) -> str:
             for b in range(MAX_BATCH + 1)
         )
         for name in ("matmul", "vectorize_matmul")
+    )
+    fold_calls = "\n".join(
+        f"    transform.include @fold{r}_{a} failures(propagate) (%root) "
+        ": (!transform.any_op) -> ()"
+        for r, a in folds
     )
     return f"""module attributes {{transform.with_named_sequence}} {{{sequences}
   transform.named_sequence @__transform_main(%root: !transform.any_op {{transform.readonly}}) {{
@@ -122,6 +179,7 @@ def schedule_library(fused: bool = True) -> str:
       transform.apply_patterns.canonicalization
     }} : !transform.any_op
 {vectorize}
+{fold_calls}
     transform.apply_patterns to %funcs {{
       transform.apply_patterns.vector.transfer_permutation_patterns
     }} : !transform.any_op

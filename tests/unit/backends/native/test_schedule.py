@@ -1,9 +1,11 @@
-"""The native backend's matmul schedule (`backends/native/schedule.py`): what it makes of a
-matmul (tiled loops and vector FMAs, static and dynamic shapes: `--dump`'s
-`module.scheduled.mlir`), and what the scheduled code computes on sizes the tiles do not divide
-(1, 7, 65, 513 rows; dynamic rows; a batch): integers the interpreter's bits, floats within
-docs/ir.md's matmul bound `2 K eps Σ|a||b|` (the FMAs round once where the interpreter's BLAS
-rounds its own way), and the unfused pipeline's floats the scalar loops' bits."""
+"""The native backend's schedules (`backends/native/schedule.py`): what they make of a matmul
+(tiled loops and vector FMAs, static and dynamic shapes: `--dump`'s `module.scheduled.mlir`)
+and of a fold (`reduce.max`, an integer `reduce.sum`: vectors across a kept dim), and what the
+scheduled code computes on sizes the tiles do not divide (1, 7, 65, 513 rows; dynamic rows; a
+batch): integers the interpreter's bits, a matmul's floats within docs/ir.md's bound
+`2 K eps Σ|a||b|` (the FMAs round once where the interpreter's BLAS rounds its own way), the
+unfused pipeline's floats the scalar loops' bits, a fold's floats the interpreter's bits (±0,
+infinities and NaNs included)."""
 
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ import pytest
 import tilefoundry as tf
 from tilefoundry.backends.native.build import compile_native
 from tilefoundry.backends.native.pipeline import UNFUSED_PIPELINE, UNSCHEDULED_PIPELINE
+from tilefoundry.testing.native import same_values
 
 DYNAMIC = "?x{k}x{t}, #tf.dims<n: 1 to 4097>"
 
@@ -143,3 +146,74 @@ def test_the_unfused_schedule_has_the_scalar_loops_bits() -> None:
     for rows in (3, 8, 67):
         a, b = _operands(rng, (rows, 129), 129, 70, "f32")
         assert vectors(a, b).tobytes() == loops(a, b).tobytes(), rows
+
+
+def reduce_module(op: str, shape: str, axis: int, result: str, dtype: str = "f32") -> Any:
+    x, y = f"tensor<{shape}x{dtype}{{dims}}>", f"tensor<{result}x{dtype}{{dims}}>"
+    dims = ", #tf.dims<n: 1 to 4097>" if "?" in shape else ""
+    x, y = x.format(dims=dims), y.format(dims=dims if "?" in result else "")
+    text = f"""
+tf.module @m entry @f {{
+  hir.func @f(%x: {x}) -> {y} {{
+    %y = tf.call tf.reduce.{op}<axis = {axis}>(%x) : ({x}) -> {y}
+    hir.return %y : {y}
+  }}
+}}
+"""
+    return tf.parse_module(text, "reduce.mlir")
+
+
+@pytest.mark.parametrize(
+    "shape, axis, result, lanes",
+    [("512x512", 0, "512", 64), ("?x512", 0, "512", 64), ("512x512", 1, "512", 16)],
+    ids=["columns", "columns-dynamic", "rows"],
+)
+def test_a_fold_runs_on_vectors_across_a_kept_dim(
+    shape: str, axis: int, result: str, lanes: int, tmp_path: Path
+) -> None:
+    text = scheduled(reduce_module("max", shape, axis, result), tmp_path)
+    # the accumulators: a vector carried by the loop along the axis, combined lane by lane
+    assert re.search(rf"scf\.for .*iter_args\(.*\) -> \(vector<{lanes}xf32>\)", text)
+    assert re.search(rf"arith\.select .*vector<{lanes}xi1>, vector<{lanes}xf32>", text)
+
+
+def _edge_values(rng: Any, shape: tuple[int, ...], dtype: str) -> Any:
+    """Values with ties, ±0, infinities and NaNs (floats), or the integer range's ends."""
+    if dtype == "i32":
+        pool = np.array([-(2**31), -1, 0, 1, 7, 2**31 - 1], np.int32)
+    else:
+        pool = np.array([-np.inf, -1.5, -0.0, 0.0, 0.0, 2.5, 2.5, np.inf, np.nan], np.float32)
+    return rng.choice(pool, size=shape)
+
+
+@pytest.mark.parametrize("dtype", ["f32", "i32"])
+@pytest.mark.parametrize("op", ["max", "sum"])
+@pytest.mark.parametrize("axis", [0, 1])
+def test_scheduled_folds_have_the_interpreters_bits(op: str, axis: int, dtype: str) -> None:
+    if op == "sum" and dtype == "f32":
+        pytest.skip("a float sum is numpy's pairwise order (reductions.pairwise_sum), no fold")
+    module = reduce_module(op, "?x67", axis, "67" if axis == 0 else "?", dtype)
+    compiled = tf.compile(module)
+    rng = np.random.default_rng(axis)
+    for rows in (1, 15, 16, 17, 70):
+        x = _edge_values(rng, (rows, 67), dtype)
+        # the same bits, a NaN matching any NaN (docs/compile.md "Numbers")
+        assert same_values(module.f(x), compiled.f(x)) is None, rows
+
+
+def test_a_fold_that_keeps_its_dim_is_scheduled_too(tmp_path: Path) -> None:
+    """keepdims is a reshape of the fold (a constant index in the fold's output map stalled
+    the schedule: mlir-opt never finished)."""
+    text = """
+tf.module @m entry @f {
+  hir.func @f(%x: tensor<?x8xf32, #tf.dims<n: 1 to 4097>>) -> tensor<?x1xf32, #tf.dims<n: 1 to 4097>> {
+    %y = tf.call tf.reduce.max<axis = 1, keepdims = true>(%x) : (tensor<?x8xf32, #tf.dims<n: 1 to 4097>>) -> tensor<?x1xf32, #tf.dims<n: 1 to 4097>>
+    hir.return %y : tensor<?x1xf32, #tf.dims<n: 1 to 4097>>
+  }
+}
+"""
+    module = tf.parse_module(text, "keepdims.mlir")
+    assert "vector<16xf32>" in scheduled(module, tmp_path)
+    compiled = tf.compile(module)
+    x = _edge_values(np.random.default_rng(0), (37, 8), "f32")
+    assert same_values(module.f(x), compiled.f(x)) is None
