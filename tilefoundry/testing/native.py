@@ -228,29 +228,37 @@ def _tree(program: GeneratedProgram) -> tuple[Any, Any]:
     return module, lowered_tree(module.module_op)
 
 
-def _compiled_modules(backend: str, trees: list[Any], cache: Any) -> list[Any]:
-    """The trees compiled together by a backend (`native`: one library; `iree`: one module)."""
+def _compiled_modules(backend: str, trees: list[Any], cache: Any, pipeline: Any) -> list[Any]:
+    """The trees compiled together by a backend (`native`: one library, by `pipeline`, else
+    `UNFUSED_PIPELINE`; `iree`: one module)."""
     if backend == "iree":
         from tilefoundry.backends.iree.build import compile_iree_modules
 
         return compile_iree_modules(trees, cache=cache)
     from tilefoundry.backends.native.build import compile_modules
+    from tilefoundry.backends.native.pipeline import UNFUSED_PIPELINE
 
-    return list(compile_modules(trees, cache=cache))
+    return list(compile_modules(trees, cache=cache, pipeline=pipeline or UNFUSED_PIPELINE))
 
 
 def check_native(
-    programs: Sequence[GeneratedProgram], cache: Any = None, backend: str = "native"
+    programs: Sequence[GeneratedProgram],
+    cache: Any = None,
+    backend: str = "native",
+    pipeline: Any = None,
 ) -> list[NativeMismatch]:
     """Every run of every program, compiled in one library (by `backend`: `native`, or `iree`,
-    compared as `testing/iree.py` says) and interpreted (see the module
-    docstring); the mismatches."""
+    compared as `testing/iree.py` says) and interpreted (see the module docstring); the
+    mismatches. The native pipeline is `UNFUSED_PIPELINE` unless given: the reference
+    backend's schedules, a float matmul's multiply and add rounded each (the FMAs of
+    `NATIVE_PIPELINE` are within docs/ir.md's matmul bound, not bit for bit:
+    `tests/unit/backends/native/test_schedule.py`)."""
     from tilefoundry.interpreter.evaluate import run_any
     from tilefoundry.testing.iree import iree_difference, iree_outcomes
     from tilefoundry.testing.validation import functions_by_path
 
     modules = [_tree(program) for program in programs]
-    compiled = _compiled_modules(backend, [tree for _, tree in modules], cache)
+    compiled = _compiled_modules(backend, [tree for _, tree in modules], cache, pipeline)
     found: list[NativeMismatch] = []
     for program, (module, _), native in zip(programs, modules, compiled, strict=True):
         interpreted = functions_by_path(module.module_op)
