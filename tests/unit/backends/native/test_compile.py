@@ -168,3 +168,19 @@ def test_without_bindings_every_param_is_taken() -> None:
         tf.compile(module, {})
     with pytest.raises(ValueError, match="unknown backend 'gpu'"):
         tf.compile(module, backend="gpu")
+
+
+def test_aliased_arguments_are_refused_as_the_interpreter_refuses_them(kernel: Any) -> None:
+    """A buffer sharing memory with a tensor argument (tests/unit/interpreter/test_aliasing.py):
+    the same refusal, the same text, nothing written."""
+    acc = np.ones(8, np.float32)
+    with pytest.raises(ExecutionError) as native:
+        kernel.accumulate(acc, acc)
+    with pytest.raises(ExecutionError) as interpreted:
+        KERNEL.accumulate(acc, acc)
+    assert str(native.value) == str(interpreted.value)
+    assert (
+        "argument 'acc' (a buffer, written in place) shares memory with tensor argument 'x'"
+        in str(native.value)
+    )
+    assert (acc == 1).all()
