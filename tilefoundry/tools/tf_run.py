@@ -304,7 +304,27 @@ def _outputs(specs: Sequence[str], function: Any) -> tuple[str | None, dict[str,
     paths = [result_path, *buffer_paths.values()]
     if sum(names_stdout(path) for path in paths if path is not None) > 1:
         raise RunError("--output writes at most one value to standard output")
+    _refuse_one_file_twice(result_path, buffer_paths)
     return result_path, buffer_paths
+
+
+def _refuse_one_file_twice(result_path: str | None, buffer_paths: dict[str, str]) -> None:
+    """Two values written to one file: the second would silently replace the first."""
+    import os
+
+    named = [("the result", result_path)] if result_path is not None else []
+    named += [(f"buffer '{name}'", path) for name, path in buffer_paths.items()]
+    seen: dict[str, str] = {}
+    for what, path in named:
+        if names_stdout(path) or path == os.devnull:
+            continue
+        where = os.path.realpath(path)
+        if where in seen:
+            raise RunError(
+                f"--output writes {seen[where]} and {what} to one file ('{path}'): the second "
+                "would replace the first"
+            )
+        seen[where] = what
 
 
 def _arguments(
