@@ -96,6 +96,11 @@ def served(tool: str) -> int | None:
     if not path:
         return None
     try:
+        for fd in (0, 1, 2):  # a closed one: the socket below would take its number
+            os.fstat(fd)
+    except OSError:
+        return None
+    try:
         sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     except OSError:
         return None
@@ -147,21 +152,31 @@ def _exit(status: int) -> NoReturn:
     os._exit(status)
 
 
+def _interrupted(tool: str) -> NoReturn:
+    """Ctrl-C before the tool's own `main` could catch it (while importing): one line."""
+    sys.stderr.write(f"{tool}: interrupted\n")
+    os._exit(130)
+
+
 def tf_opt() -> NoReturn:
     """The `tf-opt` command."""
-    status = served("tf-opt")
-    if status is not None:
-        _exit(status)
-    from tilefoundry.tools.tf_opt import entry
-
+    try:
+        status = served("tf-opt")
+        if status is not None:
+            _exit(status)
+        from tilefoundry.tools.tf_opt import entry
+    except KeyboardInterrupt:
+        _interrupted("tf-opt")
     entry()
 
 
 def tf_run() -> NoReturn:
     """The `tf-run` command."""
-    status = served("tf-run")
-    if status is not None:
-        _exit(status)
-    from tilefoundry.tools.tf_run import main
-
+    try:
+        status = served("tf-run")
+        if status is not None:
+            _exit(status)
+        from tilefoundry.tools.tf_run import main
+    except KeyboardInterrupt:
+        _interrupted("tf-run")
     sys.exit(main())

@@ -37,6 +37,9 @@ CASES = [
     ("tf-opt $OUT/does-not-exist.mlir", 1),
     ("tf-opt --split-input-file < dialects/tf/ops.mlir", 1),
     ("tf-opt < /dev/null", 1),
+    ("tf-opt <&-", 0),  # a closed stream: run in-process (the socket would take fd 0)
+    ("tf-run <&-", 0),
+    ("tf-opt tools/Inputs/add.mlir 2>&-", 0),
     (
         "tf-opt dialects/tf/ops.mlir --split-input-file --print-op-generic | tf-opt --split-input-file",
         2,
