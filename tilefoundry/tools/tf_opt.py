@@ -246,7 +246,10 @@ class TfOptMain:
                 with self._timed("verify"), collection_paused():
                     verify_ir(module)
             if self.tf_pipeline is not None:
-                with collection_paused():  # a pass's clones would trigger full collections
+                from tilefoundry.transforms.reports import reports_to
+
+                # a pass's clones would trigger full collections; tf-analyze's table: stderr
+                with collection_paused(), reports_to(sys.stderr):
                     self._run_pipeline(self.tf_pipeline, module, implicit)
         except OpVerifyError as err:
             fail(op_place(err.op), str(err), err.notes)
