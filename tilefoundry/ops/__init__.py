@@ -123,3 +123,16 @@ __all__ = [
 ]
 __all__ += [c.__name__ for c in LIBRARY if c.__name__ not in __all__]
 __all__ += list(BUILDERS)
+
+
+def __getattr__(name: str) -> Any:
+    """A name the library does not have: AttributeError with the nearest builder or op class
+    (`ops.matmull`: did you mean 'matmul'?)."""
+    if name.startswith("_"):
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import difflib
+
+    known = [*BUILDERS, *(c.__name__ for c in LIBRARY)]
+    close = difflib.get_close_matches(name, known, n=1)
+    guess = f"; did you mean '{close[0]}'?" if close else ""
+    raise AttributeError(f"module {__name__!r} has no op or builder {name!r}{guess}")

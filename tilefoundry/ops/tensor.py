@@ -613,7 +613,9 @@ class Iota(DtypeOp):
 
 @register_op(category="tensor")
 class Full(DtypeOp):
-    """A tensor of `shape` whose every element is `value` (of `dtype`).
+    """A tensor of `shape` whose every element is `value` (of `dtype`), converted as
+    `tf.math.cast` converts the float64 `value` (rounded to nearest even, saturated at an
+    integer dtype's range, NaN 0 in an integer; `numerics.number_as`).
 
     Types: no inputs; `shape` has no negative size; the result has `shape` and `dtype`.
 
@@ -636,22 +638,18 @@ class Full(DtypeOp):
     def emit(
         self, b: MlirBuilder, args: Sequence[Emitted], arg_types: Sequence[IRType], result: IRType
     ) -> Emitted:
-        """A `linalg.fill` of the value as `np.full` converts it (bf16: to float32, then
-        rounded at run time, as the interpreter holds it)."""
-        import numpy as np
-
-        from tilefoundry.dialects.tf.dense import numpy_dtype
+        """A `linalg.fill` of the value as the interpreter converts it (`number_as`)."""
+        from tilefoundry.dialects.tf.numerics import number_as
 
         assert isinstance(result, TensorType)
-        held = "f32" if self.dtype == "bf16" else self.dtype
-        with np.errstate(all="ignore"):  # past a dtype's range is what np.full makes of it
-            element = np.full((), self.value, dtype=numpy_dtype(held))
-        scalar = scalar_constant(b, int(storage_bits(element, held)), held)
-        if self.dtype == "bf16":
-            scalar = convert(b, scalar, "f32", "bf16")
+        element = number_as(self.value, self.dtype)
+        scalar = scalar_constant(b, int(storage_bits(element, self.dtype)), self.dtype)
         return b.fill(scalar, b.empty(result))
 
     def reference(self, *arrays: Any) -> Any:
         import numpy as np
 
-        return np.full(self.shape, self.value, dtype=numpy_dtype(self.dtype))
+        from tilefoundry.dialects.tf.numerics import number_as
+
+        element = number_as(self.value, self.dtype)
+        return np.full(self.shape, element, dtype=numpy_dtype(self.dtype))

@@ -5,7 +5,7 @@ A rank-r memref descriptor is `{T* allocated, T* aligned, i64 offset, i64 sizes[
 strides[r]}`; the `_mlir_ciface_` wrapper takes a pointer to one per memref argument
 (`codegen/entry.py` says which, in order). `NativeFunction.__call__` checks the arguments as
 the interpreter does (`check_argument`: the same `ExecutionError` text, bf16 rounded, NaNs
-quiet), passes contiguous copies of tensors, passes a buffer's own memory when it can (else a
+quiet; `refuse_aliasing`: no buffer sharing another argument's memory), passes contiguous copies of tensors, passes a buffer's own memory when it can (else a
 copy, written back after the call), allocates each result, calls, and reads the status buffer:
 a run-time error (an index out of range, no dispatch case) raises the interpreter's
 `ExecutionError`.
@@ -27,7 +27,7 @@ from tilefoundry.codegen.builder.builder import STATUS_SLOTS
 from tilefoundry.codegen.entry import EntryABI
 from tilefoundry.dialects.tf.dense import numpy_dtype
 from tilefoundry.dialects.tf.types import BufferType, DimVar, IRType, TensorType, TupleType
-from tilefoundry.interpreter.evaluate import ExecutionError, check_argument
+from tilefoundry.interpreter.evaluate import ExecutionError, check_argument, refuse_aliasing
 
 __all__ = [
     "NativeFunction",
@@ -124,6 +124,7 @@ def bind_arguments(abi: EntryABI, args: Sequence[Any]) -> tuple[dict[str, int], 
         )
     sizes: dict[str, int] = {}
     held = [check_argument(p.name, p.type, a, sizes) for p, a in zip(params, args, strict=True)]
+    refuse_aliasing([p.name for p in params], [p.type for p in params], args)
     return sizes, held
 
 
@@ -155,9 +156,6 @@ class NativeFunction:
         keep: list[Any] = []
         pointers: list[Any] = []
         write_back: list[tuple[Any, Any, str]] = []
-        buffers = [
-            value for p, value in zip(params, held, strict=True) if isinstance(p.type, BufferType)
-        ]
         for param, value in zip(params, held, strict=True):
             for leaf, array in leaf_values(param.type, value):
                 if isinstance(leaf, BufferType):
@@ -170,11 +168,7 @@ class NativeFunction:
                     if not direct:
                         write_back.append((array, storage, leaf.dtype))
                 else:
-                    storage = to_storage(array, leaf.dtype)
-                    if any(np.shares_memory(storage, b) for b in buffers):
-                        storage = (
-                            storage.copy()
-                        )  # a tensor is a value: a buffer's writes do not show
+                    storage = to_storage(array, leaf.dtype)  # no buffer's memory (refused above)
                 keep.append(storage)
                 pointers.append(ctypes.byref(descriptor(storage)))
         outputs = []
