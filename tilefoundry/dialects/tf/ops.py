@@ -553,7 +553,7 @@ register_plain_call(CallOp, "callee")  # the parser reads plain call lines in on
 
 register_plain_constant(ConstantOp, "value")  # and plain constant lines
 
-_CHECKED_CALLS = CACHES.memo()
+_CHECKED_CALLS = CACHES.memo("verified op calls")
 """The signatures (callee, argument types, result types) of op calls that verified: a module
 repeats a few signatures thousands of times."""
 
