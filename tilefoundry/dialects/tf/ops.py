@@ -299,6 +299,7 @@ class CallSymbolUse(SymbolUserOpInterface):
         _check_function_call(callee, _types_of(call.args_), call.type, _symbol_text(call.callee))
 
 
+@CACHES.owns
 @functools.lru_cache(maxsize=4096)
 def _symbol_text(ref: SymbolRefAttr) -> str:
     """`@a::@b`, each name quoted where it is not an identifier (`@"a b"`), as printed."""
