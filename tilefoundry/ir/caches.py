@@ -58,6 +58,10 @@ class _LRUCached(Protocol):
 F = TypeVar("F", bound=_LRUCached)
 
 DEFAULT_LIMIT = 1 << 16
+"""The bound of an `IdentityMemo` (a module of 20,000 ops has as many locations to remember)."""
+
+MAPPING_LIMIT = 1 << 14
+"""The bound of a `BoundedMapping` (a value-keyed cache: few distinct values)."""
 
 
 class IdentityMemo:
@@ -102,7 +106,7 @@ class IdentityMemo:
 class BoundedMapping(Generic[K, V]):
     """A dict that empties itself when it grows past `limit`."""
 
-    def __init__(self, limit: int = DEFAULT_LIMIT) -> None:
+    def __init__(self, limit: int = MAPPING_LIMIT) -> None:
         self.limit = limit
         self.entries: dict[K, V] = {}
 
@@ -137,7 +141,7 @@ class Caches:
         self.counters[name] = memo.__len__
         return memo
 
-    def mapping(self, name: str, limit: int = DEFAULT_LIMIT) -> BoundedMapping[K, V]:
+    def mapping(self, name: str, limit: int = MAPPING_LIMIT) -> BoundedMapping[K, V]:
         """A new `BoundedMapping` that every `bump` empties."""
         mapping: BoundedMapping[K, V] = BoundedMapping(limit)
         self.clearers.append(mapping.clear)
