@@ -127,6 +127,22 @@ def test_an_identity_memo_entry_goes_with_its_objects() -> None:
     assert len(memo) == 1 and memo.holds((second, 3, None))
 
 
+def test_an_identity_memo_never_takes_a_reused_id_for_its_dropped_object() -> None:
+    from xdsl.dialects.builtin import StringAttr
+
+    memo = IdentityMemo()
+    verified = StringAttr("verified")
+    address = id(verified)
+    memo.add((verified,))
+    del verified
+    # CPython hands the freed memory to the next objects of its size: one takes the id.
+    made = [StringAttr(f"other{i}") for i in range(10_000)]  # kept: each takes a new place
+    reused = next((a for a in made if id(a) == address), None)
+    if reused is None:
+        pytest.skip("no new object took the dropped one's id")
+    assert not memo.holds((reused,))
+
+
 def test_parsing_again_keeps_nothing_of_a_dropped_module() -> None:
     import gc
     import weakref
