@@ -21,6 +21,7 @@ from tilefoundry.dialects.tf.metadata import (
 from tilefoundry.dialects.tf.ops import CallOp
 from tilefoundry.dialects.tf.types import UnitType, to_attr
 from tilefoundry.ir.algebra.expr import Expr, ExprOp, Var
+from tilefoundry.ir.caches import CACHES
 
 __all__ = [
     "Cycle",
@@ -132,6 +133,7 @@ def fresh(value: object) -> bool:
     )
 
 
+@CACHES.owns
 @functools.lru_cache(maxsize=16384)
 def _location(items: tuple[IRMetadata, ...]) -> LocationAttr:
     """The location of a metadata tuple: the same for each instance of a class body (the

@@ -19,6 +19,7 @@ from tilefoundry.dialects.tf.target import Topology
 from tilefoundry.dialects.tf.types import DimVar
 from tilefoundry.frontends.torch.emitter import Emitter
 from tilefoundry.frontends.torch.errors import TorchImportError, source_line
+from tilefoundry.frontends.torch.fx_sources import forgetting_fx_sources
 from tilefoundry.frontends.torch.table import ATEN
 from tilefoundry.frontends.torch.types import DimTable, tensor_type
 from tilefoundry.hir import Function
@@ -46,23 +47,24 @@ def from_torch(
     import torch
 
     model.eval()
-    with torch.no_grad():
-        ep = torch.export.export(
-            model,
-            tuple(example_args),
-            kwargs=dict(example_kwargs or {}),
-            dynamic_shapes=dynamic_shapes,
+    with forgetting_fx_sources():
+        with torch.no_grad():
+            ep = torch.export.export(
+                model,
+                tuple(example_args),
+                kwargs=dict(example_kwargs or {}),
+                dynamic_shapes=dynamic_shapes,
+            )
+        names = _dim_names(ep, dynamic_shapes)
+        classes = {path: type(sub).__name__ for path, sub in model.named_modules() if path}
+        return from_exported_program(
+            ep,
+            name=type(model).__name__,
+            dim_names=names,
+            class_names=classes,
+            target=target,
+            topologies=topologies,
         )
-    names = _dim_names(ep, dynamic_shapes)
-    classes = {path: type(sub).__name__ for path, sub in model.named_modules() if path}
-    return from_exported_program(
-        ep,
-        name=type(model).__name__,
-        dim_names=names,
-        class_names=classes,
-        target=target,
-        topologies=topologies,
-    )
 
 
 def from_exported_program(
@@ -78,16 +80,17 @@ def from_exported_program(
     weights bound. A dynamic dim becomes a DimVar with its range (named by `dim_names`, torch's
     symbol -> name, else by the symbol); each child module's own name is its class's (from
     `class_names`, submodule path -> class name, else the nodes' `nn_module_stack`)."""
-    lowered, root = lower(ep)
-    return import_lowered(
-        lowered,
-        root,
-        name=name,
-        dim_names=dim_names,
-        class_names=class_names,
-        target=target,
-        topologies=topologies,
-    )
+    with forgetting_fx_sources():
+        lowered, root = lower(ep)
+        return import_lowered(
+            lowered,
+            root,
+            name=name,
+            dim_names=dim_names,
+            class_names=class_names,
+            target=target,
+            topologies=topologies,
+        )
 
 
 def lower(ep: Any) -> tuple[Any, Any]:

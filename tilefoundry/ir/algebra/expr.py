@@ -161,7 +161,7 @@ class ExprOp(Expr):
         return f"<{self.name} : {_type_text(self)}>"
 
 
-_CHECKED_LOCATIONS = CACHES.memo()
+_CHECKED_LOCATIONS = CACHES.memo("verified locations")
 """Locations found to hold valid metadata (locations are immutable)."""
 
 
