@@ -128,11 +128,17 @@ class Module(OpView[ModuleOp]):
     def __setattr__(self, name: str, value: Any) -> None:
         """Names beginning with `_` follow normal attribute rules. A Module assigned under any
         other name is a child: recorded while a class-body `__init__` runs, attached (as torch
-        does) to a built module; anything else is refused, never silently dropped."""
+        does) to a built module. A list or tuple of Modules is a layer list: each is a child
+        named `name.<index>` (`layers.0`, ..., as torch's `ModuleList`), and `module.name` is
+        the tuple of them. Anything else is refused, never silently dropped."""
         if name.startswith("_"):
             object.__setattr__(self, name, value)
             return
         pending = PENDING.get(self)
+        if isinstance(value, list | tuple) and all(isinstance(v, Module) for v in value):
+            for index, child in enumerate(value):  # a layer list: `layers.0`, `layers.1`, ...
+                self.__setattr__(f"{name}.{index}", child)
+            return
         if not isinstance(value, Module):
             raise AttributeError(
                 f"cannot assign '{name}' to a module: its public attributes are its functions, "
@@ -367,6 +373,9 @@ class Module(OpView[ModuleOp]):
         method = self.methods.get(name)
         if method is not None:
             return types.MethodType(method, self)
+        layers = _layer_list(self, name)
+        if layers:
+            return layers
         raise AttributeError(
             f"module '{self.name}' has no function, child module or method '{name}' "
             f"(functions: {_names(f.name for f in self.functions)}; "
@@ -475,6 +484,15 @@ def _from_text(text: str, methods: list[tuple[int, dict[str, Any]]]) -> Module:
     for index, table in methods:
         METHODS.set(modules[index], dict(table))
     return module
+
+
+def _layer_list(module: Module, name: str) -> tuple[Module, ...]:
+    """The children attached as `name.0`, `name.1`, ... (a layer list, torch's `ModuleList`
+    naming), in index order; empty when `name.0` is not a child."""
+    found: list[Module] = []
+    while isinstance(member := module._op.member(f"{name}.{len(found)}"), ModuleOp):
+        found.append(Module.of(member))
+    return tuple(found)
 
 
 def _names(names: Iterable[str]) -> str:

@@ -167,7 +167,7 @@ def instantiate(cls: type[Module], args: tuple[Any, ...], kwargs: dict[str, Any]
     finally:
         PENDING.set(self, None)
     try:
-        module = _build(cls, spec, children)
+        module = _build(cls, spec, children, self)
     except DSLError as err:
         raise err.with_traceback(None) from None
     op = module.module_op
@@ -181,7 +181,9 @@ def instantiate(cls: type[Module], args: tuple[Any, ...], kwargs: dict[str, Any]
     return self
 
 
-def _build(cls: type[Module], spec: ClassSpec, children: dict[str, Module]) -> Module:
+def _build(
+    cls: type[Module], spec: ClassSpec, children: dict[str, Module], instance: Module
+) -> Module:
     for name in children:
         if name in spec.functions or name in spec.methods:
             kind = "function" if name in spec.functions else "method"
@@ -193,7 +195,7 @@ def _build(cls: type[Module], spec: ClassSpec, children: dict[str, Module]) -> M
     declared = spec.declared
     topologies = declared.get("topologies")
     levels = None if topologies is None else tuple(getattr(t, "name", t) for t in topologies)
-    symbols = ModuleSymbols(spec.name, spec.functions, children, levels)
+    symbols = ModuleSymbols(spec.name, spec.functions, children, levels, instance)
     functions = symbols.build_all()
     for source in spec.functions.values():
         source.sealed = True

@@ -22,6 +22,7 @@ from tilefoundry.dsl.values import (
     Pending,
     SelfRef,
     Symbols,
+    child_lists,
     describe,
     fresh,
     is_value,
@@ -137,6 +138,14 @@ class ExpressionParser:
 
     def attribute(self, node: ast.AST, value: Any, attr: str) -> Any:
         if isinstance(value, SelfRef):
+            instance = value.symbols.instance
+            if attr.startswith("_") and instance is not None:
+                try:  # Python state `__init__` set (`self._norm = True`)
+                    return object.__getattribute__(instance, attr)
+                except AttributeError:
+                    raise self.error(
+                        node, f"module '{self.module}' has no Python attribute '{attr}'"
+                    ) from None
             found = self.symbol(node, value.symbols, attr)
             if found is MISSING:
                 raise self.error(
@@ -150,6 +159,9 @@ class ExpressionParser:
             children = [m for m in value.modules if m.attached_name == attr]
             if children:
                 return children[0]
+            layers = child_lists({m.attached_name: m for m in value.modules}).get(attr)
+            if layers is not None:
+                return layers
             raise self.error(
                 node, f"module '{value.name}' has no function or child module '{attr}'"
             )

@@ -33,6 +33,7 @@ from tilefoundry.dialects.tf.target import Target, Topology
 from tilefoundry.dsl.errors import DSLError
 from tilefoundry.dsl.parser import Cycle, FunctionParser, Pending
 from tilefoundry.dsl.source import MISSING, PythonScope, Source, decorating_frames, read_source
+from tilefoundry.dsl.values import child_lists
 from tilefoundry.hir import Function
 from tilefoundry.ir.algebra.expr import building
 from tilefoundry.ir.algebra.patterns import DimVarRangePat
@@ -176,23 +177,27 @@ class ModuleSymbols:
         sources: Mapping[str, FunctionSource],
         children: Mapping[str, Module],
         levels: tuple[str, ...] | None,
+        instance: Any = None,
     ) -> None:
         self.module = module
+        self.instance = instance
         self.sources = dict(sources)
         self.children = dict(children)
         self.levels = levels
         self.built: dict[str, Function | PrimFunction] = {}
         self.building: list[str] = []
+        self.lists = child_lists(self.children)
 
     def has(self, name: str) -> bool:
-        return name in self.sources or name in self.children
+        return name in self.sources or name in self.children or name in self.lists
 
     def get(self, name: str) -> Any:
         if name in self.built:
             return self.built[name]
         if name in self.sources:
             return self.build(name)
-        return self.children.get(name, MISSING)
+        found = self.children.get(name, MISSING)
+        return self.lists.get(name, MISSING) if found is MISSING else found
 
     def build(self, name: str) -> Any:
         if name in self.building:

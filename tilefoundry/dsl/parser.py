@@ -18,6 +18,7 @@ What a body may say (anything else is a `DSLError` at its position):
 | `return expr` | the function's value |
 | `with Mesh("cta") as y:` | a `tf.mesh` over level `cta` (see `_with`) |
 | an expression statement (`@prim_func`) | `Evaluate` of an effect-form op |
+| `for x in <Python value>:`, `if <Python value>:`, a macro call | run while the function is read (`tilefoundry.dsl.control`) |
 
 Every expression op records `SourceSpanMetadata` of its Python source range. Sub-expressions
 that use no IR value (`1.0 / 64`, `(1, 0)`, `ops.ReduceSum(axis=1)`) are plain Python.
@@ -37,8 +38,9 @@ from tilefoundry.dialects.tf.types import UnitType
 from tilefoundry.dialects.tir import EvaluateOp
 from tilefoundry.dialects.tir import YieldOp as TirYieldOp
 from tilefoundry.dsl.annotations import ParamType
+from tilefoundry.dsl.control import ControlParser
 from tilefoundry.dsl.errors import DSLError
-from tilefoundry.dsl.expressions import BINARY_OPERATORS, ExpressionParser
+from tilefoundry.dsl.expressions import BINARY_OPERATORS
 from tilefoundry.dsl.source import PythonScope, Source
 from tilefoundry.dsl.values import (
     Cycle,
@@ -67,7 +69,7 @@ __all__ = [
 ]
 
 
-class FunctionParser(ExpressionParser):
+class FunctionParser(ControlParser):
     """Builds one `hir.func` (`kind="hir"`) or `tir.prim_func` (`kind="tir"`)."""
 
     def __init__(
@@ -202,14 +204,20 @@ class FunctionParser(ExpressionParser):
 
     # -- statements --------------------------------------------------------------------------
 
-    def block(self, body: list[ast.stmt]) -> None:
+    def nested(self, source: Source, scope: PythonScope) -> FunctionParser:
+        parser = FunctionParser(source, scope, self.kind, self.symbols, self.levels)
+        parser.statements = self.statements  # a macro's LetStmts are the function's
+        return parser
+
+    def block(self, body: list[ast.stmt], effect: bool = True) -> None:
         for index, statement in enumerate(body):
-            if self.kind == "hir" and isinstance(statement, ast.Expr) and index + 1 == len(body):
+            last = index + 1 == len(body)
+            if effect and self.kind == "hir" and isinstance(statement, ast.Expr) and last:
                 self.effect_body(statement)
             try:
                 self.statement(statement)
             except Return:
-                if index + 1 < len(body):
+                if not last and not isinstance(statement, ast.If | ast.For):
                     raise self.error(
                         body[index + 1], "unreachable statement after return"
                     ) from None
@@ -242,6 +250,18 @@ class FunctionParser(ExpressionParser):
             self.expression_statement(node)
         elif isinstance(node, ast.With):
             self.with_mesh(node)
+        elif isinstance(node, ast.For):
+            self.static_for(node)
+        elif isinstance(node, ast.If):
+            self.static_if(node)
+        elif isinstance(node, ast.Break | ast.Continue):
+            self.loop_jump(node)
+        elif isinstance(node, ast.While):
+            raise self.error(
+                node,
+                "a while loop is not part of the DSL: write a static loop, for i in range(N) "
+                "(unrolled while the function is read)",
+            )
         elif isinstance(node, ast.Pass):
             return
         else:
@@ -276,12 +296,7 @@ class FunctionParser(ExpressionParser):
         raise self.error(target, "an assignment target is a name or a tuple of names")
 
     def bind(self, target: ast.Name, name: str, value: Any, node: ast.AST) -> None:
-        if name == "self" or self.symbols.has(name):
-            raise self.error(
-                target,
-                f"name clash: '{name}' names a function or child module of module "
-                f"'{self.module}'; assign the value to another name",
-            )
+        self.check_clash(target, name)
         self.hidden.pop(name, None)
         if self.kind == "tir" and is_value(value):
             try:
