@@ -5,6 +5,8 @@
   TVMScript's and Triton's static loops are. `break` and `continue` work as in Python.
 - `if test:` and `a if test else b` over a Python value run the branch the value selects.
 - A loop or test over an IR value is data-dependent: refused, with what to write instead.
+- `(name := expr)` binds a value inside an expression (how the script names the ops of a TIR
+  statement that its one nested expression cannot say).
 - A plain Python function (a *macro*) called with IR values (or `self`, or child modules) is
   read by the DSL too: its body may say everything a `@func` body may (operators on IR values,
   static loops, `getattr(self, name)`), its parameters bound to the call's arguments (defaults,
@@ -20,7 +22,7 @@ from typing import Any
 
 from tilefoundry.dsl.expressions import ExpressionParser
 from tilefoundry.dsl.source import PythonScope, Source, read_source
-from tilefoundry.dsl.values import Pending, SelfRef, is_value
+from tilefoundry.dsl.values import Pending, SelfRef, is_value, name_value
 from tilefoundry.ir.algebra.view import FunctionView
 from tilefoundry.module import Module
 
@@ -163,6 +165,16 @@ class ControlParser(ExpressionParser):
     def e_IfExp(self, node: ast.IfExp) -> Any:  # noqa: N802
         taken = node.body if self.condition(node.test, "a conditional expression") else node.orelse
         return self.expr(taken)
+
+    def e_NamedExpr(self, node: ast.NamedExpr) -> Any:  # noqa: N802
+        """`(name := expr)`: the value, bound to `name` without a statement of its own (in a
+        @prim_func, a value inside the statement's expression, used in that statement)."""
+        value = self.expr(node.value)
+        self.check_clash(node.target, node.target.id)
+        self.hidden.pop(node.target.id, None)
+        name_value(value, node.target.id)
+        self.locals[node.target.id] = value
+        return value
 
     # -- macros ----------------------------------------------------------------------------
 

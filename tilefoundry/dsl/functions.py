@@ -31,7 +31,7 @@ from typing import Any, cast
 
 from tilefoundry.dialects.tf.target import Target, Topology
 from tilefoundry.dsl.errors import DSLError
-from tilefoundry.dsl.parser import Cycle, FunctionParser, Pending
+from tilefoundry.dsl.parser import Cycle, FunctionParser, Pending, arrange
 from tilefoundry.dsl.source import MISSING, PythonScope, Source, decorating_frames, read_source
 from tilefoundry.dsl.values import child_lists
 from tilefoundry.hir import Function
@@ -147,11 +147,13 @@ def _add_variant(
     }
     parser = FunctionParser(variant.source, variant.scope, "hir", symbols, symbols.levels)
     params = parser.params(given)
-    body = parser.body_value(f"variant of '{base.name}'")
+    with building() as built:
+        body = parser.body_value(f"variant of '{base.name}'")
     try:
         function.add_variant(variant.patterns, params, body)
     except Exception as err:  # noqa: BLE001 - the refusal is a diagnostic at the variant
         raise variant.source.error(tree, str(err)) from None
+    arrange(function.function_op.variant_ops()[-1].body.block, built)
 
 
 def _tensor_args(args: list[ast.arg]) -> list[ast.arg]:

@@ -302,12 +302,14 @@ class _Function:
                 values = list(op.operands)
                 if values:
                     out.append(f"{indent}return {self.names[values[0]]}")
+                elif op.prev_op is None or op.prev_op.results:  # no value, not an effect body
+                    out.append(f"{indent}return None")
                 elif isinstance(op, TirReturn):
                     out.append(f"{indent}return")
             elif isinstance(op, LetOp):
                 out.append(f"{indent}{self.let(op)}")
             elif isinstance(op, EvaluateOp):
-                out.append(f"{indent}{self.nested(_inner_value_op(op))}")
+                out.append(f"{indent}{self.statement(op)}")
             elif isinstance(op, MeshOp):
                 out += self.mesh(op, indent)
             elif isinstance(op, YieldOp | TirYield):
@@ -325,18 +327,15 @@ class _Function:
         )
 
     def assignment(self, op: Operation) -> str:
-        text = self.expression(op)
         binding = self.binding(op)
-        if not op.results:  # an effect body's call: the last statement
-            return text
+        if not op.results:  # an effect call
+            return self.expression(op)
         name = self.fresh(binding)
+        labelled = binding is not None and binding != name  # the name says another binding
+        text = self.expression(op, operators=not labelled)
         self.names[op.results[0]] = name
-        if (
-            binding is not None
-            and binding != name
-            and text.endswith(")")
-            and isinstance(op, CallOp | ConstantOp | TupleOp)
-        ):
+        if labelled and isinstance(op, CallOp | ConstantOp | TupleOp):
+            assert text.endswith(")")
             text = f"{text[:-1]}{', ' if not text.endswith('()') else ''}loc={binding!r})"
         return f"{name} = {text}"
 
@@ -347,7 +346,9 @@ class _Function:
         inner = self.body(op.body.block, indent + "    ")
         terminator = op.body.block.last_op
         assert isinstance(terminator, YieldOp)
-        if op.res is None:  # an effect-only mesh: its block ends with the effect call
+        if op.res is None:  # a mesh with no value: its block ends with `pass`
+            if inner[-1] != f"{indent}    pass":
+                inner.append(f"{indent}    pass")
             return [header, *inner]
         name = self.fresh(None if loc is None or loc in self.used else f"{loc}_mesh")
         if inner == [f"{indent}    pass"]:
@@ -363,10 +364,45 @@ class _Function:
         if yielded in self.names and not list(op.body.block.ops)[:-1]:
             text = self.names[yielded]  # an alias: `y = x`
         else:
-            text = self.nested(_inner_value_op(op))
+            text = self.statement(op)
         name = self.fresh(op.var_name(op.binding))
         self.names[op.binding] = name
         return f"{name} = {text}"
+
+    def statement(self, op: LetOp | EvaluateOp) -> str:
+        """A TIR statement's expression: one nested expression when its ops are exactly what
+        that expression builds, in Python's order; else each op named with `:=`, in block
+        order, in a list whose item is the statement's value (`[(a := ...), a + x][-1]`)."""
+        try:
+            return self.nested(_inner_value_op(op))
+        except _NotNested:
+            pass
+        block = op.body.block
+        terminator = block.last_op
+        assert terminator is not None
+        inner = [o for o in block.ops if o is not terminator]
+        if isinstance(op, LetOp):
+            (yielded,) = terminator.operands
+            root = yielded.owner
+            if not isinstance(root, Operation) or root not in inner:
+                raise ValueError("a tir.let of a block argument is not part of the DSL")
+        else:
+            root = inner[-1]
+        items: list[str] = []
+        for inner_op in inner:
+            text = self.expression(inner_op)
+            if len(inner_op.results) == 1:
+                name = self.fresh(self.binding(inner_op))
+                self.names[inner_op.results[0]] = name
+                text = f"({name} := {text})"
+            elif inner_op.results:
+                raise ValueError(
+                    f"'{inner_op.name}' has several results, which the DSL cannot bind"
+                )
+            items.append(text)
+        index = inner.index(root)
+        at = "-1" if index == len(inner) - 1 else str(index)
+        return f"[{', '.join(items)}][{at}]"
 
     def nested(self, op: Operation | SSAValue) -> str:
         """An expression printed as one nested Python expression (a TIR statement's)."""
@@ -376,7 +412,7 @@ class _Function:
             owner = op.owner
             assert isinstance(owner, Operation)
             if len(list(op.uses)) > 1:
-                raise ValueError(
+                raise _NotNested(
                     "a TIR statement whose expression uses one op twice is not part of the DSL"
                 )
             return self.nested(owner)
@@ -387,7 +423,9 @@ class _Function:
             return self.nested(value)
         return self.names[value]
 
-    def expression(self, op: Operation, nested: bool = False) -> str:
+    def expression(self, op: Operation, nested: bool = False, operators: bool = True) -> str:
+        """The op as a Python expression (`operators=False`: a call, never `a + b`, so that
+        `loc=` can follow its arguments)."""
         if op.attributes:
             raise ValueError(
                 f"'{op.name}' carries discardable attributes, which the DSL cannot say"
@@ -402,6 +440,10 @@ class _Function:
                     f"({_CONSTANT_LIMIT} elements)"
                 )
             value = op.value
+            if value.size == 0:  # a list cannot say an empty tensor's shape
+                self.script.imports.add("import numpy as np")
+                array = f"np.zeros({value.shape!r}, dtype={value.dtype.name!r})"
+                return f"tf.Constant({array}, dtype={dtype.dtype!r})"
             if _nan_payloads(value) and dtype.dtype == "bf16":
                 raise ValueError("a bf16 constant holding NaN payloads is not part of the DSL")
             if _nan_payloads(value):  # NaNs beyond the canonical one: write the bits
@@ -424,22 +466,22 @@ class _Function:
                 callee = op.callee
                 assert isinstance(callee, SymbolRefAttr)
                 return f"{self.symbol(callee)}({', '.join(args)})"
-            return self.op_call(target, args)
+            return self.op_call(target, args, operators)
         raise ValueError(f"'{op.name}' is not part of the DSL")
 
-    def op_call(self, target: Op, args: list[str]) -> str:
+    def op_call(self, target: Op, args: list[str], operators: bool = True) -> str:
         if isinstance(target, Binary) and len(args) == 2:
             kind = cast(BinaryKind, target.attrs["kind"])
-            if kind in _OPERATORS:
+            if kind in _OPERATORS and operators:
                 return f"({args[0]} {_OPERATORS[kind]} {args[1]})"
             return f"ops.{kind.value}({args[0]}, {args[1]})"
         if isinstance(target, Unary) and len(args) == 1:
             unary = cast(UnaryKind, target.attrs["kind"])
-            if unary is UnaryKind.NEG:
+            if unary is UnaryKind.NEG and operators:
                 return f"(-{args[0]})"
             return f"ops.{unary.value}({args[0]})"
         if isinstance(target, MatMul) and len(args) == 2:
-            return f"({args[0]} @ {args[1]})"
+            return f"({args[0]} @ {args[1]})" if operators else f"ops.matmul({args[0]}, {args[1]})"
         return f"{self.script.op(target)}({', '.join(args)})"
 
     def symbol(self, ref: SymbolRefAttr) -> str:
@@ -448,6 +490,10 @@ class _Function:
         for part in parts:
             text = f"{text}.{part}" if _identifier(part) else f"getattr({text}, {part!r})"
         return text
+
+
+class _NotNested(ValueError):
+    """A TIR statement that one nested expression cannot say (printed with `:=` instead)."""
 
 
 def _nan_payloads(value: Any) -> bool:
@@ -464,22 +510,10 @@ def _range(pattern: DimVarRangePat) -> str:
 
 
 def _check_hir_body(name: str, block: Block) -> None:
-    """The DSL builds an HIR body from the value it returns: every op must be one that value
-    uses (in the order the value uses them), and there must be a value."""
+    """A @func body has a value (or ends with an effect call); its ops print one per
+    assignment, in block order (the DSL keeps the order its statements build them)."""
     terminator = block.last_op
     assert isinstance(terminator, HirReturn)
-    if terminator.operands:
-        root: SSAValue | Operation = terminator.operands[0]
-    elif terminator.prev_op is not None:  # an effect body: its last op
-        root = terminator.prev_op
-    else:
-        raise ValueError(f"HIR function '{name}' has an empty body; a @func body has a value")
-    ops = [o for o in block.ops if o is not terminator]
-    if ops != _evaluation_order(block, root):
-        raise ValueError(
-            f"HIR function '{name}' holds ops its value does not use, or holds them in another "
-            "order than the value uses them; the DSL builds a body from its value"
-        )
 
 
 def _evaluation_order(block: Block, root: SSAValue | Operation) -> list[Operation]:
@@ -530,9 +564,9 @@ def _check_all_used(block: Block, root: Operation) -> None:
     in the order Python evaluates that expression (reads and writes of buffers happen in it)."""
     inside = [o for o in block.ops if o is not block.last_op]
     if any(o is not root and not any(r.uses for r in o.results) for o in inside):
-        raise ValueError("a TIR statement holding an unused op is not part of the DSL")
+        raise _NotNested("a TIR statement holding an unused op is not part of the DSL")
     if inside != _evaluation_order(block, root):
-        raise ValueError(
+        raise _NotNested(
             "a TIR statement holding its ops in another order than Python evaluates its "
             "expression is not part of the DSL"
         )
