@@ -3,26 +3,30 @@ Module (TVMScript's round trip).
 
 Each module of the tree is a class (children first; modules that print the same share one
 class, as the layers of a model do), assigned in its parent's `__init__` under its attachment
-name; the script ends with `module = <Root>()`. A function's parameters keep
-their names (`.named(...)` when a name is not a Python identifier) and types; an HIR body
-prints one op per assignment, so the ops come back in the same order, named after their
-bindings (`loc=` when a binding is not an identifier); a TIR statement prints its expression
-nested, as one `LetStmt` or `Evaluate`. Calls of registered ops print as the Python operators
-and aliases the DSL maps them to, else as `OpClass(attrs...)(args)`.
+name (a layer list, children `layers.0`, `layers.1`, ..., as `self.layers = [...]`); the script
+ends with `module = <Root>()`. A function's parameters keep their names (`.named(...)` when a
+name is not a Python identifier) and types; an HIR body prints one op per assignment, in block
+order (the DSL keeps the order its statements build the ops, unused values included), named
+after their bindings (`loc=` when the Python name differs, always after a call's arguments:
+`ops.add(a, b, loc="h")`); a function that returns nothing ends with `return None`; a TIR
+statement prints its expression nested, as one `LetStmt` or `Evaluate`, or, when one nested
+expression cannot say its ops (an unused op, a value used twice, another order), each op named
+with `:=` in a list whose item is the statement's value. Calls of registered ops print as the
+Python operators and aliases the DSL maps them to, else as `OpClass(attrs...)(args)`.
 
 A module's methods are Python functions, not IR: the script does not hold them (as the text
-does not). What the DSL cannot say is refused with a `ValueError` naming it: a copy that records its
-owner's context (`within #tf.context<...>`), a function whose name is no Python identifier, ops
-that are not TileFoundry's, an HIR op that
-the function's value does not use (the DSL builds an HIR body from its returned value), a TIR
-statement whose ops are not in the order Python evaluates its one nested expression, a
-discardable attribute.
+does not). What the DSL cannot say is refused with a `ScriptError` (a `DSLError` and a
+`ValueError`) naming it: a copy that records its owner's context (`within #tf.context<...>`),
+a function whose name is no Python identifier, ops that are not TileFoundry's (a mesh inside a
+TIR statement), a discardable attribute, a bf16 constant holding NaN payloads, a constant larger
+than the script prints.
 """
 
 from __future__ import annotations
 
 import enum
 import keyword
+import linecache
 import math
 from typing import Any, cast
 
@@ -34,7 +38,11 @@ from tilefoundry import ops
 from tilefoundry.dialects.hir import FuncOp
 from tilefoundry.dialects.hir import ReturnOp as HirReturn
 from tilefoundry.dialects.tf.mesh import MeshOp, YieldOp
-from tilefoundry.dialects.tf.metadata import BindingMetadata, location_to_metadata
+from tilefoundry.dialects.tf.metadata import (
+    BindingMetadata,
+    SourceSpanMetadata,
+    location_to_metadata,
+)
 from tilefoundry.dialects.tf.module import ModuleOp
 from tilefoundry.dialects.tf.ops import CallOp, ConstantOp, TupleOp
 from tilefoundry.dialects.tf.types import (
@@ -48,6 +56,7 @@ from tilefoundry.dialects.tf.types import (
 from tilefoundry.dialects.tir import DispatchOp, EvaluateOp, LetOp, PrimFuncOp
 from tilefoundry.dialects.tir import ReturnOp as TirReturn
 from tilefoundry.dialects.tir import YieldOp as TirYield
+from tilefoundry.dsl.errors import DSLError
 from tilefoundry.ir.algebra.expr import Var
 from tilefoundry.ir.algebra.op_registry import Op
 from tilefoundry.ir.algebra.patterns import DimVarRangePat
@@ -55,7 +64,7 @@ from tilefoundry.module import Module
 from tilefoundry.ops.linalg import MatMul
 from tilefoundry.ops.math import Binary, BinaryKind, Unary, UnaryKind
 
-__all__ = ["print_script"]
+__all__ = ["ScriptError", "print_script"]
 
 _OPERATORS = {
     BinaryKind.ADD: "+",
@@ -84,12 +93,23 @@ from tilefoundry.tir import DispatchCall
 """
 
 
+class ScriptError(DSLError, ValueError):
+    """What `print_script` refuses (a `DSLError` naming the construct, at the source span of
+    the op it concerns when that op records one, else at `<module 'name'>:1:1`); a
+    `ValueError` too."""
+
+
 def print_script(module: Module) -> str:
     """The module as DSL source (see the module docstring)."""
     if not isinstance(module, Module):
         raise TypeError(f"print_script takes a Module, got {type(module).__name__}")
     printer = _Script()
-    root = printer.module_class(module.module_op, "")
+    try:
+        root = printer.module_class(module.module_op, "")
+    except ScriptError:
+        raise
+    except ValueError as err:
+        raise _refusal(f"print_script: {err}", printer.where, module.name) from None
     imports = sorted(printer.imports)
     lines = [_HEADER.rstrip("\n"), *imports, "", "", *printer.lines, f"module = {root}()", ""]
     return "\n".join(lines)
@@ -105,10 +125,14 @@ class _Script:
         self.imports: set[str] = set()
         self.classes: set[str] = set()
         self.bodies: dict[str, str] = {}
+        self.lists: dict[ModuleOp, set[str]] = {}
+        self.where: Operation | None = None
+        """The op being printed (where a refusal points)."""
 
     # -- modules --------------------------------------------------------------------------
 
     def module_class(self, op: ModuleOp, path: str) -> str:
+        self.where = op
         if op.owner_context is not None:
             raise ValueError(
                 f"module '{op.own_name}' is a copy that records its owner's context; the DSL "
@@ -136,12 +160,25 @@ class _Script:
         out = [f"(tf.Module, {', '.join(declared)}):"]
         if child_classes:
             out.append("    def __init__(self) -> None:")
-            out += [
-                f"        self.{attr} = {cls}()"
-                if _identifier(attr)
-                else f"        setattr(self, {attr!r}, {cls}())"
-                for attr, cls in child_classes
-            ]
+            lists = self.layer_lists(op)
+            for attr, cls in child_classes:
+                head, _, index = attr.rpartition(".")
+                if head in lists and index == "0":  # a layer list, at its first layer
+                    classes = [c for a, c in child_classes if a.rpartition(".")[0] == head]
+                    if len(set(classes)) == 1:
+                        out.append(
+                            f"        self.{head} = [{cls}() for _ in range({len(classes)})]"
+                        )
+                    else:
+                        out.append(
+                            f"        self.{head} = [{', '.join(f'{c}()' for c in classes)}]"
+                        )
+                elif head in lists:
+                    continue
+                elif _identifier(attr):
+                    out.append(f"        self.{attr} = {cls}()")
+                else:
+                    out.append(f"        setattr(self, {attr!r}, {cls}())")
             out.append("")
         symbols = {
             o.sym_name.data if isinstance(o, ModuleOp) else cast(Any, o).properties["sym_name"].data
@@ -163,6 +200,33 @@ class _Script:
         self.bodies[body] = name
         self.lines += [f"class {name}{out[0]}", *out[1:], "", ""]
         return name
+
+    def layer_lists(self, op: ModuleOp) -> set[str]:
+        """The layer lists of a module the script writes as lists: children `head.0`, ...,
+        `head.<n-1>`, one after another, `head` an identifier that names no member."""
+        known = self.lists.get(op)
+        if known is not None:
+            return known
+        members = [
+            o.sym_name.data if isinstance(o, ModuleOp) else cast(Any, o).properties["sym_name"].data
+            for o in op.body.block.ops
+            if isinstance(o, ModuleOp | FuncOp | PrimFuncOp)
+        ]
+        children = [o.sym_name.data for o in op.body.block.ops if isinstance(o, ModuleOp)]
+        found: set[str] = set()
+        for position, name in enumerate(children):
+            head, dot, index = name.rpartition(".")
+            if not dot or index != "0" or not _identifier(head) or head in members:
+                continue
+            count = 0
+            while position + count < len(children) and children[position + count] == (
+                f"{head}.{count}"
+            ):
+                count += 1
+            if sum(1 for c in children if c.rpartition(".")[0] == head) == count:
+                found.add(head)
+        self.lists[op] = found
+        return found
 
     def class_name(self, wanted: str) -> str:
         base = "".join(c if c.isalnum() or c == "_" else "_" for c in wanted) or "M"
@@ -246,6 +310,7 @@ class _Function:
 
     def lines(self) -> list[str]:
         op = self.op
+        self.script.where = op
         name = cast(StringAttr, op.properties["sym_name"]).data
         if not _identifier(name):
             raise ValueError(f"function '{name}' has a name that is no Python identifier")
@@ -426,6 +491,7 @@ class _Function:
     def expression(self, op: Operation, nested: bool = False, operators: bool = True) -> str:
         """The op as a Python expression (`operators=False`: a call, never `a + b`, so that
         `loc=` can follow its arguments)."""
+        self.script.where = op
         if op.attributes:
             raise ValueError(
                 f"'{op.name}' carries discardable attributes, which the DSL cannot say"
@@ -487,13 +553,32 @@ class _Function:
     def symbol(self, ref: SymbolRefAttr) -> str:
         parts = [ref.root_reference.data, *(r.data for r in ref.nested_references)]
         text = "self"
+        module = self.op.parent_op()
         for part in parts:
-            text = f"{text}.{part}" if _identifier(part) else f"getattr({text}, {part!r})"
+            head, _, index = part.rpartition(".")
+            if isinstance(module, ModuleOp) and head in self.script.layer_lists(module):
+                text = f"{text}.{head}[{index}]"
+            elif _identifier(part):
+                text = f"{text}.{part}"
+            else:
+                text = f"getattr({text}, {part!r})"
+            module = module.member(part) if isinstance(module, ModuleOp) else None
         return text
 
 
 class _NotNested(ValueError):
     """A TIR statement that one nested expression cannot say (printed with `:=` instead)."""
+
+
+def _refusal(message: str, where: Operation | None, module: str) -> ScriptError:
+    span = None
+    if where is not None:
+        found = location_to_metadata(where.location)
+        span = next((m for m in found if isinstance(m, SourceSpanMetadata)), None)
+    if span is None:
+        return ScriptError(message, f"<module '{module}'>", 1, 1)
+    text = linecache.getline(span.file, span.line).rstrip("\n")
+    return ScriptError(message, span.file, span.line, span.column, text)
 
 
 def _nan_payloads(value: Any) -> bool:
