@@ -376,6 +376,8 @@ class Module(OpView[ModuleOp]):
         layers = _layer_list(self, name)
         if layers:
             return layers
+        if name == "variant":  # `@f.variant(...)` on a bare @func: the module is built
+            raise _class_body().sealed_variant(self)
         raise AttributeError(
             f"module '{self.name}' has no function, child module or method '{name}' "
             f"(functions: {_names(f.name for f in self.functions)}; "
@@ -402,6 +404,7 @@ class Module(OpView[ModuleOp]):
                 METHODS.set(duplicate, dict(methods))
             if isinstance(original, FuncOp):
                 seal(cast(FuncOp, duplicate))
+        _keep_classes(self._op, copy)
         return Module.of(copy)
 
     def __copy__(self) -> Module:
@@ -414,7 +417,9 @@ class Module(OpView[ModuleOp]):
         shared (they are plain Python functions). A copy of a child records the context its
         owner provides, as `cloned()` does, but has no owner object (as after text)."""
         text, methods = self._text_and_methods()
-        return _from_text(text, methods)
+        copy = _from_text(text, methods)
+        _keep_classes(self._op, copy._op)
+        return Module.of(copy._op)
 
     def __reduce__(self) -> tuple[Callable[..., Module], tuple[str, list[Any]]]:
         """`pickle`: the text form with debug info, and the methods of each module of the tree,
@@ -484,6 +489,28 @@ def _from_text(text: str, methods: list[tuple[int, dict[str, Any]]]) -> Module:
     for index, table in methods:
         METHODS.set(modules[index], dict(table))
     return module
+
+
+def _keep_classes(original: ModuleOp, copy: ModuleOp) -> None:
+    """A copy of a class-body module is an instance of its class too (its `_helper` methods
+    work on it), with a shallow copy of the Python state (`_` attributes) `__init__` set; the
+    children likewise."""
+    pairs = zip(
+        (op for op in original.walk() if isinstance(op, ModuleOp)),
+        (op for op in copy.walk() if isinstance(op, ModuleOp)),
+        strict=True,
+    )
+    for before, after in pairs:
+        view = Module._view.get(before)
+        if view is None or type(view) is Module:
+            continue
+        cls: type[Module] = type(view)
+        twin = object.__new__(cls)
+        for key, value in vars(view).items():
+            object.__setattr__(twin, key, value)
+        object.__setattr__(twin, "_op", after)
+        Module._view.set(after, twin)
+        cls._view.set(after, twin)
 
 
 def _layer_list(module: Module, name: str) -> tuple[Module, ...]:

@@ -30,6 +30,7 @@ import functools
 import inspect
 import linecache
 import re
+import sys
 import types
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -37,6 +38,7 @@ from typing import Any
 
 from xdsl.dialects.builtin import StringAttr
 
+from tilefoundry.dialects.tf.module import SURFACE_NAMES
 from tilefoundry.dsl.errors import DSLError
 from tilefoundry.dsl.functions import (
     CLASS_SOURCES,
@@ -44,11 +46,16 @@ from tilefoundry.dsl.functions import (
     ModuleSymbols,
     VariantSource,
 )
+from tilefoundry.dsl.source import RECURSION_LIMIT, deep_recursion
 from tilefoundry.module import PENDING, Module
 
-__all__ = ["ClassSpec", "collect", "instantiate"]
+__all__ = ["ClassSpec", "collect", "instantiate", "sealed_variant"]
 
 _DECLARATIONS = ("name", "symbol", "entry", "target", "topologies", "metadata")
+_DEEP = (
+    f"the source nests deeper than the DSL reads (beyond the recursion limit {RECURSION_LIMIT})"
+    ": name some intermediate values"
+)
 
 
 @dataclass
@@ -85,6 +92,19 @@ def _def_error(fn: types.FunctionType, message: str) -> DSLError:
     return DSLError(message, file, line, column, text, len(text.rstrip()) + 1)
 
 
+def _attribute_line(cls: type, name: str) -> int | None:
+    """The line of the class body that assigns `name`, if it can be found."""
+    try:
+        lines, start = inspect.getsourcelines(cls)
+    except (OSError, TypeError):
+        return None
+    pattern = re.compile(rf"^\s+{re.escape(name)}\s*(:[^=]*)?=")
+    for offset, text in enumerate(lines):
+        if pattern.match(text):
+            return start + offset
+    return None
+
+
 def collect(cls: type[Module], declared: dict[str, Any]) -> None:
     """Collect a class body (run by `Module.__init_subclass__`)."""
     unknown = [k for k in declared if k not in _DECLARATIONS]
@@ -116,6 +136,19 @@ def collect(cls: type[Module], declared: dict[str, Any]) -> None:
             ).with_traceback(None)
     if CLASS_SOURCES in vars(cls):
         delattr(cls, CLASS_SOURCES)
+    for name, value in vars(cls).items():
+        if name in SURFACE_NAMES and not isinstance(value, FunctionSource | types.FunctionType):
+            hint = (
+                f"declare it in the class statement: class {cls.__name__}(tf.Module, {name}=...)"
+                if name in _DECLARATIONS
+                else "rename it, or begin it with '_' for Python state"
+            )
+            raise _class_error(
+                cls,
+                f"class {cls.__name__}: class attribute '{name}' shadows the Module API "
+                f"'{name}'; {hint}",
+                _attribute_line(cls, name),
+            ).with_traceback(None)
     for name, value in list(vars(cls).items()):
         if isinstance(value, FunctionSource):
             if name.startswith("_"):
@@ -158,7 +191,14 @@ def _new(cls: type[Module], *args: Any, **kwargs: Any) -> Module:
 def instantiate(cls: type[Module], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Module:
     """A new instance: run `__init__` (collecting the children it assigns), build the
     functions, then the module; the instance becomes the module's view."""
-    spec: ClassSpec = cls.__dict__["__tf_class__"]
+    spec: ClassSpec | None = cls.__dict__.get("__tf_class__")
+    if spec is None:
+        base = next((b for b in cls.__mro__[1:] if "__init_subclass__" in vars(b)), Module)
+        raise _class_error(
+            cls,
+            f"class {cls.__name__} was not collected as a module: {base.__name__}."
+            "__init_subclass__ must call super().__init_subclass__(**kwargs)",
+        ).with_traceback(None)
     self = object.__new__(cls)
     PENDING.set(self, {})
     try:
@@ -167,7 +207,8 @@ def instantiate(cls: type[Module], args: tuple[Any, ...], kwargs: dict[str, Any]
     finally:
         PENDING.set(self, None)
     try:
-        module = _build(cls, spec, children, self)
+        with deep_recursion(lambda: _class_error(cls, f"class {cls.__name__}: {_DEEP}")):
+            module = _build(cls, spec, children, self)
     except DSLError as err:
         raise err.with_traceback(None) from None
     op = module.module_op
@@ -232,3 +273,26 @@ def _refusal(cls: type, message: str) -> DSLError:
             text,
         )
     return _class_error(cls, f"class {cls.__name__}: {message}")
+
+
+def sealed_variant(module: Module) -> DSLError:
+    """`@f.variant(...)` where `f` is a Module (a bare `@func`): its function is sealed. At
+    the line that asks for `.variant` (the caller of `Module.__getattr__`)."""
+    frame = sys._getframe(2)
+    file, line = frame.f_code.co_filename, frame.f_lineno
+    text = linecache.getline(file, line).rstrip("\n")
+    end = text.find(".variant")
+    begin = end
+    while begin > 0 and (text[begin - 1].isidentifier() or text[begin - 1].isdigit()):
+        begin -= 1
+    names = ", ".join(f"'{f.name}'" for f in module.functions) or "none"
+    return DSLError(
+        f"module '{module.name}' is built and its functions ({names}) are sealed: a bare @func "
+        "is a module at once, so it takes no variants; add variants to a @func of a class "
+        "body (class M(tf.Module)) before the class is instantiated",
+        file,
+        line,
+        begin + 1 if end >= 0 else len(text) - len(text.lstrip()) + 1,
+        text,
+        end + len(".variant") + 1 if end >= 0 else None,
+    ).with_traceback(None)

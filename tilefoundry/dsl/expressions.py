@@ -292,6 +292,8 @@ class ExpressionParser:
     def python_eval(self, node: ast.AST, compute: Callable[[], Any]) -> Any:
         try:
             return compute()
+        except DSLError as err:  # raised by a DSL object (an annotation): placed here
+            raise self.error(node, err.message) from None
         except KeyError:
             raise self.error(node, f"unsupported Python syntax: {describe(node)}") from None
         except Exception as err:  # noqa: BLE001
@@ -321,14 +323,29 @@ class ExpressionParser:
         return self.python_eval(node, lambda: value[index])
 
     def e_JoinedStr(self, node: ast.JoinedStr) -> Any:  # noqa: N802
+        """An f-string, with its conversions (`!r`, `!s`, `!a`) and format specs (`:03d`)."""
         parts: list[str] = []
         for part in node.values:
-            if isinstance(part, ast.FormattedValue):
-                parts.append(format(self.python(part.value)))
-            else:
+            if not isinstance(part, ast.FormattedValue):
                 parts.append(str(self.python(part)))
+                continue
+            value = self.python(part.value)
+            spec = "" if part.format_spec is None else self.python(part.format_spec)
+            convert = _CONVERSIONS[part.conversion]
+
+            def formatted(v: Any = value, c: Callable[[Any], Any] = convert, s: Any = spec) -> str:
+                return format(c(v), s)
+
+            parts.append(self.python_eval(part, formatted))
         return "".join(parts)
 
+
+_CONVERSIONS: dict[int, Callable[[Any], Any]] = {
+    -1: lambda v: v,
+    ord("r"): repr,
+    ord("s"): str,
+    ord("a"): ascii,
+}
 
 _PY_BINARY: dict[type[ast.AST], Callable[[Any, Any], Any]] = {
     ast.Add: lambda a, b: a + b,

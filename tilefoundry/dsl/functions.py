@@ -24,6 +24,8 @@ module instead (see `tilefoundry.dsl.classes`), built when the class is instanti
 from __future__ import annotations
 
 import ast
+import inspect
+import linecache
 import types
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -32,7 +34,15 @@ from typing import Any, cast
 from tilefoundry.dialects.tf.target import Target, Topology
 from tilefoundry.dsl.errors import DSLError
 from tilefoundry.dsl.parser import Cycle, FunctionParser, Pending, arrange
-from tilefoundry.dsl.source import MISSING, PythonScope, Source, decorating_frames, read_source
+from tilefoundry.dsl.source import (
+    MISSING,
+    RECURSION_LIMIT,
+    PythonScope,
+    Source,
+    decorating_frames,
+    deep_recursion,
+    read_source,
+)
 from tilefoundry.dsl.values import child_lists
 from tilefoundry.hir import Function
 from tilefoundry.ir.algebra.expr import building
@@ -97,6 +107,7 @@ class FunctionSource:
                 raise err.with_traceback(None) from None
 
         def added(fn: Any) -> VariantSource:
+            fn = unwrapped(fn)
             source = _source(fn, "variant")
             if self.sealed:
                 raise source.error(
@@ -167,6 +178,29 @@ def _source(fn: Any, what: str) -> Source:
     if not isinstance(fn, types.FunctionType):
         raise TypeError(f"@{what} decorates a Python function, got {type(fn).__name__}")
     return read_source(fn, f"@{what}")
+
+
+def too_deep(fn: Any) -> DSLError:
+    """The diagnostic of source nested beyond what the DSL reads, at the def of `fn`."""
+    code = getattr(unwrapped(fn), "__code__", None)
+    file = code.co_filename if code is not None else "<unknown>"
+    line = code.co_firstlineno if code is not None else 1
+    text = linecache.getline(file, line).rstrip("\n")
+    return DSLError(
+        "the source nests deeper than the DSL reads (an expression or a chain of calls "
+        f"beyond the recursion limit {RECURSION_LIMIT}): name some intermediate values",
+        file,
+        line,
+        len(text) - len(text.lstrip()) + 1,
+        text,
+    )
+
+
+def unwrapped(fn: Any) -> Any:
+    """The function the user wrote, under `functools.wraps` decorators (its source, globals
+    and closure are what the DSL reads)."""
+    inner = inspect.unwrap(fn) if callable(fn) else fn
+    return inner if isinstance(inner, types.FunctionType) else fn
 
 
 class ModuleSymbols:
@@ -240,11 +274,13 @@ def _decorator(kind: str, what: str) -> Callable[..., Any]:
 
         def apply(fn: Any) -> Any:
             try:
-                return read(fn)
+                with deep_recursion(lambda: too_deep(fn)):
+                    return read(fn)
             except DSLError as err:  # one diagnostic, raised from here: no parser frames
                 raise err.with_traceback(None) from None
 
         def read(fn: Any) -> Any:
+            fn = unwrapped(fn)
             source = _source(fn, what)
             scope = PythonScope.of(fn, frames)
             found = FunctionSource(fn, kind, source, scope)
@@ -290,7 +326,7 @@ def _single_function_module(found: FunctionSource, context: dict[str, Any]) -> M
             metadata=context["metadata"],
         )
     except Exception as err:  # noqa: BLE001 - the module's refusal, at the decorated def
-        raise found.source.error(found.source.tree, str(err)) from None
+        raise found.source.refusal(found.source.tree, str(err)) from None
 
 
 func = _decorator("hir", "func")

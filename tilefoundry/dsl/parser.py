@@ -175,7 +175,7 @@ class FunctionParser(ControlParser):
             try:
                 function = Function(name=name, params=params, body=result, metadata=metadata)
             except Exception as err:  # noqa: BLE001
-                raise self.error(tree, str(err)) from None
+                raise self.source.refusal(tree, str(err)) from None
             arrange(function.function_op.body.block, built)
             return function
         with building() as built:
@@ -188,7 +188,7 @@ class FunctionParser(ControlParser):
                 name=name, params=params, body=self.statements, result=result, metadata=metadata
             )
         except Exception as err:  # noqa: BLE001
-            raise self.error(tree, str(err)) from None
+            raise self.source.refusal(tree, str(err)) from None
 
     def unit_function(
         self,
@@ -212,7 +212,7 @@ class FunctionParser(ControlParser):
             op = FuncOp.create(properties=properties, regions=[Region(block)])
             op.location = metadata_to_location(metadata)
         except Exception as err:  # noqa: BLE001
-            raise self.error(tree, str(err)) from None
+            raise self.source.refusal(tree, str(err)) from None
         return Function.of(op)
 
     def add_statement(self, statement: Operation) -> None:
@@ -235,7 +235,7 @@ class FunctionParser(ControlParser):
                 try:
                     let = LetStmt(label, result)
                 except Exception as err:  # noqa: BLE001
-                    raise self.error(tree, str(err)) from None
+                    raise self.source.refusal(tree, str(err)) from None
                 self.add_statement(let)
                 result = let.var
         return result
