@@ -30,9 +30,11 @@ such an entry would be unreachable, and construction refuses it.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import importlib
 import types
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any, cast
 
 from xdsl.dialects.builtin import DictionaryAttr, StringAttr, SymbolRefAttr
@@ -106,6 +108,46 @@ def _as_topologies(
 PENDING: Slot[dict[str, Any]] = Slot("pending_children")
 """On an instance of a class-body module while its `__init__` runs: the children assigned so
 far, by attribute name (the module is built from them when `__init__` returns)."""
+
+
+_DEFERRED: contextvars.ContextVar[list[ModuleOp] | None] = contextvars.ContextVar(
+    "tilefoundry_deferred_verification", default=None
+)
+"""Inside `verified_once()`: the modules built so far, whose verification waits."""
+
+
+@contextlib.contextmanager
+def verified_once() -> Iterator[None]:
+    """Inside, a Module construction defers its verification; on leaving (without an error),
+    the tree each module built ended up in is verified once: a layer built for a model (a
+    class-body child) is verified with the model, in its final context, not once alone and
+    again in the model. Nested uses are the outermost's."""
+    if _DEFERRED.get() is not None:
+        yield
+        return
+    built: list[ModuleOp] = []
+    token = _DEFERRED.set(built)
+    try:
+        yield
+    finally:
+        _DEFERRED.reset(token)
+    roots: dict[int, Operation] = {}
+    for op in built:
+        root: Operation = op
+        while (parent := root.parent_op()) is not None:
+            root = parent
+        roots.setdefault(id(root), root)
+    for root in roots.values():
+        verify_ir(root)
+
+
+def verify_later(op: ModuleOp) -> None:
+    """Verify a new module now, or, inside `verified_once()`, with the tree it ends up in."""
+    deferred = _DEFERRED.get()
+    if deferred is None:
+        verify_ir(op)
+    else:
+        deferred.append(op)
 
 
 def _class_body() -> Any:
@@ -213,7 +255,7 @@ class Module(OpView[ModuleOp]):
             for call, path in paths.items():
                 undo.append(_restore_callee(call))
                 call.callee = path
-            verify_ir(op)
+            verify_later(op)
         except BaseException:
             for step in reversed(undo):  # a refused module leaves its inputs as they were
                 step()

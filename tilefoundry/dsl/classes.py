@@ -38,6 +38,7 @@ from typing import Any
 
 from xdsl.dialects.builtin import StringAttr
 
+from tilefoundry.diagnostics import VerifyError
 from tilefoundry.dialects.tf.module import SURFACE_NAMES
 from tilefoundry.dsl.errors import DSLError
 from tilefoundry.dsl.functions import (
@@ -46,8 +47,8 @@ from tilefoundry.dsl.functions import (
     ModuleSymbols,
     VariantSource,
 )
-from tilefoundry.dsl.source import RECURSION_LIMIT, deep_recursion
-from tilefoundry.module import PENDING, Module
+from tilefoundry.dsl.source import READS, RECURSION_LIMIT, Read, deep_recursion
+from tilefoundry.module import PENDING, Module, verified_once, verify_later
 
 __all__ = ["ClassSpec", "collect", "instantiate", "sealed_variant"]
 
@@ -66,6 +67,9 @@ class ClassSpec:
     declared: dict[str, Any]
     functions: dict[str, FunctionSource] = field(default_factory=dict)
     methods: dict[str, types.FunctionType] = field(default_factory=dict)
+    template: tuple[Module, list[Read]] | None = None
+    """A childless instance's module as built, and the Python names its build read: another
+    childless instance whose build would read the same values is a copy of it."""
 
 
 def _class_error(cls: type, message: str, node_line: int | None = None) -> DSLError:
@@ -190,7 +194,21 @@ def _new(cls: type[Module], *args: Any, **kwargs: Any) -> Module:
 
 def instantiate(cls: type[Module], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Module:
     """A new instance: run `__init__` (collecting the children it assigns), build the
-    functions, then the module; the instance becomes the module's view."""
+    functions, then the module; the instance becomes the module's view. The tree is verified
+    once, when the outermost instantiation ends (`verified_once`): each layer with its model."""
+    built = False
+    try:
+        with verified_once():
+            module = _instantiate(cls, args, kwargs)
+            built = True
+    except VerifyError as err:
+        if not built:
+            raise
+        raise _refusal(cls, str(err)).with_traceback(None) from None
+    return module
+
+
+def _instantiate(cls: type[Module], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Module:
     spec: ClassSpec | None = cls.__dict__.get("__tf_class__")
     if spec is None:
         base = next((b for b in cls.__mro__[1:] if "__init_subclass__" in vars(b)), Module)
@@ -207,8 +225,7 @@ def instantiate(cls: type[Module], args: tuple[Any, ...], kwargs: dict[str, Any]
     finally:
         PENDING.set(self, None)
     try:
-        with deep_recursion(lambda: _class_error(cls, f"class {cls.__name__}: {_DEEP}")):
-            module = _build(cls, spec, children, self)
+        module = _module(cls, spec, children, self)
     except DSLError as err:
         raise err.with_traceback(None) from None
     op = module.module_op
@@ -222,9 +239,32 @@ def instantiate(cls: type[Module], args: tuple[Any, ...], kwargs: dict[str, Any]
     return self
 
 
-def _build(
+def _module(
     cls: type[Module], spec: ClassSpec, children: dict[str, Module], instance: Module
 ) -> Module:
+    """The instance's module: built, or (a childless class whose build read no instance state
+    and whose Python names still resolve as they did) a copy of the one built before, so that
+    N layers of one class are read once."""
+    template = spec.template
+    if not children and template is not None and all(s.still(n, v) for s, n, v in template[1]):
+        module = template[0].cloned()
+        verify_later(module.module_op)
+        return module
+    reads: list[Read] = []
+    token = READS.set(reads)
+    try:
+        with deep_recursion(lambda: _class_error(cls, f"class {cls.__name__}: {_DEEP}")):
+            module, personal = _build(cls, spec, children, instance)
+    finally:
+        READS.reset(token)
+    if not children and not personal:
+        spec.template = (module.cloned(), reads)
+    return module
+
+
+def _build(
+    cls: type[Module], spec: ClassSpec, children: dict[str, Module], instance: Module
+) -> tuple[Module, bool]:
     for name in children:
         if name in spec.functions or name in spec.methods:
             kind = "function" if name in spec.functions else "method"
@@ -241,7 +281,7 @@ def _build(
     for source in spec.functions.values():
         source.sealed = True
     try:
-        return Module(
+        module = Module(
             name=spec.name,
             functions=functions,
             entry=declared.get("entry"),
@@ -253,6 +293,7 @@ def _build(
         )
     except Exception as err:  # noqa: BLE001 - the module's refusal, at the class statement
         raise _refusal(cls, str(err)) from None
+    return module, symbols.personal
 
 
 _AT = re.compile(r" \((?:bound to '[^']*' )?at ([^\s()]+):(\d+):(\d+)[-\d:]*\)$")
@@ -262,7 +303,7 @@ def _refusal(cls: type, message: str) -> DSLError:
     """A module's refusal: at the DSL expression it names (a span in its message), else at the
     class statement."""
     found = _AT.search(message)
-    if found is not None and found.group(1) == inspect.getsourcefile(cls):
+    if found is not None and linecache.getline(found.group(1), int(found.group(2))):
         file, line, column = found.group(1), int(found.group(2)), int(found.group(3))
         text = linecache.getline(file, line).rstrip("\n")
         return DSLError(

@@ -16,7 +16,7 @@ from tilefoundry.dialects.tf.ops import CallOp, ConstantOp, TupleOp
 from tilefoundry.dialects.tf.types import TensorType
 from tilefoundry.dsl.annotations import ParamType, Tensor
 from tilefoundry.dsl.errors import DSLError
-from tilefoundry.dsl.source import MISSING, PythonScope, Source
+from tilefoundry.dsl.source import MISSING, READS, PythonScope, Read, Source
 from tilefoundry.dsl.values import (
     Cycle,
     Pending,
@@ -68,6 +68,34 @@ class ExpressionParser:
         return self.source.error(node, message)
 
     def annotation(self, node: ast.expr) -> ParamType:
+        """A parameter's annotation. A string annotation (`from __future__ import
+        annotations`) is read once per scope while the names it reads resolve the same: the
+        N layers of a model repeat the same few."""
+        if not (isinstance(node, ast.Constant) and isinstance(node.value, str)):
+            return self.evaluated_annotation(node)
+        key = (node.value, id(self.scope))
+        known = _ANNOTATIONS.get(key)
+        outer = READS.get()
+        if known is not None and known[0] is self.scope:
+            _, found, reads = known
+            if all(scope.still(name, value) for scope, name, value in reads):
+                if outer is not None:
+                    outer += reads
+                return found
+        reads = []
+        token = READS.set(reads)
+        try:
+            found = self.evaluated_annotation(node)
+        finally:
+            READS.reset(token)
+        if outer is not None:
+            outer += reads
+        if len(_ANNOTATIONS) > 4096:
+            _ANNOTATIONS.clear()
+        _ANNOTATIONS[key] = (self.scope, found, reads)
+        return found
+
+    def evaluated_annotation(self, node: ast.expr) -> ParamType:
         if isinstance(node, ast.Constant) and isinstance(node.value, str):
             try:
                 parsed = ast.parse(node.value, mode="eval").body
@@ -140,6 +168,7 @@ class ExpressionParser:
         if isinstance(value, SelfRef):
             instance = value.symbols.instance
             if attr.startswith("_") and instance is not None:
+                value.symbols.personal = True  # the build depends on this instance
                 try:  # Python state `__init__` set (`self._norm = True`)
                     return object.__getattribute__(instance, attr)
                 except AttributeError:
@@ -339,6 +368,9 @@ class ExpressionParser:
             parts.append(self.python_eval(part, formatted))
         return "".join(parts)
 
+
+_ANNOTATIONS: dict[tuple[str, int], tuple[PythonScope, ParamType, list[Read]]] = {}
+"""String annotations read, by text and scope, with the names they read."""
 
 _CONVERSIONS: dict[int, Callable[[Any], Any]] = {
     -1: lambda v: v,

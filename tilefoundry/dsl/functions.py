@@ -217,6 +217,7 @@ class ModuleSymbols:
     ) -> None:
         self.module = module
         self.instance = instance
+        self.personal = False
         self.sources = dict(sources)
         self.children = dict(children)
         self.levels = levels

@@ -116,6 +116,7 @@ class FunctionParser(ControlParser):
         if args.defaults:
             raise self.error(args.defaults[0], "a DSL parameter has no default value")
         params: list[Var] = []
+        names: set[str] = set()
         for index, arg in enumerate(args.args):
             if index == 0 and arg.arg == "self" and arg.annotation is None:
                 self.locals["self"] = SelfRef(self.symbols)
@@ -135,8 +136,9 @@ class FunctionParser(ControlParser):
                 var = Var(name, param.type, param.is_const, metadata=[self.source.span(arg)])
             except (TypeError, ValueError) as err:
                 raise self.error(arg, str(err)) from None
-            if any(p.name == name for p in params):
+            if name in names:
                 raise self.error(arg, f"name clash: two parameters are named '{name}'")
+            names.add(name)
             self.locals[arg.arg] = var
             params.append(var)
         return params
@@ -278,6 +280,7 @@ class FunctionParser(ControlParser):
             last = index + 1 == len(body)
             if effect and self.kind == "hir" and isinstance(statement, ast.Expr) and last:
                 self.effect_body(statement)
+                continue
             try:
                 self.statement(statement)
             except Return:
@@ -379,6 +382,8 @@ class FunctionParser(ControlParser):
         value = self.expr(node.value)
         if isinstance(value, Expr) and isinstance(value.type, UnitType):
             raise Return(value)
+        if not is_value(value):  # a Python call for its effect (`log.append(...)`)
+            return
         raise self.error(
             node,
             "an expression statement in a @func body has no effect: assign its value to a "
@@ -390,12 +395,16 @@ class FunctionParser(ControlParser):
             value = self.expr(node.value)
             if isinstance(value, CallOp) and value.parent is None and not value.results:
                 return  # an effect call: the body holds it where it was built
+            if not is_value(value):  # a Python call for its effect (`log.append(...)`)
+                return
             raise self.error(
                 node,
                 "an expression statement in a @func body has no effect: assign its value to a "
                 "name or return it",
             )
         value = self.expr(node.value)
+        if not is_value(value):  # a Python call for its effect
+            return
         if not isinstance(value, CallOp) or value.parent is not None:
             raise self.error(node, "an expression statement runs an effect-form op call")
         target = value.target

@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import builtins
 import contextlib
+import contextvars
 import inspect
 import linecache
 import re
@@ -134,6 +135,7 @@ class PythonScope:
     frames: list[Mapping[str, Any]]
     globals: Mapping[str, Any]
     extra: dict[str, Any] = field(default_factory=dict)
+    fn: types.FunctionType | None = None
 
     @classmethod
     def of(cls, fn: types.FunctionType, frames: list[Mapping[str, Any]]) -> PythonScope:
@@ -148,13 +150,49 @@ class PythonScope:
                 closure[name] = cell.cell_contents
             except ValueError:  # an empty cell: the name is not bound yet
                 continue
-        return cls(closure, frames, fn.__globals__)
+        return cls(closure, frames, fn.__globals__, fn=fn)
 
     def lookup(self, name: str) -> Any:
+        found = self._lookup(name)
+        reads = READS.get()
+        if reads is not None:
+            reads.append((self, name, found))
+        return found
+
+    def _lookup(self, name: str) -> Any:
         for mapping in (self.extra, self.closure, *self.frames, self.globals):
             if name in mapping:
                 return mapping[name]
         return getattr(builtins, name, MISSING)
+
+    def still(self, name: str, value: Any) -> bool:
+        """Whether `name` still resolves to `value` (the same object; an immutable scalar or
+        a tuple of them, equal), as when it was read."""
+        if self.fn is not None and name in self.closure:  # the cell as it is now
+            cells = dict(zip(self.fn.__code__.co_freevars, self.fn.__closure__ or (), strict=False))
+            try:
+                return _same(cells[name].cell_contents, value)
+            except ValueError:
+                return False
+        return _same(self._lookup(name), value)
+
+
+Read = tuple["PythonScope", str, Any]
+
+READS: contextvars.ContextVar[list[Read] | None] = contextvars.ContextVar(
+    "tilefoundry_dsl_reads", default=None
+)
+"""While set: each Python name a DSL body resolves (`PythonScope.lookup`), with its value."""
+
+_SCALARS = (int, float, str, bool, bytes, type(None))
+
+
+def _same(now: Any, then: Any) -> bool:
+    if now is then:
+        return True
+    if isinstance(then, tuple) and isinstance(now, tuple) and len(now) == len(then):
+        return all(_same(a, b) for a, b in zip(now, then, strict=True))
+    return type(now) is type(then) and isinstance(then, _SCALARS) and bool(now == then)
 
 
 def decorating_frames(depth: int) -> list[Mapping[str, Any]]:

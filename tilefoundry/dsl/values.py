@@ -49,6 +49,8 @@ class Symbols(Protocol):
     instance: Any
     """The instance of a class-body module whose functions are being built (its `_` Python
     attributes, which `__init__` set, read as `self._name`), or None."""
+    personal: bool
+    """Whether the build read the instance's Python state (so it is not the class's alone)."""
 
     def has(self, name: str) -> bool: ...
 

@@ -253,3 +253,54 @@ def test_a_static_condition_on_python_state_of_the_instance() -> None:
                 return x if self._other else -x
 
         Unset()
+
+
+READ_COUNT: list[int] = []
+GAIN = 1.0
+
+
+def counted(v: Any) -> Any:
+    """A macro that counts how often a body that calls it is read."""
+    READ_COUNT.append(1)
+    return v * GAIN
+
+
+class Counted(tf.Module, entry="f"):
+    @tf.func
+    def f(x: Tensor[(4,), f32]):
+        return counted(x) + 1.0
+
+
+class ManyCounted(tf.Module, entry="step"):
+    def __init__(self, n: int) -> None:
+        self.layers = [Counted() for _ in range(n)]
+
+    @tf.func
+    def step(self, x: Tensor[(4,), f32]):
+        for layer in self.layers:
+            x = layer.f(x)
+        return x
+
+
+def test_n_layers_of_one_class_are_read_once() -> None:
+    global GAIN
+    Counted.__dict__["__tf_class__"].template = None  # as if never instantiated
+    READ_COUNT.clear()
+    model = ManyCounted(5)
+    assert len(READ_COUNT) == 1  # one read, four copies
+    ops_of = [m.module_op for m in model.layers]
+    assert len(set(map(id, ops_of))) == 5
+    assert all(type(m) is Counted for m in model.layers)
+    x = np.zeros(4, np.float32)
+    np.testing.assert_array_equal(model.step(x), np.full(4, 5.0))
+    GAIN = 2.0  # a name the body read resolves otherwise: read again
+    try:
+        again = Counted()
+        assert len(READ_COUNT) == 2
+        np.testing.assert_array_equal(again.f(np.ones(4, np.float32)), np.full(4, 3.0))
+    finally:
+        GAIN = 1.0
+    Configured(True)
+    Configured(True)  # reads the instance's state: each instance is read
+    lone = Counted()  # a copy that is a root: verified on its own
+    assert lone.module_op.parent is None and len(READ_COUNT) == 3
