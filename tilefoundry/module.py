@@ -537,12 +537,7 @@ def _keep_classes(original: ModuleOp, copy: ModuleOp) -> None:
     """A copy of a class-body module is an instance of its class too (its `_helper` methods
     work on it), with a shallow copy of the Python state (`_` attributes) `__init__` set; the
     children likewise."""
-    pairs = zip(
-        (op for op in original.walk() if isinstance(op, ModuleOp)),
-        (op for op in copy.walk() if isinstance(op, ModuleOp)),
-        strict=True,
-    )
-    for before, after in pairs:
+    for before, after in zip(_module_ops(original), _module_ops(copy), strict=True):
         view = Module._view.get(before)
         if view is None or type(view) is Module:
             continue
@@ -553,6 +548,14 @@ def _keep_classes(original: ModuleOp, copy: ModuleOp) -> None:
         object.__setattr__(twin, "_op", after)
         Module._view.set(after, twin)
         cls._view.set(after, twin)
+
+
+def _module_ops(root: ModuleOp) -> Iterator[ModuleOp]:
+    """The module ops of a tree in walk order (modules nest only in module bodies)."""
+    yield root
+    for op in root.body.block.ops:
+        if isinstance(op, ModuleOp):
+            yield from _module_ops(op)
 
 
 def _layer_list(module: Module, name: str) -> tuple[Module, ...]:
