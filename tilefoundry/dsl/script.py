@@ -3,7 +3,9 @@ Module (TVMScript's round trip).
 
 Each module of the tree is a class (children first; modules that print the same share one
 class, as the layers of a model do), assigned in its parent's `__init__` under its attachment
-name (a layer list, children `layers.0`, `layers.1`, ..., as `self.layers = [...]`); the script
+name (a layer list, children `layers.0`, `layers.1`, ..., as `self.layers = [...]`, a
+comprehension when they share a class; a call of each layer in turn on the previous one's value
+as `for layer in self.layers:`); the script
 ends with `module = <Root>()`. A function's parameters keep their names (`.named(...)` when a
 name is not a Python identifier) and types; an HIR body prints one op per assignment, in block
 order (the DSL keeps the order its statements build the ops, unused values included), named
@@ -362,7 +364,18 @@ class _Function:
 
     def body(self, block: Block, indent: str = "        ") -> list[str]:
         out: list[str] = []
-        for op in block.ops:
+        ops = list(block.ops)
+        skip = 0
+        for index, op in enumerate(ops):
+            if skip:
+                skip -= 1
+                continue
+            loop = self.layer_loop(ops, index, indent)
+            if loop is not None:
+                lines, skip = loop
+                out += lines
+                skip -= 1
+                continue
             if isinstance(op, HirReturn | TirReturn):
                 values = list(op.operands)
                 if values:
@@ -384,6 +397,56 @@ class _Function:
         if not out:
             out.append(f"{indent}pass")
         return out
+
+    def layer_loop(
+        self, ops: list[Operation], start: int, indent: str
+    ) -> tuple[list[str], int] | None:
+        """A call of each layer of a layer list in turn, each on the previous one's value
+        (its other arguments the same, the values between used by the next call only), as a
+        static loop over the list: the lines and the number of ops they say; else None."""
+        first = ops[start]
+        module = self.op.parent_op()
+        if not isinstance(first, CallOp) or not isinstance(module, ModuleOp):
+            return None
+        callee = first.callee
+        if not isinstance(callee, SymbolRefAttr) or len(callee.nested_references) != 1:
+            return None
+        head, _, index = callee.root_reference.data.rpartition(".")
+        if index != "0" or head not in self.script.layer_lists(module):
+            return None
+        count = sum(
+            1
+            for o in module.body.block.ops
+            if isinstance(o, ModuleOp) and o.sym_name.data.rpartition(".")[0] == head
+        )
+        function = callee.nested_references.data[0].data
+        calls = ops[start : start + count]
+        if count < 2 or len(calls) < count or not _identifier(function) or not first.operands:
+            return None
+        rest = list(first.operands[1:])
+        for k, call in enumerate(calls):
+            if not (
+                isinstance(call, CallOp)
+                and call.callee == SymbolRefAttr(f"{head}.{k}", [function])
+                and len(call.results) == 1
+                and not call.attributes
+                and list(call.operands[1:]) == rest
+                and (k == 0 or call.operands[0] is calls[k - 1].results[0])
+                and (k == count - 1 or len(list(call.results[0].uses)) == 1)
+            ):
+                return None
+        name = self.fresh(self.binding(calls[-1]) or "h")
+        layer = self.fresh("layer")
+        args = ", ".join([name, *(self.names[v] for v in rest)])
+        lines = []
+        if self.names[first.operands[0]] != name:
+            lines.append(f"{indent}{name} = {self.names[first.operands[0]]}")
+        lines += [
+            f"{indent}for {layer} in self.{head}:",
+            f"{indent}    {name} = {layer}.{function}({args})",
+        ]
+        self.names[calls[-1].results[0]] = name
+        return lines, count
 
     def binding(self, op: Operation) -> str | None:
         return next(

@@ -131,9 +131,10 @@ class Stack(tf.Module, entry="step"):
 def test_a_layer_list_and_a_rebinding_read_back(tmp_path: Path) -> None:
     model = Stack(3)
     source = tf.print_script(model)
-    assert "proj_1 = ops.add(proj, x_3, loc='proj')" in source
+    assert "proj_1 = ops.add(proj, x_1, loc='proj')" in source
     assert not re.search(r"\([^()]* [-+*/@] [^()]*, loc=", source)  # never `(a + b, loc=...)`
     assert "self.layers = [Layer() for _ in range(3)]" in source
+    assert "    for layer in self.layers:\n            x_1 = layer.block(x_1, w)\n" in source
     again = read_back(model, tmp_path)
     assert again is not None and tf.structural_equal(again, model)
     x, w = np.arange(4, dtype=np.float32), np.full(4, 0.5, np.float32)
