@@ -177,7 +177,7 @@ class Module(OpView[ModuleOp]):
             object.__setattr__(self, name, value)
             return
         pending = PENDING.get(self)
-        if isinstance(value, list | tuple) and all(isinstance(v, Module) for v in value):
+        if isinstance(value, list | tuple) and value and all(isinstance(v, Module) for v in value):
             for index, child in enumerate(value):  # a layer list: `layers.0`, `layers.1`, ...
                 self.__setattr__(f"{name}.{index}", child)
             return
