@@ -130,13 +130,13 @@ def collect(cls: type[Module], declared: dict[str, Any]) -> None:
         methods=dict(inherited.methods) if inherited else {},
     )
     for decorated in vars(cls).get(CLASS_SOURCES, ()):
-        now = vars(cls).get(decorated.name)
+        now = vars(cls).get(decorated.python_name)
         if now is not decorated:
             kind = "two functions" if isinstance(now, FunctionSource) else "a function and a method"
             fn = now.fn if isinstance(now, FunctionSource) else now
             raise _def_error(
                 fn if isinstance(fn, types.FunctionType) else decorated.fn,
-                f"name clash: '{decorated.name}' names both {kind} of class {cls.__name__}",
+                f"name clash: '{decorated.python_name}' names both {kind} of class {cls.__name__}",
             ).with_traceback(None)
     if CLASS_SOURCES in vars(cls):
         delattr(cls, CLASS_SOURCES)
@@ -153,13 +153,20 @@ def collect(cls: type[Module], declared: dict[str, Any]) -> None:
                 f"'{name}'; {hint}",
                 _attribute_line(cls, name),
             ).with_traceback(None)
+    own: set[str] = set()
     for name, value in list(vars(cls).items()):
         if isinstance(value, FunctionSource):
             if name.startswith("_"):
                 raise _def_error(
                     value.fn, f"function '{name}': a function name may not begin with '_'"
                 ).with_traceback(None)
-            spec.functions[name] = value
+            if value.name in own:
+                raise _def_error(
+                    value.fn,
+                    f"name clash: two functions of class {cls.__name__} are named '{value.name}'",
+                ).with_traceback(None)
+            own.add(value.name)
+            spec.functions[value.name] = value
             delattr(cls, name)  # reached through the module's attribute surface instead
         elif isinstance(value, VariantSource):
             delattr(cls, name)

@@ -79,9 +79,17 @@ class FunctionSource:
     scope: PythonScope
     variants: list[VariantSource] = field(default_factory=list)
     sealed: bool = False
+    ir_name: str | None = None
+    """The function's IR name when it is not the def's (`@tf.func(name="a b")` in a class)."""
 
     @property
     def name(self) -> str:
+        """The function's IR name (its symbol in the module)."""
+        return self.ir_name or self.fn.__name__
+
+    @property
+    def python_name(self) -> str:
+        """The def's name (the class body attribute)."""
         return self.fn.__name__
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
@@ -286,12 +294,16 @@ def _decorator(kind: str, what: str) -> Callable[..., Any]:
             scope = PythonScope.of(fn, frames)
             found = FunctionSource(fn, kind, source, scope)
             if _in_class_body(fn):
-                if any(v is not None for v in context.values()):
+                if any(v is not None for k, v in context.items() if k != "name"):
                     raise source.error(
                         source.tree,
-                        f"@{what}(...) in a class body declares nothing: declare target, "
-                        "topologies and metadata on the class (class M(tf.Module, target=...))",
+                        f"@{what}(...) in a class body declares only the function's name: "
+                        "declare target, topologies and metadata on the class (class "
+                        "M(tf.Module, target=...))",
                     )
+                if name is not None and (not isinstance(name, str) or not name):
+                    raise source.error(source.tree, f"@{what}(name=...) is a non-empty str")
+                found.ir_name = name
                 if frames:  # the class body's namespace: the collection checks it
                     namespace = cast(dict[str, Any], frames[0])
                     namespace.setdefault(CLASS_SOURCES, []).append(found)

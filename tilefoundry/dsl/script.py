@@ -59,7 +59,7 @@ from tilefoundry.dialects.tir import DispatchOp, EvaluateOp, LetOp, PrimFuncOp
 from tilefoundry.dialects.tir import ReturnOp as TirReturn
 from tilefoundry.dialects.tir import YieldOp as TirYield
 from tilefoundry.dsl.errors import DSLError
-from tilefoundry.ir.algebra.expr import Var
+from tilefoundry.ir.algebra.expr import Var, check_var_name
 from tilefoundry.ir.algebra.op_registry import Op
 from tilefoundry.ir.algebra.patterns import DimVarRangePat
 from tilefoundry.module import Module
@@ -314,11 +314,21 @@ class _Function:
         op = self.op
         self.script.where = op
         name = cast(StringAttr, op.properties["sym_name"]).data
-        if not _identifier(name):
-            raise ValueError(f"function '{name}' has a name that is no Python identifier")
         decorator = "@tf.func" if isinstance(op, FuncOp) else "@tf.prim_func"
+        try:
+            check_var_name(name)
+        except (TypeError, ValueError) as err:
+            raise ValueError(
+                f"function '{name}' has a name the constructors the DSL calls refuse ({err})"
+            ) from None
+        python = name
+        if not _identifier(name):  # the def under another name, `name=` the IR's
+            python = self.script.class_name(name).lstrip("_") or "f"
+            while python in self.symbols or not _identifier(python):
+                python = f"{python}_"
+            decorator += f"(name={name!r})"
         out = [f"    {decorator}"]
-        out += self.signature(name, op.body.block, op, op.result_type())
+        out += self.signature(python, op.body.block, op, op.result_type())
         if isinstance(op, FuncOp):
             _check_hir_body(name, op.body.block)
         out += self.body(op.body.block)
@@ -332,8 +342,8 @@ class _Function:
                     raise ValueError(
                         f"a variant of '{name}' ranges over a DimVar that is no identifier"
                     )
-                out.append(f"    @{name}.variant({ranges})")
-                out += self.signature(f"_{name}_variant{index}", variant.body.block, op)
+                out.append(f"    @{python}.variant({ranges})")
+                out += self.signature(f"_{python}_variant{index}", variant.body.block, op)
                 _check_hir_body(f"a variant of {name}", variant.body.block)
                 out += self.body(variant.body.block)
                 out.append("")

@@ -271,3 +271,30 @@ def test_a_const_parameter_in_a_macro_keeps_its_span() -> None:
     span = tf.get_metadata(call, tf.SourceSpanMetadata)
     line, column = where("v @ w  # the macro's span")
     assert span is not None and (span.line, span.column) == (line, column)
+
+
+class Dotted(tf.Module, entry="run"):
+    @tf.func(name="a.b")  # an IR name that is no identifier: the def is named otherwise
+    def a_b(x: Tensor[(4,), f32]):
+        return -x
+
+    @tf.func
+    def run(self, x: Tensor[(4,), f32]):
+        return getattr(self, "a.b")(x) + 1.0
+
+
+def test_a_class_body_function_named_otherwise_than_its_def(tmp_path: Path) -> None:
+    model = Dotted()
+    assert sorted(f.name for f in model.functions) == ["a.b", "run"]
+    np.testing.assert_array_equal(model.run(np.ones(4, np.float32)), np.zeros(4))
+    source = tf.print_script(model)
+    assert "@tf.func(name='a.b')" in source
+    path = tmp_path / "dotted.py"
+    path.write_text(source)
+    assert tf.structural_equal(runpy.run_path(str(path))["module"], model)
+    with pytest.raises(DSLError, match="declares only the function's name"):
+
+        class Bad(tf.Module):
+            @tf.func(target="h100")
+            def f(x: Tensor[(4,), f32]):
+                return x

@@ -21,7 +21,7 @@ N = tf.DimVar("n", 1, 33)
 REFUSALS = (
     "the DSL annotates tensor and buffer parameters",
     "a copy that records its owner's context",
-    "a name that is no Python identifier",  # a function's (a def's name)
+    "a name the constructors the DSL calls refuse",  # a function's (non-ASCII: 'café')
     "a bf16 constant holding NaN payloads",
     "larger than the script prints",
     "'tf.mesh' is not part of the DSL",  # a mesh in a TIR statement (what tf-lower makes)
