@@ -19,7 +19,7 @@ Python operators and aliases the DSL maps them to, else as `OpClass(attrs...)(ar
 A module's methods are Python functions, not IR: the script does not hold them (as the text
 does not). What the DSL cannot say is refused with a `ScriptError` (a `DSLError` and a
 `ValueError`) naming it: a copy that records its owner's context (`within #tf.context<...>`),
-a function whose name is no Python identifier, ops that are not TileFoundry's (a mesh inside a
+a function whose name the constructors refuse (`café`), ops that are not TileFoundry's (a mesh inside a
 TIR statement), a discardable attribute, a bf16 constant holding NaN payloads, a constant larger
 than the script prints.
 """
