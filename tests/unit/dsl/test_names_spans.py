@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import importlib
+import importlib.util
 import runpy
 from pathlib import Path
 from typing import Any
@@ -16,7 +17,12 @@ import tilefoundry as tf
 from tilefoundry import ops
 from tilefoundry.dsl import ConstTensor, DSLError, Mesh, Tensor, f32
 
-wrapping = importlib.import_module("tests.unit.dsl.wrapping")
+_spec = importlib.util.spec_from_file_location(
+    "dsl_wrapping", Path(__file__).with_name("wrapping.py")
+)
+assert _spec is not None and _spec.loader is not None
+wrapping = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(wrapping)  # a module of its own, with its own SCALE
 
 FILE = __file__
 SCALE = 2.0  # the decorator's module has SCALE = 100.0

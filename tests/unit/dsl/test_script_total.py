@@ -6,6 +6,7 @@ lit modules are in test_script.py."""
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import os
 import re
 import runpy
@@ -67,7 +68,13 @@ def suite_modules() -> list[tuple[str, tf.Module]]:
     for path in sorted(here.glob("test_*.py")):
         if path.name == Path(__file__).name:
             continue
-        module = importlib.import_module(f"tests.unit.dsl.{path.stem}")
+        try:  # the module pytest imported (`--import-mode=importlib` names it so)
+            module = importlib.import_module(f"tests.unit.dsl.{path.stem}")
+        except ModuleNotFoundError:
+            spec = importlib.util.spec_from_file_location(f"dsl_suite_{path.stem}", path)
+            assert spec is not None and spec.loader is not None
+            module = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(module)
         for name, value in sorted(vars(module).items()):
             if isinstance(value, tf.Module):
                 found.append((f"{path.stem}.{name}", value))
