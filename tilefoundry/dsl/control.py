@@ -8,7 +8,8 @@
 - `(name := expr)` binds a value inside an expression (how the script names the ops of a TIR
   statement that its one nested expression cannot say).
 - A plain Python function (a *macro*) called with IR values (or `self`, or child modules) is
-  read by the DSL too: its body may say everything a `@func` body may (operators on IR values,
+  read by the DSL too (and a `_helper` method of the class called as `self._helper(h)`, with
+  `self` the module being built): its body may say everything a `@func` body may (operators on IR values,
   static loops, `getattr(self, name)`), its parameters bound to the call's arguments (defaults,
   `*args` and keywords as Python binds them), its names resolved in its own module.
 """
@@ -179,6 +180,14 @@ class ControlParser(ExpressionParser):
     # -- macros ----------------------------------------------------------------------------
 
     def call(self, node: ast.AST, func: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
+        instance = getattr(self.symbols, "instance", None)
+        if (
+            isinstance(func, types.MethodType)
+            and instance is not None
+            and func.__self__ is instance
+            and isinstance(func.__func__, types.FunctionType)
+        ):  # `self._helper(h)`: a method of the class, a macro over `self`
+            return self.macro(node, func.__func__, [SelfRef(self.symbols), *args], kwargs)
         if _is_macro(func, args, kwargs):
             return self.macro(node, func, args, kwargs)
         return super().call(node, func, args, kwargs)

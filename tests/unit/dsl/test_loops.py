@@ -304,3 +304,25 @@ def test_n_layers_of_one_class_are_read_once() -> None:
     Configured(True)  # reads the instance's state: each instance is read
     lone = Counted()  # a copy that is a root: verified on its own
     assert lone.module_op.parent is None and len(READ_COUNT) == 3
+
+
+class WithHelper(tf.Module, entry="f"):
+    def __init__(self, gain: float) -> None:
+        self._gain = gain
+
+    def _scaled(self, v: Any) -> Any:  # a method read as a macro over `self`
+        return v * self._gain + self.g(v)
+
+    @tf.func
+    def g(x: Tensor[(4,), f32]):
+        return -x
+
+    @tf.func
+    def f(self, x: Tensor[(4,), f32]):
+        return self._scaled(x)
+
+
+def test_a_helper_method_is_a_macro_over_self() -> None:
+    x = np.ones(4, np.float32)
+    np.testing.assert_array_equal(WithHelper(3.0).f(x), np.full(4, 2.0))
+    np.testing.assert_array_equal(WithHelper(5.0).f(x), np.full(4, 4.0))
