@@ -30,6 +30,8 @@ from tilefoundry.runtime import LoadedModule
 __all__ = ["from_exported_program", "from_torch"]
 
 FUNCTION = "forward"
+TIED = "tied_weights"
+"""The root's metadata entry of its tied weights: (key, the weight's name) pairs."""
 
 
 def from_torch(
@@ -116,12 +118,12 @@ def import_lowered(
     """The IR build of `from_exported_program`, on what `lower` gives."""
     dims = DimTable(ep.range_constraints, dim_names or {})
     classes = {**_class_names(ep), **(class_names or {})}
-    importer = _Importer(root, dims, classes)
-    module = importer.build_root(name or "Model", target, tuple(topologies))
     tensors = {
         **dict(root.named_parameters(remove_duplicate=False)),
         **dict(root.named_buffers(remove_duplicate=False)),
     }
+    importer = _Importer(root, dims, classes, _tied(tensors))
+    module = importer.build_root(name or "Model", target, tuple(topologies))
     weights: dict[str, Any] = {}
     for key in importer.root_weights:
         value = tensors.get(key)
@@ -130,6 +132,17 @@ def import_lowered(
         array = value.detach().cpu().numpy()
         weights[param_name(key)] = array.reshape(1) if array.ndim == 0 else array  # as typed
     return LoadedModule(module, weights)
+
+
+def _tied(tensors: Mapping[str, Any]) -> dict[str, str]:
+    """Each key of a tensor that an earlier key also names (a tied weight) -> that first key."""
+    first: dict[int, str] = {}
+    tied: dict[str, str] = {}
+    for key, tensor in tensors.items():
+        known = first.setdefault(id(tensor), key)
+        if known != key:
+            tied[key] = known
+    return tied
 
 
 def _dim_names(ep: Any, dynamic_shapes: Any) -> dict[str, str]:
@@ -185,6 +198,7 @@ class _Importer:
     root: Any
     dims: DimTable
     classes: dict[str, str]
+    tied: dict[str, str] = field(default_factory=dict)  # a tied weight's key -> its first key
     attr_values: dict[str, Any] = field(default_factory=dict)
     root_weights: list[str] = field(default_factory=list)
 
@@ -217,6 +231,8 @@ class _Importer:
         if has_body:
             function, weights = _FunctionBuilder(self, path, torch_module, functions).build()
             own = [function]
+        # the root's tied keys, which its one weight stands for (LoadedModule binds them too)
+        aliases = tuple((k, v) for k, v in self.tied.items() if v in weights) if not path else ()
         module = Module(
             name=own_name,
             functions=own,
@@ -224,6 +240,7 @@ class _Importer:
             entry=FUNCTION if has_body else None,
             target=target,
             topologies=topologies,
+            metadata={TIED: aliases} if aliases else None,
         )
         placed = module.lookup(FUNCTION) if has_body else None
         return _Built(placed, weights, module, functions)
@@ -308,9 +325,13 @@ class _FunctionBuilder:
         )
 
     def _weight(self, key: str, value: Any, node: Any) -> Var:
+        prefix = f"{self.path}." if self.path else ""
+        first = self.importer.tied.get(prefix + key)
+        if first is not None and first.startswith(prefix):
+            key = first.removeprefix(prefix)  # a tied weight: one param, by its first key
         var = self.weights.get(key)
         if var is None:
-            full = f"{self.path}.{key}" if self.path else key
+            full = prefix + key
             self.importer.attr_values.setdefault(full, value)
             var = Var(
                 param_name(key),
@@ -410,9 +431,9 @@ def _binding(name: str) -> list[BindingMetadata]:
 
 
 def param_name(key: str) -> str:
-    """The const param of a state_dict key: the key itself, with a leading `_` when it starts
-    with a digit (a key inside an `nn.Sequential`: `0.weight` -> `_0.weight`)."""
-    return f"_{key}" if key[:1].isdigit() else key
+    """The const param of a state_dict key: the key itself (`0.weight` inside an
+    `nn.Sequential` too; the text escapes a name that is no SSA name, `%$0.weight`)."""
+    return key
 
 
 def _get_attr(module: Any, target: str) -> Any:
