@@ -100,6 +100,51 @@ def test_importing_tilefoundry_does_not_import_torch() -> None:
     assert out.stdout.strip() == "False"
 
 
+class _Several(torch.nn.Module):  # type: ignore[misc]
+    def __init__(self) -> None:
+        super().__init__()
+        self.inner = _Inner()
+        self.proj = torch.nn.Linear(8, 8)
+
+    def forward(self, x: Any) -> Any:
+        y = torch.roll(self.inner(x), 1)  # aten.roll
+        return torch.atan(self.proj(y)) + torch.flip(y, [1])  # aten.atan, a second aten.flip
+
+
+def test_every_missing_op_is_refused_at_once_with_its_count_submodule_and_line() -> None:
+    with pytest.raises(TorchImportError) as caught:
+        tf.from_torch(_Several(), (torch.randn(4, 8),))
+    message = str(caught.value)
+    assert "\n" not in message
+    inner = _Inner.forward.__code__.co_firstlineno + 1
+    here = _Several.forward.__code__.co_firstlineno
+    assert message == (
+        "3 unsupported ops: "
+        f"'aten.flip.default' (2 calls, the first in submodule 'inner' (test_torch_frontend.py:{inner})); "
+        f"'aten.roll.default' (1 call, in submodule '<root>' (test_torch_frontend.py:{here + 1})); "
+        f"'aten.atan.default' (1 call, in submodule '<root>' (test_torch_frontend.py:{here + 2}))"
+    )
+
+
+class _InsideTorch(torch.nn.Module):  # type: ignore[misc]
+    def __init__(self) -> None:
+        super().__init__()
+        self.pool = torch.nn.FractionalMaxPool2d(2, output_size=(2, 2))
+
+    def forward(self, x: Any) -> Any:
+        return self.pool(x)
+
+
+def test_the_source_line_is_the_users_not_torchs() -> None:
+    with pytest.raises(TorchImportError) as caught:
+        tf.from_torch(_InsideTorch(), (torch.randn(1, 1, 4, 4),))
+    line = _InsideTorch.forward.__code__.co_firstlineno + 1
+    assert (
+        "'aten.fractional_max_pool2d.default' (1 call, in submodule 'pool' "
+        f"(test_torch_frontend.py:{line}))"
+    ) in str(caught.value)
+
+
 class _Norm2d(torch.nn.Module):  # type: ignore[misc]
     def forward(self, x: Any) -> Any:
         return torch.nn.functional.layer_norm(x, (4, 8))

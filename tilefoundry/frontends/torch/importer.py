@@ -18,7 +18,7 @@ from tilefoundry.dialects.tf.ops import CallOp, ConstantOp, TupleOp
 from tilefoundry.dialects.tf.target import Topology
 from tilefoundry.dialects.tf.types import DimVar
 from tilefoundry.frontends.torch.emitter import Emitter
-from tilefoundry.frontends.torch.errors import TorchImportError, source_line
+from tilefoundry.frontends.torch.errors import TorchImportError, missing_ops, source_line
 from tilefoundry.frontends.torch.table import ATEN
 from tilefoundry.frontends.torch.types import DimTable, tensor_type
 from tilefoundry.hir import Function
@@ -116,6 +116,9 @@ def import_lowered(
     topologies: Sequence[Topology] = (),
 ) -> LoadedModule:
     """The IR build of `from_exported_program`, on what `lower` gives."""
+    refusal = missing_ops(ep.graph.nodes, ATEN)
+    if refusal is not None:
+        raise refusal
     dims = DimTable(ep.range_constraints, dim_names or {})
     classes = {**_class_names(ep), **(class_names or {})}
     tensors = {
