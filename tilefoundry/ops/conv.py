@@ -132,7 +132,7 @@ class Conv(Op):
             raise ValueError(f"conv over {n} spatial dims needs rank {n + 2} operands: {x}, {w}")
         groups: int = self.groups
         channels, out_channels, per_group = x.shape[1], w.shape[0], w.shape[1]
-        if groups < 1 or channels != per_group * groups:
+        if groups < 1 or not isinstance(per_group, int) or channels != per_group * groups:
             raise ValueError(f"conv: {channels} input channels for {groups} group(s) of {w}")
         if not isinstance(out_channels, int) or out_channels % groups:
             raise ValueError(f"conv: {out_channels} output channels in {groups} group(s)")
@@ -225,7 +225,8 @@ class Pool(Op):
         return TensorType((*x.shape[: x.rank - n], *out), x.dtype)
 
     def flops(self, arg_types: Sequence[IRType], result: IRType) -> int:
-        taps = math.prod(self.kernel) + (1 if self.kind is PoolKind.AVG else 0)
+        kernel: tuple[int, ...] = self.kernel
+        taps = math.prod(kernel) + (1 if self.kind is PoolKind.AVG else 0)
         return taps * elements(result)
 
     def reference(self, *arrays: Any) -> Any:

@@ -22,7 +22,7 @@ def _conv_loop(x, w, stride, padding, dilation, groups):  # type: ignore[no-unty
     xp = np.pad(x, [(0, 0), (0, 0)] + [(p, p) for p in padding])
     out = [
         (s + 2 * p - d * (k - 1) - 1) // st + 1
-        for s, k, st, p, d in zip(x.shape[2:], w.shape[2:], stride, padding, dilation)
+        for s, k, st, p, d in zip(x.shape[2:], w.shape[2:], stride, padding, dilation, strict=False)
     ]
     y = np.zeros((x.shape[0], w.shape[0], *out))
     per = w.shape[1]
@@ -91,7 +91,7 @@ def _pool_loop(x, kind, kernel, stride, padding, dilation, count_include_pad):  
     lead, spatial = x.shape[:-n], x.shape[-n:]
     out = [
         (s + 2 * p - d * (k - 1) - 1) // st + 1
-        for s, k, st, p, d in zip(spatial, kernel, stride, padding, dilation)
+        for s, k, st, p, d in zip(spatial, kernel, stride, padding, dilation, strict=False)
     ]
     y = np.zeros((*lead, *out))
     for idx in itertools.product(*map(range, lead)):
@@ -99,7 +99,7 @@ def _pool_loop(x, kind, kernel, stride, padding, dilation, count_include_pad):  
             taken, count = [], 0
             for tap in itertools.product(*map(range, kernel)):
                 at = [pos[i] * stride[i] + tap[i] * dilation[i] - padding[i] for i in range(n)]
-                if all(0 <= a < s for a, s in zip(at, spatial)):
+                if all(0 <= a < s for a, s in zip(at, spatial, strict=False)):
                     taken.append(x[(*idx, *at)])
                     count += 1
             if kind == "max":
