@@ -106,6 +106,33 @@ def addmm(em: Emitter, node: Any, args: list[Any], kwargs: dict[str, Any]) -> An
     return em.call(ops.Binary(kind=ops.BinaryKind.ADD), em.call(ops.MatMul(), x, w), bias)
 
 
+def baddbmm(em: Emitter, node: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
+    """`beta * self + alpha * (batch1 @ batch2)` (a factor of 1 left out, `self` with beta 0)."""
+    base, lhs, rhs = args[0], args[1], args[2]
+    beta = arg(args, kwargs, 3, "beta", 1)
+    alpha = arg(args, kwargs, 4, "alpha", 1)
+    out = em.out_type(node)
+    product = em.call(ops.MatMul(), em.cast(lhs, out.dtype), em.cast(rhs, out.dtype))
+    if alpha != 1:
+        product = em.call(
+            ops.Binary(kind=ops.BinaryKind.MUL), product, em.literal(alpha, out.dtype)
+        )
+    if beta == 0:
+        return product
+    base = em.cast(base, out.dtype)
+    if beta != 1:
+        base = em.call(ops.Binary(kind=ops.BinaryKind.MUL), base, em.literal(beta, out.dtype))
+    return em.call(ops.Binary(kind=ops.BinaryKind.ADD), base, product)
+
+
+def topk(em: Emitter, node: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
+    """`topk` (sorted, as `tf.tensor.topk` always is): the (values, indices) tuple."""
+    x, k = args[0], args[1]
+    axis = arg(args, kwargs, 2, "dim", -1)
+    largest = arg(args, kwargs, 3, "largest", True)
+    return em.call(ops.TopK(k=k, axis=axis, largest=bool(largest)), x)
+
+
 def mm(em: Emitter, node: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
     for x in args[:2]:
         if x.type.rank < 2:

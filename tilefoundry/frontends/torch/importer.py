@@ -92,15 +92,23 @@ def from_exported_program(
     )
 
 
-def lower(ep: Any) -> tuple[Any, Any]:
-    """What the import asks of torch: the program's inference IR (`run_decompositions({})`:
-    no ATen op decomposed, no autograd wrapper left) and its module hierarchy (`unflatten`)."""
-    import torch
+DECOMPOSED = ("lstm", "gru", "rnn_tanh", "rnn_relu")
+"""The ATen ops (their `.input` overloads) torch's own decompositions replace (exactly: the recurrent layers are their
+cells' linears, sigmoids and tanhs, step by step)."""
 
+
+def lower(ep: Any) -> tuple[Any, Any]:
+    """What the import asks of torch: the program's inference IR (`run_decompositions` of only
+    the `DECOMPOSED` ops: no other ATen op decomposed, no autograd wrapper left) and its module
+    hierarchy (`unflatten`)."""
+    import torch
+    from torch._decomp import get_decompositions
+
+    table = get_decompositions([getattr(torch.ops.aten, op).input for op in DECOMPOSED])
     with warnings.catch_warnings():
         # torch 2.13 warns about its own pytree internals while copying the program
         warnings.filterwarnings("ignore", message=".*LeafSpec.*", category=FutureWarning)
-        lowered = ep.run_decompositions({})
+        lowered = ep.run_decompositions(table)
         root = torch.export.unflatten(lowered)
     return lowered, root
 
