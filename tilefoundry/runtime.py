@@ -24,9 +24,10 @@ __all__ = ["LoadedModule"]
 class LoadedModule:
     """A Module with its weights bound (name -> array): its functions take only the non-const
     parameters. Every weight of the module needs a binding that fits its type; a binding for a
-    name that is no weight is refused, except a tied name (the module's `tied_weights`
-    metadata: (name, weight) pairs, as the torch frontend records a checkpoint's tied keys),
-    whose binding must hold its weight's values."""
+    name that is no weight is refused, except the checkpoint's other names the module's
+    metadata lists (as the torch frontend records them): a tied name (`tied_weights`: (name,
+    weight) pairs), whose binding must hold its weight's values, and a name the program never
+    reads (`unused_weights`), whose binding is ignored."""
 
     def __init__(self, module: Module, weights: Mapping[str, Any]) -> None:
         if not isinstance(module, Module):
@@ -39,7 +40,12 @@ class LoadedModule:
                 f"module '{module.name}': no binding for weight(s) {', '.join(missing)}"
             )
         tied = _tied_weights(module)
-        extra = [name for name in weights if name not in expected and name not in tied]
+        unused = set(module.metadata.get("unused_weights") or ())
+        extra = [
+            name
+            for name in weights
+            if name not in expected and name not in tied and name not in unused
+        ]
         if extra:
             raise VerifyError(
                 f"module '{module.name}': {', '.join(extra)} is not a weight of it "

@@ -95,11 +95,12 @@ class GroupNormNet(torch.nn.Module):  # type: ignore[misc]
 
 
 class Recurrent(torch.nn.Module):  # type: ignore[misc]
-    """An nn.LSTM / nn.GRU / nn.RNN (two layers, batch first) and a Linear on its outputs."""
+    """An nn.LSTM / nn.GRU / nn.RNN (batch first; two layers, or one both ways) and a Linear on
+    its outputs."""
 
     def __init__(self, cell: Any, **options: Any) -> None:
         super().__init__()
-        self.rnn = cell(8, 16, num_layers=2, batch_first=True, **options)
+        self.rnn = cell(8, 16, batch_first=True, **options)
         width = 32 if options.get("bidirectional") else 16
         self.head = torch.nn.Linear(width, 4)
 
@@ -189,7 +190,7 @@ def _hf(name: str) -> Any:
     decoder = dict(
         hidden_size=32,
         intermediate_size=64,
-        num_hidden_layers=2,
+        num_hidden_layers=1,
         num_attention_heads=4,
         num_key_value_heads=2,
         vocab_size=VOCAB,
@@ -197,7 +198,7 @@ def _hf(name: str) -> Any:
     encoder = dict(
         hidden_size=32,
         intermediate_size=64,
-        num_hidden_layers=2,
+        num_hidden_layers=1,
         num_attention_heads=4,
         vocab_size=VOCAB,
         max_position_embeddings=32,
@@ -205,7 +206,7 @@ def _hf(name: str) -> Any:
     vision = dict(
         hidden_size=32,
         intermediate_size=64,
-        num_hidden_layers=2,
+        num_hidden_layers=1,
         num_attention_heads=4,
         image_size=16,
         patch_size=4,
@@ -228,15 +229,15 @@ def _hf(name: str) -> Any:
         config._experts_implementation = "batched_mm"  # dense: every token's chosen experts
         return hf.MixtralForCausalLM(config)
     if name == "gptj":
-        config = hf.GPTJConfig(n_embd=32, n_layer=2, n_head=4, vocab_size=VOCAB, rotary_dim=4)
+        config = hf.GPTJConfig(n_embd=32, n_layer=1, n_head=4, vocab_size=VOCAB, rotary_dim=4)
         return hf.GPTJForCausalLM(config)
     if name == "bloom":
         return hf.BloomForCausalLM(
-            hf.BloomConfig(hidden_size=32, n_layer=2, n_head=4, vocab_size=VOCAB)
+            hf.BloomConfig(hidden_size=32, n_layer=1, n_head=4, vocab_size=VOCAB)
         )
     if name == "falcon":
         config = hf.FalconConfig(
-            hidden_size=32, num_hidden_layers=2, num_attention_heads=4, vocab_size=VOCAB
+            hidden_size=32, num_hidden_layers=1, num_attention_heads=4, vocab_size=VOCAB
         )
         return hf.FalconForCausalLM(config)
     if name == "qwen3":
@@ -246,10 +247,10 @@ def _hf(name: str) -> Any:
     if name == "starcoder2":
         return hf.Starcoder2ForCausalLM(hf.Starcoder2Config(**decoder))
     if name == "gpt_bigcode":
-        config = hf.GPTBigCodeConfig(n_embd=32, n_layer=2, n_head=4, vocab_size=VOCAB)
+        config = hf.GPTBigCodeConfig(n_embd=32, n_layer=1, n_head=4, vocab_size=VOCAB)
         return hf.GPTBigCodeForCausalLM(config)
     if name == "codegen":
-        config = hf.CodeGenConfig(n_embd=32, n_layer=2, n_head=4, vocab_size=VOCAB, rotary_dim=4)
+        config = hf.CodeGenConfig(n_embd=32, n_layer=1, n_head=4, vocab_size=VOCAB, rotary_dim=4)
         return hf.CodeGenForCausalLM(config)
     if name == "roberta":
         return hf.RobertaModel(hf.RobertaConfig(pad_token_id=1, **encoder))
@@ -270,8 +271,8 @@ def _hf(name: str) -> Any:
     if name == "bart_encoder":
         config = hf.BartConfig(
             d_model=32,
-            encoder_layers=2,
-            decoder_layers=2,
+            encoder_layers=1,
+            decoder_layers=1,
             encoder_attention_heads=4,
             decoder_attention_heads=4,
             encoder_ffn_dim=64,
@@ -283,8 +284,8 @@ def _hf(name: str) -> Any:
     if name == "whisper_encoder":
         config = hf.WhisperConfig(
             d_model=32,
-            encoder_layers=2,
-            decoder_layers=2,
+            encoder_layers=1,
+            decoder_layers=1,
             encoder_attention_heads=4,
             decoder_attention_heads=4,
             encoder_ffn_dim=64,
@@ -309,9 +310,9 @@ ARCHS = [
     Arch("cnn", "cnn", CNN, _image()),
     Arch("audio_conv1d", "cnn", Audio1d, lambda: (torch.randn(2, 4, 40),)),
     Arch("group_norm_block", "cnn", GroupNormNet, _image(8, 12)),
-    Arch("lstm", "recurrent", lambda: Recurrent(torch.nn.LSTM), _seq(2, 5, 8)),
-    Arch("gru", "recurrent", lambda: Recurrent(torch.nn.GRU, bidirectional=True), _seq(2, 5, 8)),
-    Arch("rnn", "recurrent", lambda: Recurrent(torch.nn.RNN), _seq(2, 5, 8)),
+    Arch("lstm", "recurrent", lambda: Recurrent(torch.nn.LSTM, num_layers=2), _seq(2, 4, 8)),
+    Arch("gru", "recurrent", lambda: Recurrent(torch.nn.GRU, bidirectional=True), _seq(2, 4, 8)),
+    Arch("rnn", "recurrent", lambda: Recurrent(torch.nn.RNN, num_layers=2), _seq(2, 4, 8)),
     Arch("rms_norm_mlp", "mlp", RMSNormMLP, _seq(2, 5, 16)),
     Arch("multihead_attention", "encoder", Attention, _seq(2, 5, 16)),
     Arch("decoder_layer", "decoder", Embedder, lambda: _ids(6)),

@@ -32,6 +32,9 @@ __all__ = ["from_exported_program", "from_torch"]
 FUNCTION = "forward"
 TIED = "tied_weights"
 """The root's metadata entry of its tied weights: (key, the weight's name) pairs."""
+UNUSED = "unused_weights"
+"""The root's metadata entry of the checkpoint's keys the program never reads (a batch norm's
+`num_batches_tracked`, a buffer no forward uses)."""
 
 
 def from_torch(
@@ -48,7 +51,9 @@ def from_torch(
     import torch
 
     model.eval()
-    with torch.no_grad():
+    with torch.no_grad(), warnings.catch_warnings():
+        # an nn.LSTM / GRU / RNN re-lists its weights (`_flat_weights`) when called: harmless
+        warnings.filterwarnings("ignore", message=r".*_flat_weights.*assigned during export")
         ep = torch.export.export(
             model,
             tuple(example_args),
@@ -133,7 +138,7 @@ def import_lowered(
         **dict(root.named_parameters(remove_duplicate=False)),
         **dict(root.named_buffers(remove_duplicate=False)),
     }
-    importer = _Importer(root, dims, classes, _tied(tensors))
+    importer = _Importer(root, dims, classes, _tied(tensors), tuple(ep.state_dict))
     module = importer.build_root(name or "Model", target, tuple(topologies))
     weights: dict[str, Any] = {}
     for key in importer.root_weights:
@@ -210,6 +215,12 @@ class _Importer:
     dims: DimTable
     classes: dict[str, str]
     tied: dict[str, str] = field(default_factory=dict)  # a tied weight's key -> its first key
+    checkpoint: tuple[str, ...] = ()  # the state_dict's keys
+    checkpoint_keys: frozenset[str] = frozenset()
+
+    def __post_init__(self) -> None:
+        self.checkpoint_keys = frozenset(self.checkpoint)
+
     attr_values: dict[str, Any] = field(default_factory=dict)
     root_weights: list[str] = field(default_factory=list)
 
@@ -242,8 +253,7 @@ class _Importer:
         if has_body:
             function, weights = _FunctionBuilder(self, path, torch_module, functions).build()
             own = [function]
-        # the root's tied keys, which its one weight stands for (LoadedModule binds them too)
-        aliases = tuple((k, v) for k, v in self.tied.items() if v in weights) if not path else ()
+        metadata = self._checkpoint_keys(weights) if not path else None
         module = Module(
             name=own_name,
             functions=own,
@@ -251,10 +261,23 @@ class _Importer:
             entry=FUNCTION if has_body else None,
             target=target,
             topologies=topologies,
-            metadata={TIED: aliases} if aliases else None,
+            metadata=metadata,
         )
         placed = module.lookup(FUNCTION) if has_body else None
         return _Built(placed, weights, module, functions)
+
+    def _checkpoint_keys(self, weights: list[str]) -> dict[str, object] | None:
+        """The root's metadata of the checkpoint's other keys, which LoadedModule accepts: the
+        tied keys its one weight stands for, and the keys the program never reads."""
+        metadata: dict[str, object] = {}
+        aliases = tuple((k, v) for k, v in self.tied.items() if v in weights)
+        if aliases:
+            metadata[TIED] = aliases
+        known = {*weights, *(k for k, _ in aliases)}
+        unused = tuple(k for k in self.checkpoint if k not in known)
+        if unused:
+            metadata[UNUSED] = unused
+        return metadata or None
 
     def _functions_of(self, built: _Built, attr: str) -> dict[str, _Built]:
         """The callable functions of a built child's tree, by path relative to the parent."""
@@ -323,10 +346,17 @@ class _FunctionBuilder:
             raise TorchImportError(
                 f"unsupported attribute '{target}' ({type(value).__name__}) in {self.where(node)}"
             )
-        if self._is_state(target):
+        if self._is_state(target) and self._in_checkpoint(target):
             return self._weight(target, value, node)
-        # a lifted constant: a literal of the function
-        return ConstantOp(value.detach().cpu().numpy())
+        # a lifted constant, or a buffer the checkpoint does not hold (a non-persistent one,
+        # computed when the model is built: rotary frequencies): a literal of the function
+        array = value.detach().cpu().numpy()
+        return ConstantOp(array.reshape(1) if array.ndim == 0 else array)  # rank 0 as (1,)
+
+    def _in_checkpoint(self, target: str) -> bool:
+        checkpoint = self.importer.checkpoint_keys
+        full = f"{self.path}.{target}" if self.path else target
+        return not checkpoint or full in checkpoint
 
     def _is_state(self, target: str) -> bool:
         owner_path, _, leaf = target.rpartition(".")
