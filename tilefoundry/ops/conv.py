@@ -94,7 +94,7 @@ class Conv(Op):
     """Cross-correlation of `input` `[N, C, *spatial]` with `weight` `[O, C / groups,
     *kernel]` over the trailing spatial dims (1-d, 2-d, 3-d), as torch's `conv1d` / `conv2d`
     (no bias: add it after): zero `padding` on both sides of each dim, `stride` and `dilation`
-    per dim, `groups` channel groups.
+    per dim (no `dilation`: 1 in each), `groups` channel groups.
 
     Types: `input` and `weight` are float tensors of one dtype and the same rank, 2 plus the
     number of spatial dims (the entries of `stride`, `padding`, `dilation`); the spatial dims
@@ -116,11 +116,11 @@ class Conv(Op):
     weight = ParamDef(kind="input", pattern=Tensor)
     stride = ParamDef(kind="attribute", annotation=tuple[int, ...])
     padding = ParamDef(kind="attribute", annotation=tuple[int, ...])
-    dilation = ParamDef(kind="attribute", annotation=tuple[int, ...], optional=True)
+    dilation = ParamDef(kind="attribute", annotation=tuple[int, ...], default=())
     groups = ParamDef(kind="attribute", annotation=int, default=1)
 
     def _dilation(self) -> tuple[int, ...]:
-        return tuple(self.dilation) if self.dilation is not None else (1,) * len(self.stride)
+        return tuple(self.dilation) or (1,) * len(self.stride)
 
     def infer_type(self, *arg_types: IRType) -> IRType:
         x, w = tensor_args(arg_types)
@@ -179,7 +179,8 @@ class PoolKind(enum.Enum):
 class Pool(Op):
     """Max or average pooling over the trailing `len(kernel)` dims, as torch's `max_pool2d` /
     `avg_pool2d` (floor mode): windows of `kernel` at `stride`, with `padding` on both sides
-    of each dim (the lowest value for `max`, zeros for `avg`) and `dilation` (max only). An
+    of each dim (the lowest value for `max`, zeros for `avg`) and `dilation` (max only; none
+    is 1 in each dim). An
     average divides by the kernel's size, or, without `count_include_pad`, by the number of
     the window's elements inside the input.
 
@@ -202,11 +203,11 @@ class Pool(Op):
     kernel = ParamDef(kind="attribute", annotation=tuple[int, ...])
     stride = ParamDef(kind="attribute", annotation=tuple[int, ...])
     padding = ParamDef(kind="attribute", annotation=tuple[int, ...])
-    dilation = ParamDef(kind="attribute", annotation=tuple[int, ...], optional=True)
+    dilation = ParamDef(kind="attribute", annotation=tuple[int, ...], default=())
     count_include_pad = ParamDef(kind="attribute", annotation=bool, default=True)
 
     def _dilation(self) -> tuple[int, ...]:
-        return tuple(self.dilation) if self.dilation is not None else (1,) * len(self.kernel)
+        return tuple(self.dilation) or (1,) * len(self.kernel)
 
     def infer_type(self, *arg_types: IRType) -> IRType:
         (x,) = tensor_args(arg_types)

@@ -75,7 +75,7 @@ def conv(em: Emitter, node: Any, args: list[Any], kwargs: dict[str, Any]) -> Any
     conv_op = ops.Conv(
         stride=_per_dim(stride, n, "stride"),
         padding=_per_dim(padding, n, "padding"),
-        dilation=dilations,
+        dilation=dilations if any(d != 1 for d in dilations) else (),
         groups=groups,
     )
     value = em.call(conv_op, value, em.cast(weight, out.dtype))
@@ -116,7 +116,11 @@ def pool(em: Emitter, node: Any, args: list[Any], kwargs: dict[str, Any]) -> Any
     if "max" in name:
         dilation = _per_dim(arg(args, kwargs, 4, "dilation", 1), n, "dilation")
         op = ops.Pool(
-            kind=ops.PoolKind.MAX, kernel=kernel, stride=stride, padding=padding, dilation=dilation
+            kind=ops.PoolKind.MAX,
+            kernel=kernel,
+            stride=stride,
+            padding=padding,
+            dilation=dilation if any(d != 1 for d in dilation) else (),
         )
     else:
         include = arg(args, kwargs, 5, "count_include_pad", True)
