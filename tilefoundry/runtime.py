@@ -40,7 +40,8 @@ class LoadedModule:
                 f"module '{module.name}': no binding for weight(s) {', '.join(missing)}"
             )
         tied = _tied_weights(module)
-        unused = set(module.metadata.get("unused_weights") or ())
+        listed = module.metadata.get("unused_weights") or ()
+        unused = {str(name) for name in listed} if isinstance(listed, tuple) else set()
         extra = [
             name
             for name in weights
