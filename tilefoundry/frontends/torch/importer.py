@@ -321,6 +321,7 @@ class _FunctionBuilder:
                 var = Var(node.name, tensor_type(val, self.importer.dims, self.where(node)))
                 params.append(var)
                 self.env[node] = var
+                self.emitter.carry(var)
             elif node.op == "get_attr":
                 self.env[node] = self._attribute(node)
             elif node.op == "call_module":

@@ -234,6 +234,16 @@ def static_type(em: Emitter, node: Any) -> TensorType:
 
 
 def arange(em: Emitter, node: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
+    out = em.out_type(node)
+    end = args[0] if len(args) == 1 else args[1]
+    if isinstance(out.shape[0], DimVar):  # arange(seq): from a tensor that has the dim
+        start = 0 if len(args) == 1 else args[0]
+        step = args[2] if len(args) > 2 else 1
+        if not isinstance(end, int | DimVar):  # a size the submodule was passed (a SymInt)
+            end = em.dims.dim(end, "arange")
+        if end != out.shape[0] or start != 0 or step != 1:
+            raise TorchImportError("arange of a dynamic size other than arange(dim)")
+        return em.cast(em.iota(out.shape[0]), out.dtype)
     out = static_type(em, node)
     start, step = (0, 1) if len(args) == 1 else (args[0], args[2] if len(args) > 2 else 1)
     if not (isinstance(start, int) and isinstance(step, int)):
