@@ -160,41 +160,48 @@ def test_a_refused_use_of_a_supported_op_names_the_op_and_why() -> None:
     )
 
 
-@pytest.mark.parametrize("name", ["llama", "qwen2", "gpt2"])
-def test_a_decoder_runs_at_several_lengths_through_one_import(name: str) -> None:
-    """A dynamic `seq` (with the attention mask a tokenizer gives): the causal mask and the
-    position ids are built from `arange(seq)`, which the import builds from the input."""
+@pytest.mark.parametrize(
+    ("name", "masked"), [("llama", False), ("llama", True), ("qwen2", False), ("gpt2", True)]
+)
+def test_a_decoder_runs_at_several_lengths_through_one_import(name: str, masked: bool) -> None:
+    """A dynamic `seq`: the causal mask and the position ids are built from `arange(seq)`
+    (which the import builds from the input), and without an attention mask transformers'
+    packed-sequence check takes a `diff` of the position ids along `seq`."""
     from torch_models import _hf, ids
 
     model, kwargs, _ = _hf(name)
     model.eval()
     seq = torch.export.Dim("seq", min=2, max=64)
-    shapes = {"input_ids": {1: seq}, "attention_mask": {1: seq}, "use_cache": None}
-    example = {"attention_mask": torch.ones(1, 8, dtype=torch.int64), **kwargs}
+    shapes: dict[str, Any] = {"input_ids": {1: seq}, "use_cache": None}
+    example = dict(kwargs)
+    if masked:
+        shapes["attention_mask"] = {1: seq}
+        example["attention_mask"] = torch.ones(1, 8, dtype=torch.int64)
     loaded = tf.from_torch(model, (ids(),), example, dynamic_shapes=shapes)
     dim = tf.DimVar("seq", 2, 65)
     free = [p.type for p in loaded.module.entry_function().params if not p.is_const]
-    assert free == [tf.TensorType((1, dim), "i64")] * 2
+    assert free == [tf.TensorType((1, dim), "i64")] * (2 if masked else 1)
     for length in (3, 8, 13):
         tokens = torch.randint(0, 256, (1, length), generator=torch.Generator().manual_seed(length))
-        mask = torch.ones_like(tokens)
+        extra = {"attention_mask": torch.ones_like(tokens)} if masked else {}
         with torch.no_grad():
-            want = model(tokens, attention_mask=mask, **kwargs).logits.numpy()
-        got = loaded(tokens.numpy(), mask.numpy())
+            want = model(tokens, **extra, **kwargs).logits.numpy()
+        got = loaded(tokens.numpy(), *(m.numpy() for m in extra.values()))
         np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
 
 
-def test_a_llama_with_a_dynamic_length_and_no_mask_is_refused_in_one_line() -> None:
-    """Without an attention mask, transformers looks for packed sequences (a `diff` of the
-    position ids along `seq`, a length `seq + 1` in between): refused where it slices."""
+def test_a_llama_with_a_dynamic_batch_and_length_is_refused_in_one_line() -> None:
+    """Attention's head split reshapes `[batch, seq, heads * dim]`: two DimVars in one
+    reshape, refused where it happens."""
     from torch_models import _hf, ids
 
     model, kwargs, _ = _hf("llama")
+    batch = torch.export.Dim("batch", min=1, max=8)
     seq = torch.export.Dim("seq", min=2, max=512)
-    shapes = {"input_ids": {1: seq}, "use_cache": None}
+    shapes = {"input_ids": {0: batch, 1: seq}, "use_cache": None}
     with pytest.raises(TorchImportError) as caught:
-        tf.from_torch(model, (ids(),), kwargs, dynamic_shapes=shapes)
+        tf.from_torch(model, (ids().expand(2, -1).contiguous(),), kwargs, dynamic_shapes=shapes)
     message = str(caught.value)
     assert "\n" not in message
-    assert message.startswith("op 'aten.slice.Tensor': ")
-    assert "in submodule 'model' (modeling_llama.py:" in message
+    assert message.startswith("op 'aten.view.default': ")
+    assert "in submodule 'model.layers.0.self_attn' (modeling_llama.py:" in message
