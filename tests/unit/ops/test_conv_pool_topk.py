@@ -166,3 +166,21 @@ def test_topk_gives_the_largest_in_order_and_their_positions() -> None:
     assert TopK(k=3).reference(ints)[1].tolist() == [[1, 2, 0]]
     with pytest.raises(VerifyError, match="k = 7"):
         topk(v((2, 6)), 7)
+
+
+def test_the_native_emitter_refuses_them_by_name() -> None:
+    import tilefoundry as tf
+    from tilefoundry.codegen.builder import EmitError
+
+    module = tf.parse_module(
+        """tf.module @m entry @f {
+  hir.func @f(%x: tensor<1x2x8x8xf32>) -> tensor<1x2x4x4xf32> {
+    %y = tf.call tf.nn.pool<kind = max, kernel = [2, 2], stride = [2, 2], padding = [0, 0]>(%x) : (tensor<1x2x8x8xf32>) -> tensor<1x2x4x4xf32>
+    hir.return %y : tensor<1x2x4x4xf32>
+  }
+}
+""",
+        "pool.mlir",
+    )
+    with pytest.raises(EmitError, match=r"^tf.nn.pool has no emission rule \(in function '@f'\)"):
+        tf.emit_mlir(module)
