@@ -21,6 +21,7 @@ from typing import Any
 
 from tilefoundry.ir.algebra.op_registry import Op, schemas_defined_in
 from tilefoundry.ops.builders import alias_builder, call_surface, op_builder
+from tilefoundry.ops.conv import Conv, Pool, PoolKind, TopK
 from tilefoundry.ops.linalg import MatMul, Transpose
 from tilefoundry.ops.math import (
     BINARY_ALIASES,
@@ -96,6 +97,7 @@ __all__ = [
     "BroadcastTo",
     "Cast",
     "Concat",
+    "Conv",
     "Copy",
     "Cumsum",
     "Full",
@@ -107,6 +109,8 @@ __all__ = [
     "LogicalKind",
     "LogicalNot",
     "MatMul",
+    "Pool",
+    "PoolKind",
     "ReduceMax",
     "ReduceMean",
     "ReduceSum",
@@ -114,6 +118,7 @@ __all__ = [
     "Slice",
     "Softmax",
     "Split",
+    "TopK",
     "Transpose",
     "TupleGetItem",
     "Unary",

@@ -253,11 +253,12 @@ class Concat(Op):
 @register_op(category="tensor")
 class Slice(Op):
     """`x[start:stop:step]` along `axis` (Python's clamping of start and stop; step >= 1). A
-    whole dynamic dim (`start = 0`, `stop` past any size, `step = 1`) stays that DimVar.
+    whole dynamic dim (`start = 0`, `stop` past any size, `step = 1`) stays that DimVar; a
+    slice of one that stops within its least size (`x[:, :1]` of `seq >= 2`) is static.
 
     Types: `axis` is a dim of the input and `step >= 1`; the result has the input's type with
-    that dim the length of `range(start, stop, step)` clamped to it (a dynamic dim only
-    whole).
+    that dim the length of `range(start, stop, step)` clamped to it (a dynamic dim whole, or
+    with `0 <= start` and `0 <= stop <= ` its least size).
 
     FLOPs: none (it moves data).
 
@@ -280,9 +281,15 @@ class Slice(Op):
         size = x.shape[axis]
         new: Dim
         if isinstance(size, DimVar):
-            if (self.start, self.step) != (0, 1) or self.stop < size.hi:
-                raise ValueError(f"a slice of the dynamic dim {size.name} must take all of it")
-            new = size
+            if 0 <= self.start and 0 <= self.stop <= size.lo:  # within any size: static
+                new = len(range(self.start, self.stop, self.step))
+            elif (self.start, self.step) != (0, 1) or self.stop < size.hi:
+                raise ValueError(
+                    f"a slice of the dynamic dim {size.name} must take all of it, or stop "
+                    f"within its least size {size.lo}"
+                )
+            else:
+                new = size
         else:
             new = len(range(*slice(self.start, self.stop, self.step).indices(size)))
         return TensorType((*x.shape[:axis], new, *x.shape[axis + 1 :]), x.dtype)
@@ -299,6 +306,8 @@ class Slice(Op):
         start = 0
         if isinstance(size, int):
             start = slice(self.start, self.stop, self.step).indices(size)[0]
+        elif isinstance(result.shape[axis], int):  # stops within the dim's least size
+            start = self.start
         offsets: list[MValue | int] = [start if i == axis else 0 for i in range(x.rank)]
         strides = [self.step if i == axis else 1 for i in range(x.rank)]
         return extract_slice(b, values(args)[0], offsets, result, strides)
