@@ -152,13 +152,23 @@ def tvm_fresh(num_layers: int, d_ff: int = D_FF) -> Any:
     return module
 
 
-def best(work: Callable[[], Any], repeat: int) -> tuple[float, Any]:
-    times, result = [], None
+def side_by_side(
+    ours: Callable[[], Any], theirs: Callable[[], Any] | None, repeat: int
+) -> tuple[float, float | None, Any, Any]:
+    """The best time of each over `repeat` rounds, the two run one after the other in each
+    round (so that a load on the shared machine falls on both), and their last results."""
+    mine: list[float] = []
+    other: list[float] = []
+    result = their_result = None
     for _ in range(repeat):
-        started = time.perf_counter()
-        result = work()
-        times.append(time.perf_counter() - started)
-    return min(times), result
+        started = time.process_time()
+        result = ours()
+        mine.append(time.process_time() - started)
+        if theirs is not None:
+            started = time.process_time()
+            their_result = theirs()
+            other.append(time.process_time() - started)
+    return min(mine), (min(other) if other else None), result, their_result
 
 
 def dsl_build(layers: int) -> tuple[Callable[[], Any], Any]:
@@ -185,42 +195,46 @@ def main() -> int:
         print("TVM is not installed (pip install -e '.[bench]'): TileFoundry only", file=sys.stderr)
 
     rows: list[tuple[str, float, float | None]] = []
-    build, a = best(lambda: tf_fresh(n), repeat)
-    b = tf_fresh(n)
-    other = tf_fresh(n, d_ff=D_FF * 2)  # the last layer differs
-    ops = sum(1 for _ in a.module_op.walk())
-    tvm_a = tvm_b = tvm_other = None
-    tvm_build = None
-    if tvm is not None:
-        tvm_build, tvm_a = best(lambda: tvm_fresh(n), repeat)
-        tvm_b, tvm_other = tvm_fresh(n), tvm_fresh(n, d_ff=D_FF * 2)
-    rows.append(("build, every layer fresh", build, tvm_build))
-    example, _ = best(lambda: build_decoder(num_layers=n), repeat)
-    rows.append(("build, the example (one prototype renamed)", example, tvm_build))
+    tvm_build = None if tvm is None else (lambda: tvm_fresh(n))
+    build, theirs, a, tvm_a = side_by_side(lambda: tf_fresh(n), tvm_build, repeat)
+    rows.append(("build, every layer fresh", build, theirs))
+    example, theirs, _, _ = side_by_side(lambda: build_decoder(num_layers=n), tvm_build, repeat)
+    rows.append(("build, the example (one prototype renamed)", example, theirs))
     if args.dsl:
         work, _ = dsl_build(n)
-        dsl, found = best(work, max(1, repeat // 2))
+        dsl, theirs, found, _ = side_by_side(work, tvm_build, max(1, repeat // 2))
         assert tf.structural_equal(found, build_decoder(num_layers=n))
-        rows.append(("build, the DSL (runpy of print_script's source)", dsl, tvm_build))
+        rows.append(("build, the DSL (runpy of print_script's source)", dsl, theirs))
+    b, other = tf_fresh(n), tf_fresh(n, d_ff=D_FF * 2)  # `other`: the last layer differs
+    ops = sum(1 for _ in a.module_op.walk())
+    tvm_b = tvm_other = None
+    if tvm is not None:
+        tvm_b, tvm_other = tvm_fresh(n), tvm_fresh(n, d_ff=D_FF * 2)
 
-    def tvm_time(work: Callable[[], Any]) -> tuple[float | None, Any]:
-        return best(work, repeat) if tvm is not None else (None, None)
+    def theirs_or_none(work: Callable[[], Any]) -> Callable[[], Any] | None:
+        return None if tvm is None else work
 
-    hash_, h = best(lambda: tf.structural_hash(a), repeat)
+    hash_, theirs, h, th = side_by_side(
+        lambda: tf.structural_hash(a),
+        theirs_or_none(lambda: tvm_ffi.structural_hash(tvm_a)),
+        repeat,
+    )
     assert h == tf.structural_hash(b) and h != tf.structural_hash(other)
-    tvm_hash, th = tvm_time(lambda: tvm_ffi.structural_hash(tvm_a))
     if tvm is not None:
         assert th == tvm_ffi.structural_hash(tvm_b) and th != tvm_ffi.structural_hash(tvm_other)
-    rows.append(("structural hash", hash_, tvm_hash))
+    rows.append(("structural hash", hash_, theirs))
 
     cases = (("equal, built apart", b, tvm_b, True), ("equal, the same object", a, tvm_a, True))
     cases += (("unequal, the last layer differs", other, tvm_other, False),)
     for label, rhs, tvm_rhs, expected in cases:
-        t, same = best(lambda rhs=rhs: tf.structural_equal(a, rhs), repeat)
+        t, theirs, same, tvm_same = side_by_side(
+            lambda rhs=rhs: tf.structural_equal(a, rhs),
+            theirs_or_none(lambda tvm_rhs=tvm_rhs: tvm_ffi.structural_equal(tvm_a, tvm_rhs)),
+            repeat,
+        )
         assert same is expected, label
-        tt, tvm_same = tvm_time(lambda tvm_rhs=tvm_rhs: tvm_ffi.structural_equal(tvm_a, tvm_rhs))
         assert tvm is None or bool(tvm_same) is expected, label
-        rows.append((f"structural equal, {label}", t, tt))
+        rows.append((f"structural equal, {label}", t, theirs))
 
     version = f"TVM {tvm.__version__}" if tvm is not None else "no TVM"
     tvm_ops = ""
@@ -232,7 +246,7 @@ def main() -> int:
         )
         tvm_ops = f"; Relax: {len(tvm_a.functions)} functions, {bindings} bindings"
     print(f"decoder, {n} layers: {ops:,} TileFoundry ops{tvm_ops}; {version}; best of {repeat}")
-    print("| what | TileFoundry ms | TVM Relax ms | TileFoundry / TVM |\n|---|---|---|---|")
+    print("| what | TileFoundry CPU ms | TVM Relax CPU ms | TileFoundry / TVM |\n|---|---|---|---|")
     for label, ours, theirs in rows:
         ratio = f"**{ours / theirs:.2f}**" if theirs else "-"
         shown = f"{theirs * 1e3:.2f}" if theirs is not None else "-"
