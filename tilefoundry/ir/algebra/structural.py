@@ -15,6 +15,7 @@ from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, Region
 
 from tilefoundry.arguments import shown
 from tilefoundry.ir.algebra.expr import Expr, Var
+from tilefoundry.xdsl_adapter.structure import block_ops, operands_of, result_types_of
 
 __all__ = ["structural_equal", "structural_hash"]
 
@@ -28,14 +29,13 @@ def _root(node: object) -> Operation | Var:
     raise TypeError(f"expected an IR node (an Expr, a Function or a Module), got {shown(node)}")
 
 
-class _Attrs:
-    """Attribute equality and hashing, each answer remembered by the objects' identity for one
-    comparison or hash: xDSL attributes are immutable, and the ops of one model share few
-    distinct ones (a type, a callee), so each is hashed or compared in depth once."""
+class _AttrHashes:
+    """Attribute hashes remembered by the object's identity for one `structural_hash`: xDSL
+    attributes are immutable and the ops of a model share few distinct ones (a type, a callee),
+    so each is hashed in depth once."""
 
     def __init__(self) -> None:
         self.hashes: dict[int, int] = {}
-        self.equal: dict[tuple[int, int], bool] = {}
         self.keep: list[Attribute] = []
         """The attributes remembered, kept alive so that their identities stay theirs."""
 
@@ -46,28 +46,6 @@ class _Attrs:
             found = self.hashes[key] = hash(attr)
             self.keep.append(attr)
         return found
-
-    def same(self, a: Attribute, b: Attribute) -> bool:
-        if a is b:
-            return True
-        key = (id(a), id(b))
-        found = self.equal.get(key)
-        if found is None:
-            found = self.equal[key] = a == b
-            self.keep += (a, b)
-        return found
-
-    def same_mapping(self, a: Mapping[str, Attribute], b: Mapping[str, Attribute]) -> bool:
-        if len(a) != len(b):
-            return False
-        if not a:
-            return True
-        same = self.same
-        for name, value in a.items():
-            other = b.get(name)
-            if other is not value and (other is None or not same(value, other)):
-                return False
-        return True
 
     def hash_mapping(self, mapping: Mapping[str, Attribute]) -> int:
         """Independent of the order the names were set in (as dict equality is)."""
@@ -89,20 +67,13 @@ def _blocks_of(region: Region) -> list[Block]:
     return blocks
 
 
-def _ops_of(block: Block) -> list[Operation]:
-    ops = []
-    op = block.first_op
-    while op is not None:
-        ops.append(op)
-        op = op.next_op
-    return ops
-
-
 class _Equal:
     """A one-to-one pairing of the ops (and values) of `a` with those of `b`, grown from the
     roots; every paired op is then compared locally. Iterative: a chain of any depth. The first
-    difference found ends the comparison. Ops, values and blocks are keyed by identity (`id`:
-    they stay alive in the IR while it is compared)."""
+    difference found ends the comparison. Ops and values are keyed by identity (`id`: they stay
+    alive in the IR while it is compared); an op's results are paired with the op, so that an
+    operand is checked by one lookup. Dictionaries and tuples compare their items by identity
+    first (in C), so a shared type or callee costs nothing."""
 
     def __init__(self) -> None:
         self.values: dict[int, SSAValue] = {}
@@ -112,7 +83,6 @@ class _Equal:
         """The ops of `b` already paired: the pairing is one-to-one, so one node used twice
         differs from two equal nodes."""
         self.pending: list[tuple[Operation, Operation]] = []
-        self.attrs = _Attrs()
 
     def run(self, a: Operation, b: Operation) -> bool:
         if not self.pair(a, b):
@@ -124,70 +94,68 @@ class _Equal:
         return True
 
     def pair(self, a: Operation, b: Operation) -> bool:
-        """Pair two ops (compared later); False when either is paired with another op."""
+        """Pair two ops and their results (the rest compared later); False when either is
+        paired with another op, or their result types differ."""
         paired = self.ops.get(id(a))
         if paired is not None:
             return paired is b
         if id(b) in self.matched:
             return False
+        results_a, results_b = a.results, b.results
+        if len(results_a) != len(results_b) or result_types_of(a) != result_types_of(b):
+            return False
         self.ops[id(a)] = b
         self.matched.add(id(b))
+        values = self.values
+        for ra, rb in zip(results_a, results_b, strict=True):
+            values[id(ra)] = rb
         self.pending.append((a, b))
         return True
 
     def value(self, a: SSAValue, b: SSAValue) -> bool:
-        paired = self.values.get(id(a))
-        if paired is not None:
-            return paired is b
+        """An operand not paired yet: a result of an op not reached yet, or a value from
+        outside what is compared."""
+        if isinstance(a, OpResult) and isinstance(b, OpResult):
+            return a.index == b.index and self.pair(a.op, b.op)
+        if not (isinstance(a, BlockArgument) and isinstance(b, BlockArgument)):
+            return False
+        if id(a.block) in self.blocks:
+            return False  # its block's arguments are all paired: `a` is paired with another
         type_a, type_b = a.type, b.type
         if type_a is not type_b and type_a != type_b:
             return False
-        if isinstance(a, OpResult) and isinstance(b, OpResult):
-            ok = a.index == b.index and self.pair(a.op, b.op)
-        elif isinstance(a, BlockArgument) and isinstance(b, BlockArgument):
-            block = self.blocks.get(id(a.block))
-            if block is not None:
-                ok = block is b.block and a.index == b.index
-            else:  # a value from outside what is compared: compare as free Vars
-                va, vb = Var.view(a), Var.view(b)
-                ok = (va.name, va.is_const) == (vb.name, vb.is_const)
-        else:
-            ok = False
-        if ok:
-            self.values[id(a)] = b
-        return ok
+        va, vb = Var.view(a), Var.view(b)  # compared as free Vars
+        if (va.name, va.is_const) != (vb.name, vb.is_const):
+            return False
+        self.values[id(a)] = b
+        return True
 
     def local(self, a: Operation, b: Operation) -> bool:
-        """The op's own data, its operands' pairing, and its regions op by op. Dictionaries
-        and tuples compare their items by identity first (in C), so a shared type costs
-        nothing."""
-        attrs = self.attrs
-        results_a, results_b = a.results, b.results
-        operands_a, operands_b = tuple(a.operands), tuple(b.operands)
+        """The op's own data, its operands' pairing, and its regions op by op."""
+        operands_a, operands_b = operands_of(a), operands_of(b)
         regions_a, regions_b = a.regions, b.regions
         if (
             a.name != b.name
-            or len(results_a) != len(results_b)
             or len(operands_a) != len(operands_b)
             or len(regions_a) != len(regions_b)
-            or not attrs.same_mapping(a.properties, b.properties)
-            or not attrs.same_mapping(a.attributes, b.attributes)
+            or a.properties != b.properties
+            or a.attributes != b.attributes
         ):
             return False
-        same = attrs.same
-        for ra, rb in zip(results_a, results_b, strict=True):
-            if not same(ra.type, rb.type):
-                return False
         if regions_a and not self.regions(regions_a, regions_b):
             return False
-        value = self.value
+        values = self.values
         for x, y in zip(operands_a, operands_b, strict=True):
-            if not value(x, y):
+            paired = values.get(id(x))
+            if paired is None:
+                if not self.value(x, y):
+                    return False
+            elif paired is not y:
                 return False
         return True
 
     def regions(self, regions_a: Sequence[Region], regions_b: Sequence[Region]) -> bool:
-        pair, values = self.pair, self.values
+        pair, values, blocks = self.pair, self.values, self.blocks
         for ra, rb in zip(regions_a, regions_b, strict=True):
             blocks_a, blocks_b = _blocks_of(ra), _blocks_of(rb)
             if len(blocks_a) != len(blocks_b):
@@ -196,17 +164,16 @@ class _Equal:
                 args_a, args_b = ba.args, bb.args
                 if len(args_a) != len(args_b) or ba.arg_types != bb.arg_types:
                     return False
-                self.blocks[id(ba)] = bb
+                blocks[id(ba)] = bb
                 for xa, xb in zip(args_a, args_b, strict=True):
                     values[id(xa)] = xb
             for ba, bb in zip(blocks_a, blocks_b, strict=True):
-                x, y = ba.first_op, bb.first_op
-                while x is not None and y is not None:
+                ops_a, ops_b = block_ops(ba), block_ops(bb)
+                if len(ops_a) != len(ops_b):
+                    return False
+                for x, y in zip(ops_a, ops_b, strict=True):
                     if not pair(x, y):
                         return False
-                    x, y = x.next_op, y.next_op
-                if x is not None or y is not None:
-                    return False
         return True
 
 
@@ -226,14 +193,16 @@ def structural_equal(a: Expr | object, b: Expr | object) -> bool:
 def _hash_op(root: Operation) -> int:
     """Each op's hash from its own data, its regions' ops and its operands' producers, computed
     operands first. Blocks are numbered in the order the ops holding them are first reached,
-    which structure alone decides. Iterative: a chain of any depth. Ops and blocks are keyed by
-    identity (`id`: they stay alive in the IR while it is hashed)."""
-    attrs = _Attrs()
+    which structure alone decides; a block argument hashes as (block number, index), a result
+    as (its op's hash, index), each computed once. Iterative: a chain of any depth. Ops, blocks
+    and values are keyed by identity (`id`: they stay alive in the IR while it is hashed)."""
+    attrs = _AttrHashes()
     attr_hash, hash_mapping = attrs.hash, attrs.hash_mapping
     hashes: dict[int, int] = {}  # id(op) -> its hash, once computed
+    values: dict[int, int] = {}  # id(value) -> its hash as an operand
     inner: dict[int, list[tuple[list[Block], list[list[Operation]]]]] = {}
     """Each expanded op's regions: its blocks and their ops (read once)."""
-    block_ids: dict[int, int] = {}
+    block_count = 0
     stack: list[tuple[Operation, bool]] = [(root, False)]
     pop, push = stack.pop, stack.append
     while stack:
@@ -245,41 +214,41 @@ def _hash_op(root: Operation) -> int:
             needed: list[Operation] = []
             for region in op.regions:
                 blocks = _blocks_of(region)
-                block_ops = []
+                all_ops = []
                 for block in blocks:
-                    block_ids[id(block)] = len(block_ids)
-                    ops = _ops_of(block)
-                    block_ops.append(ops)
+                    for arg in block.args:
+                        values[id(arg)] = hash(("arg", block_count, arg.index))
+                    block_count += 1
+                    ops = block_ops(block)
+                    all_ops.append(ops)
                     needed += ops
-                regions.append((blocks, block_ops))
+                regions.append((blocks, all_ops))
             inner[id(op)] = regions
             push((op, True))
-            needed += [v.op for v in op.operands if isinstance(v, OpResult)]
+            needed += [v.op for v in operands_of(op) if isinstance(v, OpResult)]
             stack.extend([(x, False) for x in reversed(needed) if id(x) not in inner])
             continue
         parts: list[object] = [
             op.name,
             hash_mapping(op.properties),
-            hash_mapping(op.attributes),
-            tuple([attr_hash(r.type) for r in op.results]),
+            hash_mapping(op.attributes) if op.attributes else 0,
+            tuple([attr_hash(t) for t in result_types_of(op)]),
         ]
-        for blocks, block_ops in inner[id(op)]:
+        for blocks, all_ops in inner[id(op)]:
             for block in blocks:
-                parts.append(tuple([attr_hash(arg.type) for arg in block.args]))
-            for ops in block_ops:
+                parts.append(tuple([attr_hash(t) for t in block.arg_types]))
+            for ops in all_ops:
                 parts.append(tuple([hashes[id(x)] for x in ops]))
-        for v in op.operands:
-            if isinstance(v, OpResult):
-                parts.append(("result", v.index, hashes[id(v.op)]))
-            else:
+        for v in operands_of(op):
+            found = values.get(id(v))
+            if found is None:  # a value from outside what is hashed: a free Var
                 assert isinstance(v, BlockArgument)
-                block_id = block_ids.get(id(v.block))
-                if block_id is not None:
-                    parts.append(("arg", block_id, v.index))
-                else:
-                    var = Var.view(v)
-                    parts.append(("free", var.name, attr_hash(v.type), var.is_const))
-        hashes[id(op)] = hash(tuple(parts))
+                var = Var.view(v)
+                found = hash(("free", var.name, attr_hash(v.type), var.is_const))
+            parts.append(found)
+        hashes[id(op)] = own = hash(tuple(parts))
+        for result in op.results:
+            values[id(result)] = hash((own, result.index))
     return hashes[id(root)]
 
 
