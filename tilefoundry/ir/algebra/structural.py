@@ -11,11 +11,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from xdsl.dialects.builtin import FunctionType
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, Region, SSAValue
 
 from tilefoundry.arguments import shown
 from tilefoundry.ir.algebra.expr import Expr, Var
-from tilefoundry.xdsl_adapter.structure import block_ops, operands_of, result_types_of
+from tilefoundry.xdsl_adapter.structure import (
+    block_ops,
+    operands_of,
+    result_types_of,
+    same_result_types,
+)
 
 __all__ = ["structural_equal", "structural_hash"]
 
@@ -32,7 +38,8 @@ def _root(node: object) -> Operation | Var:
 class _AttrHashes:
     """Attribute hashes remembered by the object's identity for one `structural_hash`: xDSL
     attributes are immutable and the ops of a model share few distinct ones (a type, a callee),
-    so each is hashed in depth once."""
+    so each is hashed in depth once. A function type (a dataclass: equal when its input and
+    output types are) hashes from its types' remembered hashes, not theirs again."""
 
     def __init__(self) -> None:
         self.hashes: dict[int, int] = {}
@@ -43,7 +50,14 @@ class _AttrHashes:
         key = id(attr)
         found = self.hashes.get(key)
         if found is None:
-            found = self.hashes[key] = hash(attr)
+            if type(attr) is FunctionType:  # its types are shared: each hashed once
+                assert isinstance(attr, FunctionType)
+                hashed = self.hash
+                inputs = tuple([hashed(t) for t in attr.inputs.data])
+                found = hash((FunctionType, inputs, tuple([hashed(t) for t in attr.outputs])))
+            else:
+                found = hash(attr)
+            self.hashes[key] = found
             self.keep.append(attr)
         return found
 
@@ -99,15 +113,12 @@ class _Equal:
         paired = self.ops.get(id(a))
         if paired is not None:
             return paired is b
-        if id(b) in self.matched:
-            return False
-        results_a, results_b = a.results, b.results
-        if len(results_a) != len(results_b) or result_types_of(a) != result_types_of(b):
+        if id(b) in self.matched or not same_result_types(a, b):
             return False
         self.ops[id(a)] = b
         self.matched.add(id(b))
         values = self.values
-        for ra, rb in zip(results_a, results_b, strict=True):
+        for ra, rb in zip(a.results, b.results, strict=True):
             values[id(ra)] = rb
         self.pending.append((a, b))
         return True
@@ -232,7 +243,8 @@ def _hash_op(root: Operation) -> int:
             op.name,
             hash_mapping(op.properties),
             hash_mapping(op.attributes) if op.attributes else 0,
-            tuple([attr_hash(t) for t in result_types_of(op)]),
+            tuple([attr_hash(t) for t in result_types_of(op)]) if len(op.results) != 1 else 0,
+            attr_hash(op.results[0].type) if len(op.results) == 1 else 0,
         ]
         for blocks, all_ops in inner[id(op)]:
             for block in blocks:
