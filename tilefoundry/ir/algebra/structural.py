@@ -201,52 +201,105 @@ def structural_equal(a: Expr | object, b: Expr | object) -> bool:
     return _Equal().run(ra, rb)
 
 
-def _hash_op(root: Operation) -> int:
-    """Each op's hash from its own data, its regions' ops and its operands' producers, computed
-    operands first. Blocks are numbered in the order the ops holding them are first reached,
-    which structure alone decides; a block argument hashes as (block number, index), a result
-    as (its op's hash, index), each computed once. Iterative: a chain of any depth. Ops, blocks
-    and values are keyed by identity (`id`: they stay alive in the IR while it is hashed)."""
-    attrs = _AttrHashes()
-    attr_hash, hash_mapping = attrs.hash, attrs.hash_mapping
-    hashes: dict[int, int] = {}  # id(op) -> its hash, once computed
-    values: dict[int, int] = {}  # id(value) -> its hash as an operand
-    inner: dict[int, list[tuple[list[Block], list[list[Operation]]]]] = {}
-    """Each expanded op's regions: its blocks and their ops (read once)."""
-    block_count = 0
-    stack: list[tuple[Operation, bool]] = [(root, False)]
-    pop, push = stack.pop, stack.append
-    while stack:
-        op, done = pop()
-        if not done:
-            if id(op) in inner:
+_Regions = list[tuple[list[Block], list[list[Operation]]]]
+"""An op's regions as read once: each region's blocks and their ops."""
+
+
+class _Hash:
+    """Each op's hash from its own data, its regions' ops and its operands' producers; a block
+    argument hashes as (block number, index), a result as (its op's hash, index), each computed
+    once. The ops under the root are hashed in post-order of their regions (an op after what
+    it holds, a block's ops in order: a verified body defines a value before its uses); an
+    operand whose producer is not hashed by then (a producer outside the root, as an Expr's
+    operands are) is hashed first, operands before users. Both orders, and the numbering of
+    blocks in the order their ops are read, are decided by structure alone. Iterative: a chain
+    or a nesting of any depth. Ops and values are keyed by identity (`id`: they stay alive in
+    the IR while it is hashed)."""
+
+    def __init__(self) -> None:
+        self.attrs = _AttrHashes()
+        self.hashes: dict[int, int] = {}  # id(op) -> its hash, once computed
+        self.values: dict[int, int] = {}  # id(value) -> its hash as an operand
+        self.inner: dict[int, _Regions] = {}  # id(op) -> its regions, once read
+        self.block_count = 0
+
+    def expand(self, op: Operation) -> _Regions:
+        """Read `op`'s regions, numbering its blocks and their arguments."""
+        regions: _Regions = []
+        values = self.values
+        for region in op.regions:
+            blocks = _blocks_of(region)
+            all_ops = []
+            for block in blocks:
+                number = self.block_count
+                for arg in block.args:
+                    values[id(arg)] = hash(("arg", number, arg.index))
+                self.block_count = number + 1
+                all_ops.append(block_ops(block))
+            regions.append((blocks, all_ops))
+        self.inner[id(op)] = regions
+        return regions
+
+    def run(self, root: Operation) -> int:
+        order: list[Operation] = []  # the ops under root, children in reverse: reversed, post-order
+        pending = [root]
+        expand = self.expand
+        while pending:
+            op = pending.pop()
+            order.append(op)
+            if op.regions:
+                for _, all_ops in expand(op):
+                    for ops in all_ops:
+                        pending += ops
+            else:
+                self.inner[id(op)] = []
+        hashes, values, own = self.hashes, self.values, self.own
+        for op in reversed(order):
+            if id(op) in hashes:
                 continue
-            regions = []
-            needed: list[Operation] = []
-            for region in op.regions:
-                blocks = _blocks_of(region)
-                all_ops = []
-                for block in blocks:
-                    for arg in block.args:
-                        values[id(arg)] = hash(("arg", block_count, arg.index))
-                    block_count += 1
-                    ops = block_ops(block)
-                    all_ops.append(ops)
-                    needed += ops
-                regions.append((blocks, all_ops))
-            inner[id(op)] = regions
-            push((op, True))
+            for v in operands_of(op):
+                if id(v) not in values and isinstance(v, OpResult):
+                    self.producers_first(op)
+                    break
+            else:
+                own(op)
+        return hashes[id(root)]
+
+    def producers_first(self, start: Operation) -> None:
+        """Hash `start` after its operands' producers, in depth-first order."""
+        hashes, inner = self.hashes, self.inner
+        stack: list[tuple[Operation, bool]] = [(start, False)]
+        visited: set[int] = set()
+        while stack:
+            op, done = stack.pop()
+            if done:
+                self.own(op)
+                continue
+            if id(op) in hashes or id(op) in visited:
+                continue
+            visited.add(id(op))
+            regions = inner.get(id(op))
+            if regions is None:
+                regions = self.expand(op)
+            needed = [x for _, all_ops in regions for ops in all_ops for x in ops]
             needed += [v.op for v in operands_of(op) if isinstance(v, OpResult)]
-            stack.extend([(x, False) for x in reversed(needed) if id(x) not in inner])
-            continue
+            stack.append((op, True))
+            stack.extend([(x, False) for x in reversed(needed) if id(x) not in hashes])
+
+    def own(self, op: Operation) -> None:
+        """`op`'s hash, its regions' ops and its operands' producers hashed."""
+        attrs, hashes, values = self.attrs, self.hashes, self.values
+        attr_hash = attrs.hash
+        results = op.results
         parts: list[object] = [
             op.name,
-            hash_mapping(op.properties),
-            hash_mapping(op.attributes) if op.attributes else 0,
-            tuple([attr_hash(t) for t in result_types_of(op)]) if len(op.results) != 1 else 0,
-            attr_hash(op.results[0].type) if len(op.results) == 1 else 0,
+            attrs.hash_mapping(op.properties),
+            attrs.hash_mapping(op.attributes) if op.attributes else 0,
+            attr_hash(results[0].type)
+            if len(results) == 1
+            else tuple([attr_hash(t) for t in result_types_of(op)]),
         ]
-        for blocks, all_ops in inner[id(op)]:
+        for blocks, all_ops in self.inner[id(op)]:
             for block in blocks:
                 parts.append(tuple([attr_hash(t) for t in block.arg_types]))
             for ops in all_ops:
@@ -258,10 +311,9 @@ def _hash_op(root: Operation) -> int:
                 var = Var.view(v)
                 found = hash(("free", var.name, attr_hash(v.type), var.is_const))
             parts.append(found)
-        hashes[id(op)] = own = hash(tuple(parts))
-        for result in op.results:
-            values[id(result)] = hash((own, result.index))
-    return hashes[id(root)]
+        hashes[id(op)] = mine = hash(tuple(parts))
+        for result in results:
+            values[id(result)] = hash((mine, result.index))
 
 
 def structural_hash(node: Expr | object) -> int:
@@ -269,4 +321,4 @@ def structural_hash(node: Expr | object) -> int:
     root = _root(node)
     if isinstance(root, Var):
         return hash(("var", root.name, root.type, root.is_const))
-    return _hash_op(root)
+    return _Hash().run(root)
