@@ -166,7 +166,8 @@ class _Equal:
         return True
 
     def regions(self, regions_a: Sequence[Region], regions_b: Sequence[Region]) -> bool:
-        pair, values, blocks = self.pair, self.values, self.blocks
+        values, blocks, ops, matched = self.values, self.blocks, self.ops, self.matched
+        pending = self.pending
         for ra, rb in zip(regions_a, regions_b, strict=True):
             blocks_a, blocks_b = _blocks_of(ra), _blocks_of(rb)
             if len(blocks_a) != len(blocks_b):
@@ -182,9 +183,18 @@ class _Equal:
                 ops_a, ops_b = block_ops(ba), block_ops(bb)
                 if len(ops_a) != len(ops_b):
                     return False
-                for x, y in zip(ops_a, ops_b, strict=True):
-                    if not pair(x, y):
+                for x, y in zip(ops_a, ops_b, strict=True):  # `pair`, written out
+                    if id(x) in ops:
+                        if ops[id(x)] is not y:
+                            return False
+                        continue
+                    if id(y) in matched or not same_result_types(x, y):
                         return False
+                    ops[id(x)] = y
+                    matched.add(id(y))
+                    for rx, ry in zip(x.results, y.results, strict=True):
+                        values[id(rx)] = ry
+                    pending.append((x, y))
         return True
 
 
