@@ -27,9 +27,12 @@ __all__ = ["structural_equal", "structural_hash"]
 
 
 def _root(node: object) -> Operation | Var:
-    inner = getattr(node, "function_op", None) or getattr(node, "module_op", None)
-    if isinstance(inner, Operation):
-        return inner
+    # Looked up on the class: a Module's instance lookup of a missing name searches its members.
+    for name in ("function_op", "module_op"):
+        if getattr(type(node), name, None) is not None:
+            inner = getattr(node, name)
+            if isinstance(inner, Operation):
+                return inner
     if isinstance(node, Operation | Var):
         return node
     raise TypeError(f"expected an IR node (an Expr, a Function or a Module), got {shown(node)}")
