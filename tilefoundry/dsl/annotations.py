@@ -15,7 +15,8 @@ read a string in an annotation as a forward reference, so the names are the lint
 spelling). `ConstTensor` marks a const parameter (`Var.is_const`: an external constant such as
 a weight). `.named("layer0.wq")` names the parameter when its IR name is not a Python
 identifier. `tilefoundry.Tensor` (the pattern) is accepted in place of `Tensor`.
-`Buffer[shape, dtype]` is a TIR buffer parameter (`tilefoundry.BufferType`).
+`Buffer[shape, dtype]` is a TIR buffer parameter (`tilefoundry.BufferType`), `TupleOf[Tensor[...],
+...]` a parameter of a tuple type.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ import sys
 from dataclasses import dataclass
 from typing import Any
 
-from tilefoundry.dialects.tf.types import BufferType, DimVar, TensorType
+from tilefoundry.dialects.tf.types import BufferType, DimVar, TensorType, TupleType
 from tilefoundry.dsl.errors import DSLError
 
 __all__ = [
@@ -34,6 +35,7 @@ __all__ = [
     "ConstTensor",
     "ParamType",
     "Tensor",
+    "TupleOf",
     "bf16",
     "f16",
     "f32",
@@ -53,7 +55,7 @@ i1, i8, i16, i32, i64 = "i1", "i8", "i16", "i32", "i64"
 class ParamType:
     """What an annotation says: the parameter's type, const-ness and (optional) IR name."""
 
-    type: TensorType | BufferType
+    type: TensorType | BufferType | TupleType
     is_const: bool = False
     name: str | None = None
 
@@ -133,3 +135,21 @@ class Buffer:
 
     def __class_getitem__(cls, item: Any) -> ParamType:
         return _param_type(item, False, "Buffer")
+
+
+class TupleOf:
+    """`TupleOf[Tensor[...], Tensor[...]]`: a parameter of a tuple type (`tuple<...>`), its
+    items tensor (or tuple) annotations."""
+
+    def __class_getitem__(cls, item: Any) -> ParamType:
+        items = item if isinstance(item, tuple) else (item,)
+        types: list[Any] = []
+        for index, part in enumerate(items):
+            if not isinstance(part, ParamType) or isinstance(part.type, BufferType):
+                message = f"TupleOf[...]: item #{index} is a Tensor[...] or TupleOf[...]"
+                raise _at_caller(message).with_traceback(None)
+            types.append(part.type)
+        try:
+            return ParamType(TupleType(tuple(types)))
+        except (TypeError, ValueError) as err:
+            raise _at_caller(f"TupleOf[...]: {err}").with_traceback(None) from None

@@ -52,6 +52,7 @@ from tilefoundry.dialects.tf.types import (
     DimVar,
     IRType,
     TensorType,
+    TupleType,
     UnitType,
     from_attr,
 )
@@ -90,7 +91,7 @@ from __future__ import annotations
 
 import tilefoundry as tf
 from tilefoundry import ops
-from tilefoundry.dsl import Buffer, ConstTensor, Tensor
+from tilefoundry.dsl import Buffer, ConstTensor, Tensor, TupleOf
 from tilefoundry.tir import DispatchCall
 """
 
@@ -272,6 +273,9 @@ class _Script:
         return f"{cls.__module__}.{cls.__qualname__}({attrs})"
 
     def type(self, type: IRType, is_const: bool) -> str:
+        if isinstance(type, TupleType) and not is_const:
+            items = ", ".join(self.type(t, False) for t in type.fields)
+            return f"TupleOf[{items}{',' if len(type.fields) == 1 else ''}]"
         if not isinstance(type, TensorType | BufferType):
             raise ValueError(f"the DSL annotates tensor and buffer parameters; got {type}")
         dims = ", ".join(
@@ -295,7 +299,8 @@ class _Function:
 
     def reserved(self) -> set[str]:
         """Names a value may not take: the module's symbols and the script's imports."""
-        fixed = {"self", "tf", "ops", "Tensor", "ConstTensor", "Buffer", "DispatchCall", "np"}
+        fixed = {"self", "tf", "ops", "Tensor", "ConstTensor", "Buffer", "TupleOf", "DispatchCall"}
+        fixed.add("np")
         fixed.add("tilefoundry")
         return fixed | self.symbols
 
@@ -315,6 +320,10 @@ class _Function:
         self.script.where = op
         name = cast(StringAttr, op.properties["sym_name"]).data
         decorator = "@tf.func" if isinstance(op, FuncOp) else "@tf.prim_func"
+        if op.attributes:
+            raise ValueError(
+                f"function '{name}' carries discardable attributes, which the DSL cannot say"
+            )
         try:
             check_var_name(name)
         except (TypeError, ValueError) as err:

@@ -15,7 +15,7 @@ import pytest
 
 import tilefoundry as tf
 from tilefoundry import ops
-from tilefoundry.dsl import ConstTensor, DSLError, Mesh, Tensor, f32
+from tilefoundry.dsl import ConstTensor, DSLError, Mesh, Tensor, TupleOf, f32
 
 _spec = importlib.util.spec_from_file_location(
     "dsl_wrapping", Path(__file__).with_name("wrapping.py")
@@ -304,3 +304,18 @@ def test_a_class_body_function_named_otherwise_than_its_def(tmp_path: Path) -> N
             @tf.func(target="h100")
             def f(x: Tensor[(4,), f32]):
                 return x
+
+
+def test_a_tuple_parameter() -> None:
+    @tf.func
+    def f(t: TupleOf[Tensor[(4,), f32], Tensor[(4,), f32]]):
+        return t[0] * t[1]
+
+    assert str(f.functions[0].params[0].type) == "tuple<tensor<4xf32>, tensor<4xf32>>"
+
+    def build() -> Any:
+        @tf.func
+        def g(t: TupleOf[Tensor[(4,), f32], 3]):
+            return t[0]
+
+    refused(build, "TupleOf[Tensor[(4,), f32], 3]", "item #1 is a Tensor[...] or TupleOf[...]")

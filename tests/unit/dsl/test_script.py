@@ -19,12 +19,12 @@ ROOT = Path(__file__).parents[3]
 N = tf.DimVar("n", 1, 33)
 
 REFUSALS = (
-    "the DSL annotates tensor and buffer parameters",
     "a copy that records its owner's context",
     "a name the constructors the DSL calls refuse",  # a function's (non-ASCII: 'café')
     "a bf16 constant holding NaN payloads",
     "larger than the script prints",
     "'tf.mesh' is not part of the DSL",  # a mesh in a TIR statement (what tf-lower makes)
+    "carries discardable attributes",  # a function's (`attributes {note = "layer"}`)
 )
 """What print_script refuses among the lit inputs, and why (docstring of tilefoundry.dsl.script)."""
 
