@@ -16,8 +16,9 @@ Two kinds of cache, each bounded, none holding a dropped module's objects for go
 - A fact about these very objects (`CACHES.memo()`, an `IdentityMemo`: this op signature
   verified): keyed by identity, process-wide, at most `limit` entries. An entry holds its
   objects weakly and goes when the first of them does, so it lives no longer than the IR that
-  uses them: parsing the same text twice keeps nothing of the first parse once its module is
-  dropped, while copies of a module (which share its attributes) share its entries.
+  uses them: parsing the same text again and again keeps no verdict on a dropped module's
+  attributes (only the value caches' one representative of each value), while copies of a
+  module (which share its attributes) share its entries.
 
 A cache is made through `CACHES`, never as a module-level dict of its own. `clear_caches()`
 (`tilefoundry.clear_caches`) empties them all; `CACHES.sizes()` counts their entries.
