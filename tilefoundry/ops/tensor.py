@@ -62,11 +62,16 @@ def _split_sizes(shape: Sequence[Dim]) -> tuple[int, list[DimVar]]:
 @register_op(category="tensor")
 class Reshape(Op):
     """The same elements in row-major order under another shape; one entry may be `-1`, the
-    size the others leave (a DimVar when the input has one the other entries do not).
+    size the others leave (a DimVar when the input has one the other entries do not). With
+    `dims`, each `-1` entry is instead the size of the input dim `dims` names, in order (an
+    input with several DimVars: `[batch, seq, 64]` to `[batch, seq, 4, 16]` is
+    `shape = [-1, -1, 4, 16], dims = [0, 1]`).
 
     Types: the input's element count equals that of `shape` (with a `-1` entry, the size that
     makes them equal; with a DimVar in the input, the `-1` entry is that DimVar and the other
-    entries hold its static part); the result has `shape` and the input's dtype.
+    entries hold its static part; with `dims`, one input dim per `-1` entry, every DimVar of
+    the input among them, and the other entries hold the static part of the other dims); the
+    result has `shape` and the input's dtype.
 
     FLOPs: none (it moves data).
 
@@ -77,9 +82,27 @@ class Reshape(Op):
 
     input = ParamDef(kind="input", pattern=Tensor)
     shape = ParamDef(kind="attribute", annotation=tuple[int, ...])
+    dims = ParamDef(kind="attribute", annotation=tuple[int, ...], default=())
+
+    def _copied(self, x: TensorType) -> TensorType:
+        """The result with `dims`: each `-1` entry the input dim it names."""
+        target: tuple[int, ...] = self.shape
+        copied: tuple[int, ...] = self.dims
+        if target.count(-1) != len(copied) or any(d < -1 for d in target):
+            raise ValueError(f"shape {list(target)} needs one -1 entry per dim of {list(copied)}")
+        if len(set(copied)) != len(copied) or not all(0 <= d < x.rank for d in copied):
+            raise ValueError(f"dims {list(copied)} are not distinct dims of {x}")
+        rest = [d for i, d in enumerate(x.shape) if i not in copied]
+        static, dyn = _split_sizes(rest)
+        if dyn or static != math.prod(d for d in target if d != -1):
+            raise ValueError(f"cannot reshape {x} to {list(target)} keeping dims {list(copied)}")
+        taken = iter(x.shape[d] for d in copied)
+        return TensorType(tuple(next(taken) if d == -1 else d for d in target), x.dtype)
 
     def infer_type(self, *arg_types: IRType) -> IRType:
         (x,) = tensor_args(arg_types)
+        if self.dims:
+            return self._copied(x)
         target: tuple[int, ...] = self.shape
         if target.count(-1) > 1 or any(d < -1 for d in target):
             raise ValueError(f"shape {list(target)} may hold one -1 and sizes >= 0")
@@ -117,7 +140,12 @@ class Reshape(Op):
     def reference(self, *arrays: Any) -> Any:
         import numpy as np
 
-        return np.ascontiguousarray(np.reshape(arrays[0], self.shape))
+        (x,) = arrays
+        shape = self.shape
+        if self.dims:
+            taken = iter(x.shape[d] for d in self.dims)
+            shape = tuple(next(taken) if d == -1 else d for d in shape)
+        return np.ascontiguousarray(np.reshape(x, shape))
 
 
 @register_op(category="tensor")

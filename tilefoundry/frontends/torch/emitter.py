@@ -99,7 +99,20 @@ class Emitter:
         if have.shape == out.shape:
             return x
         shape = [-1 if isinstance(d, DimVar) else d for d in out.shape]
-        return self.call(ops.Reshape(shape=tuple(shape)), x)
+        dynamic = [d for d in have.shape if isinstance(d, DimVar)]
+        if len(dynamic) < 2:
+            return self.call(ops.Reshape(shape=tuple(shape)), x)
+        # several DimVars: each -1 entry the input dim that has its DimVar, in order
+        free = [i for i, d in enumerate(have.shape) if isinstance(d, DimVar)]
+        dims = []
+        for d in out.shape:
+            if isinstance(d, DimVar):
+                found = next((i for i in free if have.shape[i] == d), None)
+                if found is None:
+                    raise TorchImportError(f"a reshape of {have} to {out}")
+                free.remove(found)
+                dims.append(found)
+        return self.call(ops.Reshape(shape=tuple(shape), dims=tuple(dims)), x)
 
 
 def value_dtype(x: Any) -> str:

@@ -31,16 +31,35 @@ def expand(em: Emitter, node: Any, args: list[Any], kwargs: dict[str, Any]) -> A
     assert isinstance(have, TensorType)
     lead = out.rank - have.rank
     shape: list[int] = []
+    grown: list[int] = []  # the dims a size-1 dim expands to a DimVar in
     for index, dim in enumerate(out.shape):
         if isinstance(dim, DimVar):
             if index < lead or have.shape[index - lead] != dim:
-                raise TorchImportError(f"expand to the dynamic dim {dim.name}")
+                grown.append(index)
             shape.append(-1)
         else:
             shape.append(dim)
     if have.shape == out.shape:
         return x
-    return em.call(ops.BroadcastTo(shape=tuple(shape)), x)
+    if not grown:
+        return em.call(ops.BroadcastTo(shape=tuple(shape)), x)
+    # to a DimVar: the static dims broadcast, then plus zeros of each DimVar along its dim
+    value = x
+    if lead:  # the new leading dims first, of size 1
+        padded = tuple(1 if i < lead else have.shape[i - lead] for i in range(out.rank))
+        value = em.reshape(value, TensorType(padded, have.dtype))
+    value = em.call(ops.BroadcastTo(shape=tuple(shape)), value)
+    for index in grown:
+        dim = out.shape[index]
+        assert isinstance(dim, DimVar)
+        zeros = em.call(ops.Binary(kind=ops.BinaryKind.MUL), em.iota(dim), em.literal(0, "i64"))
+        column = tuple(-1 if i == index else 1 for i in range(out.rank))
+        zeros = em.call(ops.Reshape(shape=column), em.cast(zeros, out.dtype))
+        if out.dtype == "i1":
+            value = em.call(ops.Logical(kind=ops.LogicalKind.OR), value, zeros)
+        else:
+            value = em.call(ops.Binary(kind=ops.BinaryKind.ADD), value, zeros)
+    return value
 
 
 def transpose(em: Emitter, node: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
