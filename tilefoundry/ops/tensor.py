@@ -40,6 +40,7 @@ from tilefoundry.codegen.builder.structured import (
 )
 from tilefoundry.diagnostics import ExecutionError
 from tilefoundry.dialects.tf.dense import numpy_dtype
+from tilefoundry.dialects.tf.numerics import contiguous
 from tilefoundry.dialects.tf.types import DimVar, IRType, TensorType, TupleType, from_attr
 from tilefoundry.ir.algebra.op_registry import Op, ParamDef, register_op
 from tilefoundry.ir.algebra.patterns import Tensor
@@ -117,7 +118,7 @@ class Reshape(Op):
     def reference(self, *arrays: Any) -> Any:
         import numpy as np
 
-        return np.ascontiguousarray(np.reshape(arrays[0], self.shape))
+        return contiguous(np.reshape(arrays[0], self.shape))
 
 
 @register_op(category="tensor")
@@ -179,7 +180,7 @@ class BroadcastTo(Op):
         (x,) = arrays
         lead = len(self.shape) - x.ndim
         shape = [x.shape[i - lead] if s == -1 else s for i, s in enumerate(self.shape)]
-        return np.ascontiguousarray(np.broadcast_to(x, shape))
+        return contiguous(np.broadcast_to(x, shape))
 
 
 @register_op(category="tensor")
@@ -317,12 +318,10 @@ class Slice(Op):
         return args[0] if from_attr(args[0].type) == result else None
 
     def reference(self, *arrays: Any) -> Any:
-        import numpy as np
-
         (x,) = arrays
         index = [slice(None)] * x.ndim
         index[self.axis] = slice(self.start, self.stop, self.step)
-        return np.ascontiguousarray(x[tuple(index)])
+        return contiguous(x[tuple(index)])
 
 
 def check_bounds(op: str, index: Any, size: int, axis: int) -> None:
@@ -445,7 +444,7 @@ class Index(Op):
         positions = tuple(np.asarray(i, dtype=np.int64) for i in indices)
         for axis, index in enumerate(positions):
             check_bounds(self.op_name, index, x.shape[axis], axis)
-        return np.ascontiguousarray(x[positions])
+        return contiguous(x[positions])
 
 
 @register_op(category="tensor")
