@@ -47,6 +47,7 @@ from tilefoundry.dialects.tf.types import (
     from_attr,
 )
 from tilefoundry.dialects.tir import DispatchOp, EvaluateOp, LetOp, PrimFuncOp
+from tilefoundry.interpreter.depth import deep_calls
 from tilefoundry.ir.traits import is_expression
 
 __all__ = [
@@ -315,14 +316,15 @@ def run_prim_function(function: PrimFuncOp, args: Sequence[Any]) -> Any:
 def run_any(op: Operation, args: Sequence[Any]) -> Any:
     """Run a `hir.func` or a `tir.prim_func` on numpy arrays; the result is the caller's own
     (writeable arrays: inside a run, tensors are read-only). A buffer argument that shares
-    memory with another argument is refused (`refuse_aliasing`)."""
+    memory with another argument is refused (`refuse_aliasing`). Calls may nest thousands
+    deep (`deep_calls`)."""
     assert isinstance(op, FuncOp | PrimFuncOp)
     if len(args) == len(op.param_types()):
         refuse_aliasing([n.data for n in op.param_names], op.param_types(), args)
-    if isinstance(op, PrimFuncOp):
-        return _released(run_prim_function(op, args))
-    assert isinstance(op, FuncOp)
-    return _released(run_function(op, args))
+    with deep_calls(op):
+        if isinstance(op, PrimFuncOp):
+            return _released(run_prim_function(op, args))
+        return _released(run_function(op, args))
 
 
 def _released(value: Any) -> Any:

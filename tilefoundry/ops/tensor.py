@@ -40,6 +40,7 @@ from tilefoundry.codegen.builder.structured import (
 )
 from tilefoundry.diagnostics import ExecutionError
 from tilefoundry.dialects.tf.dense import numpy_dtype
+from tilefoundry.dialects.tf.numerics import contiguous
 from tilefoundry.dialects.tf.types import DimVar, IRType, TensorType, TupleType, from_attr
 from tilefoundry.ir.algebra.op_registry import Op, ParamDef, register_op
 from tilefoundry.ir.algebra.patterns import Tensor
@@ -145,7 +146,7 @@ class Reshape(Op):
         if self.dims:
             taken = iter(x.shape[d] for d in self.dims)
             shape = tuple(next(taken) if d == -1 else d for d in shape)
-        return np.ascontiguousarray(np.reshape(x, shape))
+        return contiguous(np.reshape(x, shape))
 
 
 @register_op(category="tensor")
@@ -207,7 +208,7 @@ class BroadcastTo(Op):
         (x,) = arrays
         lead = len(self.shape) - x.ndim
         shape = [x.shape[i - lead] if s == -1 else s for i, s in enumerate(self.shape)]
-        return np.ascontiguousarray(np.broadcast_to(x, shape))
+        return contiguous(np.broadcast_to(x, shape))
 
 
 @register_op(category="tensor")
@@ -345,12 +346,10 @@ class Slice(Op):
         return args[0] if from_attr(args[0].type) == result else None
 
     def reference(self, *arrays: Any) -> Any:
-        import numpy as np
-
         (x,) = arrays
         index = [slice(None)] * x.ndim
         index[self.axis] = slice(self.start, self.stop, self.step)
-        return np.ascontiguousarray(x[tuple(index)])
+        return contiguous(x[tuple(index)])
 
 
 def check_bounds(op: str, index: Any, size: int, axis: int) -> None:
@@ -473,7 +472,7 @@ class Index(Op):
         positions = tuple(np.asarray(i, dtype=np.int64) for i in indices)
         for axis, index in enumerate(positions):
             check_bounds(self.op_name, index, x.shape[axis], axis)
-        return np.ascontiguousarray(x[positions])
+        return contiguous(x[positions])
 
 
 @register_op(category="tensor")

@@ -31,7 +31,15 @@ from typing import Any
 
 from tilefoundry.dialects.tf.dense import numpy_dtype
 
-__all__ = ["cast_array", "held_as", "int_range", "number_as", "round_bf16", "widened"]
+__all__ = [
+    "cast_array",
+    "contiguous",
+    "held_as",
+    "int_range",
+    "number_as",
+    "round_bf16",
+    "widened",
+]
 
 
 def round_bf16(x: Any) -> Any:
@@ -126,6 +134,14 @@ def _quieted(x: Any) -> Any:
     quiet = np.array(1 << (np.finfo(x.dtype).nmant - 1), dtype=unsigned)
     bits = x.view(unsigned)
     return np.where(nan, bits | quiet, bits).astype(unsigned).view(x.dtype)
+
+
+def contiguous(x: Any) -> Any:
+    """`x` as a C-contiguous array of its own shape: unlike `np.ascontiguousarray`, a 0-d
+    value stays 0-d (a rank-0 result must not come back as shape `(1,)`)."""
+    import numpy as np
+
+    return np.array(x, order="C", copy=None)
 
 
 def widened(x: Any) -> Any:
