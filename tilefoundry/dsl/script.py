@@ -247,6 +247,8 @@ class _Script:
     def value(self, value: object) -> str:
         if isinstance(value, enum.Enum):
             cls = type(value)
+            if getattr(ops, cls.__name__, None) is cls:  # `ops.conv` is a builder, not its module
+                return f"ops.{cls.__name__}.{value.name}"
             self.imports.add(f"import {cls.__module__}")
             return f"{cls.__module__}.{cls.__qualname__}.{value.name}"
         if isinstance(value, float):
