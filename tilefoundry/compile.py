@@ -164,6 +164,7 @@ class CompiledModule:
             return native_call
         params = [(p.name, p.is_const) for p in function.params]
         free = [name for name, const in params if not const]
+        native.trust(bindings)  # checked when bound: each call reuses that check
 
         def run(*args: Any) -> Any:
             if len(args) != len(free):

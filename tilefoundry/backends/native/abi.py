@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import ctypes
 import threading
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -64,6 +64,11 @@ def descriptor(array: Any) -> ctypes.Structure:
     return structure
 
 
+def _signature(array: Any) -> tuple[Any, ...]:
+    """What a descriptor of the array depends on: its memory, shape and strides."""
+    return (array.__array_interface__["data"][0], array.shape, array.strides, array.dtype)
+
+
 def _storage(array: Any, dtype: str) -> Any:
     """A C-contiguous array of the element type's bits (bf16: the high halves)."""
     if dtype == "bf16":
@@ -109,6 +114,30 @@ class NativeFunction:
         self._entry = getattr(library, abi.c_symbol)
         self._entry.restype = None
         self._library = library  # kept alive as long as the function
+        self._trusted: dict[int, tuple[Any, Any, Any, tuple[Any, ...]]] = {}
+
+    def trust(self, values: Mapping[str, Any]) -> None:
+        """Arguments checked once for all (a `LoadedModule`'s bindings, by parameter name: each a
+        read-only array its parameter's check returned): a call given the same array object,
+        with the same memory, shape and strides, reuses its check and its descriptor. Only
+        statically shaped tensor parameters of a function without buffers are trusted."""
+        params = self.abi.params
+        if any(isinstance(p.type, BufferType) for p in params):
+            return
+        for index, param in enumerate(params):
+            array = values.get(param.name)
+            type = param.type
+            if (
+                not isinstance(array, np.ndarray)
+                or array.flags.writeable
+                or not isinstance(type, TensorType)
+                or not all(isinstance(d, int) for d in type.shape)
+                or check_argument(param.name, type, array, {}) is not array
+            ):
+                continue
+            storage = _storage(array, type.dtype)
+            structure = descriptor(storage)
+            self._trusted[index] = (array, storage, structure, _signature(array))
 
     @property
     def name(self) -> str:
@@ -123,14 +152,28 @@ class NativeFunction:
                 f"function '{self.name}' takes {len(params)} argument(s) ({names}), got {len(args)}"
             )
         sizes: dict[str, int] = {}
-        held = [check_argument(p.name, p.type, a, sizes) for p, a in zip(params, args, strict=True)]
+        trusted = self._trusted
+        reused: dict[int, Any] = {}
+        held = []
+        for index, (p, a) in enumerate(zip(params, args, strict=True)):
+            known = trusted.get(index)
+            if known is not None and known[0] is a and known[3] == _signature(a):
+                reused[index] = known
+                held.append(a)
+            else:
+                held.append(check_argument(p.name, p.type, a, sizes))
         keep: list[Any] = []
         pointers: list[Any] = []
         write_back: list[tuple[Any, Any, str]] = []
         buffers = [
             value for p, value in zip(params, held, strict=True) if isinstance(p.type, BufferType)
         ]
-        for param, value in zip(params, held, strict=True):
+        for index, (param, value) in enumerate(zip(params, held, strict=True)):
+            found = reused.get(index)
+            if found is not None:
+                keep.append(found[1])
+                pointers.append(ctypes.byref(found[2]))
+                continue
             for leaf, array in _leaves(param.type, value):
                 if isinstance(leaf, BufferType):
                     direct = (

@@ -168,3 +168,37 @@ def test_without_bindings_every_param_is_taken() -> None:
         tf.compile(module, {})
     with pytest.raises(ValueError, match="unknown backend 'gpu'"):
         tf.compile(module, backend="gpu")
+
+
+def test_bound_weights_are_checked_once_then_reused(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A weight is checked when bound (`LoadedModule`); each call then checks only the free
+    arguments, and reuses the weight's descriptor."""
+    import tilefoundry.backends.native.abi as abi
+
+    module = tf.parse_module(
+        """
+tf.module @m entry @f {
+  hir.func @f(%x: tensor<3xf32>, %w: tensor<3xbf16> {const}) -> tensor<3xf32> {
+    %c = tf.call tf.math.cast<dtype = f32>(%w) : (tensor<3xbf16>) -> tensor<3xf32>
+    %y = tf.call tf.math.binary<kind = mul>(%x, %c) : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+    hir.return %y : tensor<3xf32>
+  }
+}
+""",
+        "m.mlir",
+    )
+    w = np.float32([1.00390625, -2.5, 3.0])  # the first is rounded to bf16 (1.0) when bound
+    bound = tf.compile(module, {"w": w})
+    x = np.float32([1, 2, 3])
+    assert bound.f(x).tobytes() == module.f(x, w).tobytes()  # the runner made: `w` trusted
+    checked: list[str] = []
+    original = abi.check_argument
+
+    def counting(name: str, *rest: Any) -> Any:
+        checked.append(name)
+        return original(name, *rest)
+
+    monkeypatch.setattr(abi, "check_argument", counting)
+    for _ in range(3):
+        assert bound.f(x).tobytes() == module.f(x, w).tobytes()
+    assert checked == ["x", "x", "x"]
