@@ -173,7 +173,7 @@ def test_without_bindings_every_param_is_taken() -> None:
 def test_bound_weights_are_checked_once_then_reused(monkeypatch: pytest.MonkeyPatch) -> None:
     """A weight is checked when bound (`LoadedModule`); each call then checks only the free
     arguments, and reuses the weight's descriptor."""
-    import tilefoundry.backends.native.abi as abi
+    from tilefoundry.interpreter.evaluate import check_argument
 
     module = tf.parse_module(
         """
@@ -187,18 +187,17 @@ tf.module @m entry @f {
 """,
         "m.mlir",
     )
-    w = np.float32([1.00390625, -2.5, 3.0])  # the first is rounded to bf16 (1.0) when bound
+    w = np.array([1.00390625, -2.5, 3.0], np.float32)  # the first is bf16's 1.0 once bound
     bound = tf.compile(module, {"w": w})
-    x = np.float32([1, 2, 3])
+    x = np.array([1, 2, 3], np.float32)
     assert bound.f(x).tobytes() == module.f(x, w).tobytes()  # the runner made: `w` trusted
     checked: list[str] = []
-    original = abi.check_argument
 
     def counting(name: str, *rest: Any) -> Any:
         checked.append(name)
-        return original(name, *rest)
+        return check_argument(name, *rest)
 
-    monkeypatch.setattr(abi, "check_argument", counting)
+    monkeypatch.setattr("tilefoundry.backends.native.abi.check_argument", counting)
     for _ in range(3):
         assert bound.f(x).tobytes() == module.f(x, w).tobytes()
     assert checked == ["x", "x", "x"]
