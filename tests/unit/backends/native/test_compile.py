@@ -208,3 +208,36 @@ def test_aliased_arguments_are_refused_as_the_interpreter_refuses_them(kernel: A
         in str(native.value)
     )
     assert (acc == 1).all()
+
+
+def test_bound_weights_are_checked_once_then_reused(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A weight is checked when bound (`LoadedModule`); each call then checks only the free
+    arguments, and reuses the weight's descriptor."""
+    from tilefoundry.interpreter.evaluate import check_argument
+
+    module = tf.parse_module(
+        """
+tf.module @m entry @f {
+  hir.func @f(%x: tensor<3xf32>, %w: tensor<3xbf16> {const}) -> tensor<3xf32> {
+    %c = tf.call tf.math.cast<dtype = f32>(%w) : (tensor<3xbf16>) -> tensor<3xf32>
+    %y = tf.call tf.math.binary<kind = mul>(%x, %c) : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+    hir.return %y : tensor<3xf32>
+  }
+}
+""",
+        "m.mlir",
+    )
+    w = np.array([1.00390625, -2.5, 3.0], np.float32)  # the first is bf16's 1.0 once bound
+    bound = tf.compile(module, {"w": w})
+    x = np.array([1, 2, 3], np.float32)
+    assert bound.f(x).tobytes() == module.f(x, w).tobytes()  # the runner made: `w` trusted
+    checked: list[str] = []
+
+    def counting(name: str, *rest: Any) -> Any:
+        checked.append(name)
+        return check_argument(name, *rest)
+
+    monkeypatch.setattr("tilefoundry.backends.native.abi.check_argument", counting)
+    for _ in range(3):
+        assert bound.f(x).tobytes() == module.f(x, w).tobytes()
+    assert checked == ["x", "x", "x"]
