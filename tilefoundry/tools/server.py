@@ -488,8 +488,10 @@ class _Server:
             signal.signal(signal.SIGTERM, signal.SIG_DFL)
             for fd in (self.listener.fileno(), self.wake_r, self.wake_w):
                 os.close(fd)
-            for other in [*self.clients, *self.pending]:
+            for other in self.clients:
                 other.close()
+            for pending in self.pending.values():  # its streams too: a pipe's write end
+                pending.close()  # held here would keep this run's stdin from its end (a hang)
             gc.unfreeze()
             _child(conn, req, self.pid, self.die_with_server)
         req.close()

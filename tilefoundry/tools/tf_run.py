@@ -9,10 +9,12 @@ what it returns.
     cat model.mlir | tf-run -                  # the module from standard input (also: no file)
 
 Arguments not given with `--input` are drawn at random: floats from a normal distribution,
-integers and booleans from small ranges. The output shows the call, which variant or dispatch
-case each choice took, and the result as numpy prints it (elided when large):
+integers and booleans from small ranges. The output shows the call, which arguments were drawn,
+which variant or dispatch case each choice took, and the result as numpy prints it (elided
+when large):
 
     f(x[7, 4])
+      drawn at random (--seed 0): x
       ran @f: variant #0 [n: 1 to 8]
       -> array[7, 4] float32
          [[...]]
@@ -452,8 +454,11 @@ def _print_value(heading: str, value: Any) -> None:
         print(line)
 
 
-def _report(function: Any, arguments: list[Any], result: Any, selections: list[str]) -> None:
-    """The call, the choices it made, the result and each buffer's contents after the run."""
+def _report(
+    function: Any, arguments: list[Any], result: Any, selections: list[str], drawn: str
+) -> None:
+    """The call, which arguments were drawn at random (`drawn`), the choices it made, the
+    result and each buffer's contents after the run."""
     import numpy as np
 
     shown = ", ".join(
@@ -461,6 +466,8 @@ def _report(function: Any, arguments: list[Any], result: Any, selections: list[s
         for p, value in zip(_params(function), arguments, strict=True)
     )
     print(f"{function.function_name()}({shown})")
+    if drawn:
+        print(f"  {drawn}")
     for selection, count in Counter(selections).items():
         print(f"  ran {selection}" + (f" ({count} times)" if count > 1 else ""))
     _print_value(" ", result)
@@ -501,7 +508,9 @@ def run(argv: Sequence[str] | None) -> int:
         save_value(path, values[buffer])
     if any(names_stdout(path) for path in [result_path, *buffer_paths.values()] if path):
         sys.stdout = sys.stderr  # it holds a value: the summary goes to stderr (main restores it)
-    _report(function, arguments, result, selections)
+    drawn = [p.name for p in _params(function) if p.name not in inputs]
+    note = f"drawn at random (--seed {args.seed}): {', '.join(drawn)}" if drawn else ""
+    _report(function, arguments, result, selections, note)
     return 0
 
 

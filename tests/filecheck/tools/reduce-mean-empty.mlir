@@ -2,6 +2,7 @@
 // an error: it was an internal error).
 // RUN: tf-run %s 2>&1 | filecheck %s
 // CHECK:      {{^}}f(x[3, 0]){{$}}
+// CHECK-NEXT: {{^}}  drawn at random (--seed 0): x{{$}}
 // CHECK-NEXT: {{^}}  -> array[3] float32{{$}}
 // CHECK-NEXT: {{^}}     [nan nan nan]{{$}}
 // CHECK-NOT:  {{.}}

@@ -101,7 +101,9 @@ def _tf_run(args: list[str]) -> tuple[int, str, str]:
 def test_tf_run_runs_the_decoder_entry() -> None:
     code, out, err = _tf_run([str(DECODER), "--dim", "seq=4"])
     assert (code, err) == (0, "")
-    assert out.splitlines()[1] == "  -> array[4, 16] float32"
+    lines = out.splitlines()
+    assert lines[1].startswith("  drawn at random (--seed 0): x, layer0.norm1, ")
+    assert lines[2] == "  -> array[4, 16] float32"
 
 
 @pytest.mark.parametrize("rows", [3, 16, 17, 40])
@@ -120,7 +122,8 @@ def test_tf_run_writes_the_kernel_s_buffer_the_same_in_both_cases(
     )
     assert (code, err) == (0, "")
     case = "@scale_small" if rows <= 16 else "@scale_large"
-    assert case in text.splitlines()[1]
+    assert text.splitlines()[1] == "  drawn at random (--seed 0): out"  # its initial contents
+    assert case in text.splitlines()[2]
     np.testing.assert_array_equal(np.load(out), x * gain)
 
 

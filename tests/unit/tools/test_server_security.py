@@ -472,3 +472,29 @@ def test_a_stale_client_variable_runs_in_process(tmp_path: Path) -> None:
     for path in (tmp_path / "gone.sock", tmp_path / ("x" * 120), tmp_path):
         done = _tool([str(ADD)], path)
         assert done.returncode == 0 and done.stderr == b"" and b"tf.module @add" in done.stdout
+
+
+def test_a_fork_holds_no_stream_of_a_request_still_arriving(server: Server) -> None:
+    """A pending request's streams (here the write end of a pipe) are not inherited by the
+    fork of another: the run reading that pipe gets its end once the writer closes it (the
+    `tf-opt a | tf-opt` of every %roundtrip hung when the second request came first)."""
+    read_end, write_end = os.pipe()
+    pending = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    pending.connect(str(server.sock))
+    socket.send_fds(pending, [b"T"], [write_end, write_end, write_end])  # and nothing more
+    try:
+        reader = subprocess.Popen(
+            ["tf-opt", "--split-input-file"],
+            env=_env(TF_OPT_SERVER=str(server.sock)),
+            stdin=read_end,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        os.close(read_end)
+        assert server.wait_for(1)[0].startswith("served "), server.lines()
+        os.close(write_end)  # the last writer but for a fork that would have inherited it
+        out, err = reader.communicate(timeout=120)  # a hang guard: it ends at once
+        assert (reader.returncode, err) == (0, b""), err
+        assert out == b""  # an empty input, split: no chunk
+    finally:
+        pending.close()

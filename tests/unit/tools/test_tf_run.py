@@ -72,12 +72,13 @@ def test_prints_the_call_the_variant_that_ran_and_the_values(module: Path) -> No
     code, out, err = run([module, "--dim", "n=3"])
     assert (code, err) == (0, "")
     lines = out.splitlines()
-    assert lines[:3] == [
+    assert lines[:4] == [
         "f(x[3, 4])",
+        "  drawn at random (--seed 0): x",
         "  ran @f: variant #0 [n: 1 to 8]",
         "  -> array[3, 4] float32",
     ]
-    assert len(lines) == 6 and lines[3].startswith("     [[")
+    assert len(lines) == 7 and lines[4].startswith("     [[")
     code, out, _ = run([module, "--dim", "n=30"])
     assert "  ran @f: its own body (n = 30: no variant holds them)" in out.splitlines()
 
@@ -88,12 +89,13 @@ def test_an_effect_only_prim_function_prints_its_buffers(module: Path) -> None:
     code, out, err = run([module, "--function", "fill", "--seed", "3"])
     assert (code, err) == (0, "")
     lines = out.splitlines()
-    assert lines[:3] == [
+    assert lines[:4] == [
         "fill(dst[4], src[4])",
+        "  drawn at random (--seed 3): dst, src",
         "  -> nothing (an effect-only function)",
         "  buffer dst -> array[4] float32",
     ]
-    assert len(lines) == 4 and lines[3].startswith("     [")
+    assert len(lines) == 5 and lines[4].startswith("     [")
 
 
 def test_large_values_are_elided_as_numpy_does(module: Path) -> None:
@@ -110,10 +112,11 @@ def test_a_function_by_dotted_path_or_by_symbol_reference(module: Path) -> None:
     for path in ("c d.g", '@"c d"::@g'):
         code, out, err = run([module, "--function", path])
         assert (code, err) == (0, ""), path
-        assert out.splitlines()[1:4] == [
+        assert out.splitlines()[1:5] == [
+            "  drawn at random (--seed 0): t",
             "  -> (array[2] int32, array[2] bool)",
             "     [0] array[2] int32",
-            out.splitlines()[3],
+            out.splitlines()[4],
         ]
 
 
@@ -124,7 +127,7 @@ def test_inputs_from_and_outputs_to_npy_files(module: Path, tmp_path: Path) -> N
         [module, "--input", f"x={tmp_path / 'x.npy'}", "--output", tmp_path / "y.npy"]
     )
     assert (code, err) == (0, "")
-    assert out.splitlines()[0] == "f(x[5, 4])"
+    assert out.splitlines()[:2] == ["f(x[5, 4])", "  ran @f: variant #0 [n: 1 to 8]"]  # none drawn
     np.testing.assert_array_equal(np.load(tmp_path / "y.npy"), x)  # variant #0 returns x
     code, _, err = run([module, "--function", "c d.g", "--output", tmp_path / "t.npz"])
     assert (code, err) == (0, "")

@@ -106,6 +106,7 @@ def test_each_written_buffer_is_printed_and_saved(kernel: Path, tmp_path: Path) 
     assert (code, err) == (0, "")
     assert out.splitlines() == [
         "scale(x[4], out[4], acc[4])",
+        "  drawn at random (--seed 0): out, acc",
         "  -> nothing (an effect-only function)",
         "  buffer out -> array[4] float32",
         "     [2. 4. 6. 8.]",
