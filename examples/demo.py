@@ -8,7 +8,11 @@ the results on numpy inputs against a numpy reference. `make demo` runs this.
 3. compile one layer as a kernel: `tf-select` a layer's block (published with the target and
    hierarchy it resolves), `tf-inline` its calls, `tf-prune-unreachable` what is no longer
    called, `canonicalize`, `cse`, `tf-analyze`;
-4. run both results against numpy.
+4. compile the layer natively: `tilefoundry.lower` (HIR -> TIR), `tilefoundry.emit_mlir`
+   (upstream MLIR) and `tilefoundry.compile` (mlir-opt-19 ... cc: a shared library), every
+   stage's file kept in `build/native/` (docs/compile.md);
+5. run the model and the kernel (interpreted and native) against numpy: the max abs errors,
+   the native kernel against the interpreter, and the time per call of each.
 
     python examples/demo.py [--layers 4] [--seq 16] [--layer 2] [--out build]
 """
@@ -21,15 +25,20 @@ import subprocess
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 
 import tilefoundry as tf
+from tilefoundry.backends.native.toolchain import StageError, ToolchainError
 
 sys.path.insert(0, str(Path(__file__).parent))
 from decoder import WEIGHTS, build_decoder, random_weights, reference  # noqa: E402
 
+BOUND = 1e-4
+"""The largest max abs difference the demo accepts (against numpy, and native against the
+interpreter)."""
 MODEL_PIPELINE = "canonicalize,cse,tf-analyze{{dims=seq={seq} plot={plot}}}"
 KERNEL_PIPELINE = (
     "tf-select{{path=layer{layer}.block}},tf-inline,tf-prune-unreachable,canonicalize,cse,"
@@ -57,6 +66,22 @@ def _tf_opt(source: Path, pipeline: str, output: Path) -> tf.Module | None:
     print(f"      done in {time.perf_counter() - started:.2f} s; tf-analyze's table (stderr):")
     print("\n".join(f"      {line}" for line in run.stderr.splitlines()))
     return result
+
+
+def per_call(run: Callable[[], object], budget: float = 0.2) -> float:
+    """The best time of one call of `run` (seconds), over repeats filling about `budget` s."""
+    best = float("inf")
+    spent = 0.0
+    while spent < budget or best == float("inf"):
+        started = time.perf_counter()
+        run()
+        took = time.perf_counter() - started
+        best, spent = min(best, took), spent + took
+    return best
+
+
+def shown_time(seconds: float) -> str:
+    return f"{seconds * 1e3:.3f} ms" if seconds < 1 else f"{seconds:.2f} s"
 
 
 def example_roofline() -> str:
@@ -87,14 +112,14 @@ def main() -> int:
     out = Path(args.out)
     out.mkdir(exist_ok=True)
 
-    print(f"[1/4] building a {args.layers}-layer decoder ...", flush=True)
+    print(f"[1/5] building a {args.layers}-layer decoder ...", flush=True)
     root = build_decoder(args.layers)
     source = out / "decoder.mlir"
     source.write_text(tf.print_module(root, debuginfo=True))
     target = root.resolve_target()
     print(f"      {source}: {sum(_op_count(root).values())} ops, target {target} ({target.arch})")
 
-    print(f"[2/4] analyzing the whole model at seq = {args.seq} ...", flush=True)
+    print(f"[2/5] analyzing the whole model at seq = {args.seq} ...", flush=True)
     plot = out / "roofline.svg"
     pipeline = MODEL_PIPELINE.format(seq=args.seq, plot=plot)
     model = _tf_opt(source, pipeline, out / "decoder.opt.mlir")
@@ -102,7 +127,7 @@ def main() -> int:
         return 1
     print(f"      {plot}: the roofline, a point per function (docs/passes.md shows it)")
 
-    print(f"[3/4] compiling layer{args.layer}.block as a kernel ...", flush=True)
+    print(f"[3/5] compiling layer{args.layer}.block as a kernel ...", flush=True)
     pipeline = KERNEL_PIPELINE.format(layer=args.layer, seq=args.seq)
     kernel = _tf_opt(source, pipeline, out / f"layer{args.layer}.mlir")
     if kernel is None:
@@ -118,23 +143,57 @@ def main() -> int:
         if before[name] != after[name]:
             print(f"      {name}: {before[name]} -> {after[name]}")
 
-    print(f"[4/4] running both on x[{args.seq}x64] against numpy ...", flush=True)
+    print(f"[4/5] compiling layer{args.layer}.block natively ...", flush=True)
     weights = random_weights(root)
-    x = np.random.default_rng(1).standard_normal((args.seq, 64)).astype(np.float32)
-    errors = {}
-    got = tf.LoadedModule(model, weights).step(x)
-    errors["decoder step"] = float(np.max(np.abs(got - reference(x, weights, args.layers))))
-    layer_weights = {f"layer0.{w}": weights[f"layer{args.layer}.{w}"] for w in WEIGHTS}
     own = {w: weights[f"layer{args.layer}.{w}"] for w in WEIGHTS}
-    got = tf.LoadedModule(kernel, own)(x)
-    errors[f"layer{args.layer} kernel"] = float(
-        np.max(np.abs(got - reference(x, layer_weights, 1)))
+    started = time.perf_counter()
+    lowered = tf.lower(kernel)
+    text = tf.emit_mlir(lowered)
+    dump = out / "native"
+    try:
+        compiled = tf.compile(lowered, own, dump=dump)
+    except (ToolchainError, StageError) as err:  # a missing tool: the Debian package it is in
+        print(f"demo: {err}", file=sys.stderr)
+        return 1
+    print(
+        f"      tf.lower: {len(lowered.functions)} prim function(s); tf.emit_mlir: "
+        f"{len(text.splitlines())} lines of upstream MLIR"
     )
-    ok = all(error < 1e-4 for error in errors.values())
-    for what, error in errors.items():
-        print(
-            f"      {what}: max abs error vs numpy {error:.2e}  {'OK' if error < 1e-4 else 'MISMATCH'}"
-        )
+    files = sorted(dump.iterdir(), key=lambda f: f.stat().st_mtime)  # in the order of the stages
+    print(
+        f"      tf.compile: {time.perf_counter() - started:.2f} s; {dump}/ keeps every stage: "
+        f"{', '.join(f.name for f in files)}"
+    )
+
+    print(f"[5/5] running on x[{args.seq}x64] against numpy ...", flush=True)
+    x = np.random.default_rng(1).standard_normal((args.seq, 64)).astype(np.float32)
+    layer_weights = {f"layer0.{w}": weights[f"layer{args.layer}.{w}"] for w in WEIGHTS}
+    bound_model = tf.LoadedModule(model, weights)
+    interpreted = tf.LoadedModule(kernel, own)
+    want_model = reference(x, weights, args.layers)
+    want_layer = reference(x, layer_weights, 1)
+    got_interpreted, got_native = interpreted(x), compiled(x)
+    rows = [
+        ("decoder step, interpreter", bound_model.step(x), want_model, "numpy"),
+        (f"layer{args.layer} kernel, interpreter", got_interpreted, want_layer, "numpy"),
+        (f"layer{args.layer} kernel, native", got_native, want_layer, "numpy"),
+        (f"layer{args.layer} kernel, native", got_native, got_interpreted, "the interpreter"),
+    ]
+    ok = True
+    for what, got, want, against in rows:
+        error = float(np.max(np.abs(got - want)))
+        ok = ok and error < BOUND
+        verdict = "OK" if error < BOUND else f"MISMATCH (bound {BOUND:.0e})"
+        print(f"      {what}: max abs error vs {against} {error:.2e}  {verdict}")
+    times = {
+        "interpreter": per_call(lambda: interpreted(x)),
+        "native": per_call(lambda: compiled(x)),
+        "numpy": per_call(lambda: reference(x, layer_weights, 1)),
+    }
+    shown = ", ".join(f"{name} {shown_time(t)}" for name, t in times.items())
+    ratio = times["interpreter"] / times["native"]
+    faster = f"{ratio:.1f}x faster" if ratio >= 1 else f"{1 / ratio:.1f}x slower"
+    print(f"      layer{args.layer} time per call: {shown} (native {faster} than the interpreter)")
     return 0 if ok else 1
 
 

@@ -42,7 +42,9 @@ class CompiledModule:
             raise AttributeError(name)
         functions = self.module.function_named(name)
         if functions:
-            return self._runner(functions[0])
+            runner = self._runner(functions[0])
+            self.__dict__[name] = runner  # made once: later lookups do not come here
+            return runner
         children = [m for m in self.module.modules if m.attached_name == name]
         if children:
             # bindings are the weights of the module they were given for (its own functions'
@@ -70,8 +72,8 @@ class CompiledModule:
         if bindings is None:
             native_call: Callable[..., Any] = native
             return native_call
-        params = function.params
-        free = [p.name for p in params if not p.is_const]
+        params = [(p.name, p.is_const) for p in function.params]
+        free = [name for name, const in params if not const]
 
         def run(*args: Any) -> Any:
             if len(args) != len(free):
@@ -80,7 +82,7 @@ class CompiledModule:
                     f"weights are bound, got {len(args)}"
                 )
             supplied = iter(args)
-            return native(*(bindings[p.name] if p.is_const else next(supplied) for p in params))
+            return native(*(bindings[name] if const else next(supplied) for name, const in params))
 
         run.__name__ = run.__qualname__ = function.name
         return run

@@ -42,7 +42,7 @@ from tilefoundry.codegen.builder import (
     MValue,
 )
 from tilefoundry.codegen.builder.constants import tensor_constant
-from tilefoundry.codegen.builder.structured import tensor_cast
+from tilefoundry.codegen.builder.structured import materialized, tensor_cast
 from tilefoundry.codegen.builder.types import leaves, shaped_type, tensor_type
 from tilefoundry.codegen.entry import EntryABI, entry_abi, write_value_wrapper, write_wrapper
 from tilefoundry.codegen.symbols import check_prefix, inner_symbol, location_text, mangle
@@ -320,8 +320,8 @@ class _FunctionEmitter:
     def _call(
         self, callee: PrimFuncOp, args: Sequence[Emitted | None], result: IRType
     ) -> Emitted | None:
-        """`func.call` of a function of the tree: the leaves cast to its parameter types, the
-        results to the call's."""
+        """`func.call` of a function of the tree: the leaves cast to its parameter types (a view
+        copied first: `materialized`), the results to the call's."""
         b = self.b
         param_leaves = [t for p in callee.param_types() for t in leaves(p)]
         params = [self._type(t) for t in param_leaves]
@@ -332,7 +332,7 @@ class _FunctionEmitter:
                 f"a call in {self.where} passes one buffer as two parameters of "
                 f"'@{callee.sym_name.data}': buffers are passed by value here (the iree backend)"
             )
-        operands = [tensor_cast(b, b.read(v), t) for v, t in zip(given, params, strict=True)]
+        operands = [tensor_cast(b, materialized(b, b.read(v)), t) for v, t in zip(given, params, strict=True)]
         operands.append(b.status) if b.status is not None else None
         returns = [self._type(t) for t in leaves(callee.result_type())]
         count = len(returns)

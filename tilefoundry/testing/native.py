@@ -267,13 +267,22 @@ def _native_difference(
     return difference(expected, outcome(compiled, args))
 
 
-def check_native(programs: Sequence[GeneratedProgram], cache: Any = None) -> list[NativeMismatch]:
+def check_native(
+    programs: Sequence[GeneratedProgram], cache: Any = None, pipeline: Any = None
+) -> list[NativeMismatch]:
     """Every run of every program, compiled in one library and interpreted (see the module
-    docstring); the mismatches."""
+    docstring); the mismatches. The pipeline is `UNFUSED_PIPELINE` unless given: the reference
+    backend's schedules, a float matmul's multiply and add rounded each (the FMAs of
+    `NATIVE_PIPELINE` are within docs/ir.md's matmul bound, not bit for bit:
+    `tests/unit/backends/native/test_schedule.py`)."""
     from tilefoundry.backends.native.build import compile_modules
+    from tilefoundry.backends.native.pipeline import UNFUSED_PIPELINE
 
+    chosen = pipeline or UNFUSED_PIPELINE
     return check_runs(
-        programs, lambda trees: compile_modules(trees, cache=cache), _native_difference
+        programs,
+        lambda trees: compile_modules(trees, cache=cache, pipeline=chosen),
+        _native_difference,
     )
 
 

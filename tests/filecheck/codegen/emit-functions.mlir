@@ -106,3 +106,22 @@ tf.module @m entry @f {
     }
   }
 }
+
+// -----
+
+// A slice (a strided view once bufferized) is copied into memory of its own before a call:
+// one-shot-bufferize casts a call's operand to the callee's identity layout.
+// CHECK-LABEL: func.func private @tfi_1f(
+// CHECK: %[[S:.*]] = tensor.extract_slice %p0_0[0, 2] [2, 3] [1, 1] : tensor<2x8xi64> to tensor<2x3xi64>
+// CHECK-NEXT: %[[C:.*]] = bufferization.alloc_tensor() copy(%[[S]]) : tensor<2x3xi64>
+// CHECK-NEXT: func.call @tfi_1g(%[[C]], %status)
+tf.module @m entry @f {
+  tir.prim_func @f(%x: tensor<2x8xi64>) -> tensor<2x3xi64> {
+    %s = tir.let tf.call tf.tensor.slice<axis = 1, start = 2, stop = 5>(%x) : (tensor<2x8xi64>) -> tensor<2x3xi64>
+    %y = tir.let tf.call @g(%s) : (tensor<2x3xi64>) -> tensor<2x3xi64>
+    tir.return %y : tensor<2x3xi64>
+  }
+  tir.prim_func @g(%x: tensor<2x3xi64>) -> tensor<2x3xi64> {
+    tir.return %x : tensor<2x3xi64>
+  }
+}

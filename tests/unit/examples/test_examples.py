@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import os
 import re
 import runpy
 import sys
@@ -12,8 +13,22 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 ROOT = Path(__file__).parents[3]
+
+
+def native_toolchain() -> None:
+    """The native backend's tools (the demo compiles a layer with them): required where
+    `TF_REQUIRE_NATIVE` is set, as in CI; else the test skips, saying which is missing."""
+    from tilefoundry.backends.native.toolchain import ToolchainError, find_toolchain
+
+    try:
+        find_toolchain()
+    except ToolchainError as err:
+        if os.environ.get("TF_REQUIRE_NATIVE"):
+            pytest.fail(f"TF_REQUIRE_NATIVE is set: {err}")
+        pytest.skip(str(err))
 
 
 def test_the_decoder_example_matches_its_numpy_reference() -> None:
@@ -52,10 +67,11 @@ def test_the_readme_python_snippet_runs(tmp_path: Path) -> None:
 
 
 def test_the_demo_runs_its_pipelines_and_matches_numpy(tmp_path: Path) -> None:
-    """`make demo`, smaller: the model analysis table and the kernel pipeline, both checked
-    against numpy by the demo itself."""
-    import os
+    """`make demo`, smaller: the model analysis table, the kernel pipeline and the kernel
+    compiled natively, checked against numpy and the interpreter by the demo itself."""
     import subprocess
+
+    native_toolchain()
 
     env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
     args = ["--layers", "2", "--seq", "4", "--layer", "1", "--out", str(tmp_path)]
@@ -67,8 +83,13 @@ def test_the_demo_runs_its_pipelines_and_matches_numpy(tmp_path: Path) -> None:
     )
     assert run.returncode == 0, run.stdout + run.stderr
     assert "layer1.mlp" in run.stdout and "roofline time" in run.stdout
-    assert "layer1 kernel: max abs error" in run.stdout
+    for row in ("interpreter: max abs error vs numpy", "native: max abs error vs numpy"):
+        assert f"layer1 kernel, {row}" in run.stdout
+    assert "layer1 kernel, native: max abs error vs the interpreter" in run.stdout
+    assert "layer1 time per call: interpreter" in run.stdout and "native" in run.stdout
     assert "MISMATCH" not in run.stdout
+    stages = ["module.mlir", "module.llvm.mlir", "module.ll", "module.opt.ll", "module.o"]
+    assert all((tmp_path / "native" / name).stat().st_size > 0 for name in [*stages, "module.so"])
     plot = ET.fromstring((tmp_path / "roofline.svg").read_text())
     paths = {c.get("data-path") for c in plot.iter("{http://www.w3.org/2000/svg}circle")}
     assert paths == {

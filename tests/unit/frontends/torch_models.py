@@ -4,6 +4,7 @@ fails the tests instead of skipping them."""
 
 from __future__ import annotations
 
+import functools
 import os
 import shutil
 import subprocess
@@ -119,8 +120,10 @@ def _hf(name: str) -> tuple[Any, dict[str, Any], str]:
     return hf.BertModel(config), {}, "encoder.layer.1.attention"
 
 
+@functools.cache
 def import_model(name: str) -> Imported:
-    """Import one of the test models and run it in PyTorch on the same inputs."""
+    """Import one of the test models and run it in PyTorch on the same inputs (once per test
+    run: the files that import the same model share it; nothing changes an `Imported`)."""
     torch.manual_seed(0)
     if name in ("llama", "qwen2", "gpt2", "bert", *MORE_FAMILIES):
         model, kwargs, attention = _hf(name)

@@ -125,6 +125,11 @@ class MlirBuilder:
         self.status: MValue | None = None
         self.cells: dict[MValue, MValue] = {}
         self.location = ""
+        self.views: set[str] = set()
+        """The values whose buffer may be a strided view of another's (a `tensor.extract_slice`,
+        and what only renames one): `one-shot-bufferize` casts a `func.call`'s operand to the
+        callee's identity layout, which a view is not cast compatible with, so a call copies
+        them (`materialized`)."""
         self._index_constants: dict[int, MValue] = {}
 
     @property
@@ -264,13 +269,16 @@ class MlirBuilder:
         outs: Sequence[tuple[MValue, str]],
         iterators: Sequence[str],
         body: Callable[[list[MValue]], Sequence[MValue]],
+        attributes: Sequence[tuple[str, str]] = (),
     ) -> list[MValue]:
         """A `linalg.generic` over tensors: `ins` and `outs` with their indexing maps, the
         iterator types, and the body (given the block's scalar arguments, returns the values
-        it yields). Its results have the types of `outs`."""
+        it yields). Its results have the types of `outs`. `attributes` (name, value text) are
+        added to its attribute dictionary (a schedule's tag: `tf_schedule = "matmul"`)."""
         maps = ", ".join(m for _, m in (*ins, *outs))
         kinds = ", ".join(f'"{k}"' for k in iterators)
-        header = f"linalg.generic {{indexing_maps = [{maps}], iterator_types = [{kinds}]}}"
+        extra = "".join(f", {name} = {value}" for name, value in attributes)
+        header = f"linalg.generic {{indexing_maps = [{maps}], iterator_types = [{kinds}]{extra}}}"
         if ins:
             header += (
                 f" ins({', '.join(v.name for v, _ in ins)} : {', '.join(v.type for v, _ in ins)})"

@@ -20,6 +20,7 @@ __all__ = [
     "elementwise",
     "extract_slice",
     "insert_slice",
+    "materialized",
     "reshape",
     "tensor_cast",
     "transpose",
@@ -87,14 +88,14 @@ def reshape(b: MlirBuilder, x: MValue, source: TensorType, result: TensorType) -
     if source.shape == result.shape:
         return x
     if not result.shape:
-        return b.op(f"tensor.collapse_shape {x} [] : {x.type} into {text}", text)
+        return _renamed(b, x, b.op(f"tensor.collapse_shape {x} [] : {x.type} into {text}", text))
     if not source.shape:
         # a rank-0 tensor holds one element: every dim of the result is 1
-        return b.op(
-            f"tensor.expand_shape {x} [] output_shape [{', '.join('1' for _ in result.shape)}] "
-            f": {x.type} into {text}",
-            text,
+        ones = ", ".join("1" for _ in result.shape)
+        expanded = b.op(
+            f"tensor.expand_shape {x} [] output_shape [{ones}] : {x.type} into {text}", text
         )
+        return _renamed(b, x, expanded)
     sizes = [b.dim(d) for d in result.shape]
     shape_type = f"tensor<{len(sizes)}xindex>"
     shape = b.op(f"tensor.from_elements {', '.join(map(str, sizes))} : {shape_type}", shape_type)
@@ -127,10 +128,12 @@ def extract_slice(
     sizes = [_static_or_value(b, d) for d in result.shape]
     steps = strides if strides is not None else [1] * len(sizes)
     text = tensor_type(result)
-    return b.op(
+    value = b.op(
         f"tensor.extract_slice {x}{_slice_parts(b, offsets, sizes, steps)} : {x.type} to {text}",
         text,
     )
+    b.views.add(value.name)
+    return value
 
 
 def insert_slice(
@@ -153,4 +156,20 @@ def tensor_cast(b: MlirBuilder, x: MValue, type: str) -> MValue:
     if x.type == type:
         return x
     op = "memref.cast" if type.startswith("memref") else "tensor.cast"
-    return b.op(f"{op} {x} : {x.type} to {type}", type)
+    return _renamed(b, x, b.op(f"{op} {x} : {x.type} to {type}", type))
+
+
+def _renamed(b: MlirBuilder, x: MValue, y: MValue) -> MValue:
+    """`y`, the buffer of `x` under another type: a view when `x` is one."""
+    if x.name in b.views:
+        b.views.add(y.name)
+    return y
+
+
+def materialized(b: MlirBuilder, x: MValue) -> MValue:
+    """`x` in a buffer of its own when it may be a view (`MlirBuilder.views`): what a
+    `func.call` takes (`bufferization.alloc_tensor() copy(...)`), else `x`. By value (IREE)
+    always `x`: no bufferization here, IREE's own handles a view."""
+    if x.name not in b.views or b.by_value:
+        return x
+    return b.op(f"bufferization.alloc_tensor() copy({x}) : {x.type}", x.type)

@@ -132,6 +132,8 @@ def held_as(x: Any, dtype: str) -> Any:
 
     x = np.asarray(x)
     converted = cast_array(x, dtype)
+    if converted is x:  # nothing to change (no copy made: no bytes to compare)
+        return x
     if converted.dtype == x.dtype and converted.tobytes() == x.tobytes():
         return x
     return converted
