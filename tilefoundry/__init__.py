@@ -28,6 +28,7 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "from_exported_program": ("tilefoundry.frontends.torch", "from_exported_program"),
     "Cost": ("tilefoundry.analysis", "Cost"),
     "parse_module": ("tilefoundry.text", "parse_module"),
+    "clear_caches": ("tilefoundry.ir.caches", "clear_caches"),
     "print_module": ("tilefoundry.text", "print_module"),
     "TextError": ("tilefoundry.text", "TextError"),
     # expressions
@@ -126,6 +127,7 @@ __all__ = [
     "Var",
     "VerifyError",
     "binding_name",
+    "clear_caches",
     "diagnostic_location",
     "func",
     "function_selectors",

@@ -74,6 +74,9 @@ class CompiledModule:
             return native_call
         params = [(p.name, p.is_const) for p in function.params]
         free = [name for name, const in params if not const]
+        trust = getattr(native, "trust", None)
+        if trust is not None:  # checked when bound: each call reuses that check
+            trust(bindings)
 
         def run(*args: Any) -> Any:
             if len(args) != len(free):

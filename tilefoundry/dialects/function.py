@@ -63,7 +63,7 @@ from tilefoundry.dialects.tf.types import (
     from_attr,
 )
 from tilefoundry.ir.algebra.callable import FunctionLike
-from tilefoundry.ir.algebra.expr import VarOwner, check_var_name
+from tilefoundry.ir.algebra.expr import VarOwner, check_param_name
 from tilefoundry.ir.traits import ModuleMember, is_expression
 from tilefoundry.ir.verify.verifier import OpVerifyError
 
@@ -258,7 +258,7 @@ def verify_signature(
     seen: set[str] = set()
     for name in names:
         try:
-            check_var_name(name)
+            check_param_name(name)
         except ValueError as err:
             raise VerifyError(str(err)) from None
         if name in seen:
@@ -360,6 +360,12 @@ def dim_var_carrier(param_types: Sequence[IRType], name: str) -> DimVarCarrier |
     return None
 
 
+_CONST_PARAM = DictionaryAttr({"const": UnitAttr()})
+_PLAIN_PARAM = DictionaryAttr({})
+"""A parameter's `arg_attrs` entry, one object each (attributes are immutable): shared, a
+model's thousands of parameters compare by identity and are built once."""
+
+
 def signature_properties(
     name: str,
     names: Sequence[str],
@@ -374,9 +380,7 @@ def signature_properties(
         "param_names": ArrayAttr(StringAttr(n) for n in names),
     }
     if any(consts):
-        properties["arg_attrs"] = ArrayAttr(
-            DictionaryAttr({"const": UnitAttr()} if c else {}) for c in consts
-        )
+        properties["arg_attrs"] = ArrayAttr(_CONST_PARAM if c else _PLAIN_PARAM for c in consts)
     return properties
 
 

@@ -12,6 +12,7 @@ from tilefoundry.dsl.annotations import (
     Buffer,
     ConstTensor,
     Tensor,
+    TupleOf,
     bf16,
     f16,
     f32,
@@ -24,13 +25,16 @@ from tilefoundry.dsl.annotations import (
 )
 from tilefoundry.dsl.errors import DSLError
 from tilefoundry.dsl.functions import func, prim_func
+from tilefoundry.dsl.script import ScriptError
 
 __all__ = [
     "Buffer",
     "ConstTensor",
     "DSLError",
     "Mesh",
+    "ScriptError",
     "Tensor",
+    "TupleOf",
     "bf16",
     "f16",
     "f32",

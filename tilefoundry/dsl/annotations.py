@@ -15,21 +15,27 @@ read a string in an annotation as a forward reference, so the names are the lint
 spelling). `ConstTensor` marks a const parameter (`Var.is_const`: an external constant such as
 a weight). `.named("layer0.wq")` names the parameter when its IR name is not a Python
 identifier. `tilefoundry.Tensor` (the pattern) is accepted in place of `Tensor`.
-`Buffer[shape, dtype]` is a TIR buffer parameter (`tilefoundry.BufferType`).
+`Buffer[shape, dtype]` is a TIR buffer parameter (`tilefoundry.BufferType`), `TupleOf[Tensor[...],
+...]` a parameter of a tuple type.
 """
 
 from __future__ import annotations
 
+import linecache
+import os
+import sys
 from dataclasses import dataclass
 from typing import Any
 
-from tilefoundry.dialects.tf.types import BufferType, DimVar, TensorType
+from tilefoundry.dialects.tf.types import BufferType, DimVar, TensorType, TupleType
+from tilefoundry.dsl.errors import DSLError
 
 __all__ = [
     "Buffer",
     "ConstTensor",
     "ParamType",
     "Tensor",
+    "TupleOf",
     "bf16",
     "f16",
     "f32",
@@ -49,7 +55,7 @@ i1, i8, i16, i32, i64 = "i1", "i8", "i16", "i32", "i64"
 class ParamType:
     """What an annotation says: the parameter's type, const-ness and (optional) IR name."""
 
-    type: TensorType | BufferType
+    type: TensorType | BufferType | TupleType
     is_const: bool = False
     name: str | None = None
 
@@ -61,6 +67,39 @@ class ParamType:
 
 
 def _param_type(item: Any, is_const: bool, kind: str = "Tensor") -> ParamType:
+    try:
+        return _checked_param_type(item, is_const, kind)
+    except (TypeError, ValueError) as err:
+        raise _at_caller(f"{kind}[...]: {err}").with_traceback(None) from None
+
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def _at_caller(message: str) -> DSLError:
+    """A refused annotation as a `DSLError` at the expression that wrote it: the first frame
+    outside the DSL (Python evaluates annotations when the def runs), at the column of the
+    subscript it was evaluating; the DSL reading a string annotation places it itself."""
+    frame = sys._getframe(1)
+    while frame.f_back is not None and os.path.dirname(frame.f_code.co_filename) == _HERE:
+        frame = frame.f_back
+    code = frame.f_code
+    line, column, end = frame.f_lineno, 1, None
+    positions = list(code.co_positions())
+    index = frame.f_lasti // 2
+    text = linecache.getline(code.co_filename, line).rstrip("\n")
+    if 0 <= index < len(positions):
+        start, stop, col, end_col = positions[index]
+        if start is not None and col is not None:
+            line = start
+            text = linecache.getline(code.co_filename, line).rstrip("\n")
+            column = len(text.encode()[:col].decode(errors="ignore")) + 1
+            if stop == start and end_col is not None:
+                end = len(text.encode()[:end_col].decode(errors="ignore")) + 1
+    return DSLError(message, code.co_filename, line, column, text, end)
+
+
+def _checked_param_type(item: Any, is_const: bool, kind: str) -> ParamType:
     items = item if isinstance(item, tuple) else (item,)
     if len(items) != 2:
         raise TypeError(f"{kind}[...] takes a shape and a dtype, got {len(items)} item(s)")
@@ -96,3 +135,21 @@ class Buffer:
 
     def __class_getitem__(cls, item: Any) -> ParamType:
         return _param_type(item, False, "Buffer")
+
+
+class TupleOf:
+    """`TupleOf[Tensor[...], Tensor[...]]`: a parameter of a tuple type (`tuple<...>`), its
+    items tensor (or tuple) annotations."""
+
+    def __class_getitem__(cls, item: Any) -> ParamType:
+        items = item if isinstance(item, tuple) else (item,)
+        types: list[Any] = []
+        for index, part in enumerate(items):
+            if not isinstance(part, ParamType) or isinstance(part.type, BufferType):
+                message = f"TupleOf[...]: item #{index} is a Tensor[...] or TupleOf[...]"
+                raise _at_caller(message).with_traceback(None)
+            types.append(part.type)
+        try:
+            return ParamType(TupleType(tuple(types)))
+        except (TypeError, ValueError) as err:
+            raise _at_caller(f"TupleOf[...]: {err}").with_traceback(None) from None

@@ -16,7 +16,7 @@ from xdsl.ir import SSAValue
 from tilefoundry.codegen.builder import Emitted, MlirBuilder, values
 from tilefoundry.codegen.builder.composite import matmul
 from tilefoundry.codegen.builder.structured import transpose
-from tilefoundry.dialects.tf.numerics import widened
+from tilefoundry.dialects.tf.numerics import contiguous, widened
 from tilefoundry.dialects.tf.ops import defining_call
 from tilefoundry.dialects.tf.types import IRType, TensorType
 from tilefoundry.ir.algebra.op_registry import Op, ParamDef, register_op
@@ -162,4 +162,4 @@ class Transpose(Op):
     def reference(self, *arrays: Any) -> Any:
         import numpy as np
 
-        return np.ascontiguousarray(np.transpose(arrays[0], self.perm))
+        return contiguous(np.transpose(arrays[0], self.perm))

@@ -40,6 +40,7 @@ from tilefoundry.codegen.builder.structured import (
 )
 from tilefoundry.diagnostics import ExecutionError
 from tilefoundry.dialects.tf.dense import numpy_dtype
+from tilefoundry.dialects.tf.numerics import contiguous
 from tilefoundry.dialects.tf.types import DimVar, IRType, TensorType, TupleType, from_attr
 from tilefoundry.ir.algebra.op_registry import Op, ParamDef, register_op
 from tilefoundry.ir.algebra.patterns import Tensor
@@ -62,11 +63,16 @@ def _split_sizes(shape: Sequence[Dim]) -> tuple[int, list[DimVar]]:
 @register_op(category="tensor")
 class Reshape(Op):
     """The same elements in row-major order under another shape; one entry may be `-1`, the
-    size the others leave (a DimVar when the input has one the other entries do not).
+    size the others leave (a DimVar when the input has one the other entries do not). With
+    `dims`, each `-1` entry is instead the size of the input dim `dims` names, in order (an
+    input with several DimVars: `[batch, seq, 64]` to `[batch, seq, 4, 16]` is
+    `shape = [-1, -1, 4, 16], dims = [0, 1]`).
 
     Types: the input's element count equals that of `shape` (with a `-1` entry, the size that
     makes them equal; with a DimVar in the input, the `-1` entry is that DimVar and the other
-    entries hold its static part); the result has `shape` and the input's dtype.
+    entries hold its static part; with `dims`, one input dim per `-1` entry, every DimVar of
+    the input among them, and the other entries hold the static part of the other dims); the
+    result has `shape` and the input's dtype.
 
     FLOPs: none (it moves data).
 
@@ -77,9 +83,27 @@ class Reshape(Op):
 
     input = ParamDef(kind="input", pattern=Tensor)
     shape = ParamDef(kind="attribute", annotation=tuple[int, ...])
+    dims = ParamDef(kind="attribute", annotation=tuple[int, ...], default=())
+
+    def _copied(self, x: TensorType) -> TensorType:
+        """The result with `dims`: each `-1` entry the input dim it names."""
+        target: tuple[int, ...] = self.shape
+        copied: tuple[int, ...] = self.dims
+        if target.count(-1) != len(copied) or any(d < -1 for d in target):
+            raise ValueError(f"shape {list(target)} needs one -1 entry per dim of {list(copied)}")
+        if len(set(copied)) != len(copied) or not all(0 <= d < x.rank for d in copied):
+            raise ValueError(f"dims {list(copied)} are not distinct dims of {x}")
+        rest = [d for i, d in enumerate(x.shape) if i not in copied]
+        static, dyn = _split_sizes(rest)
+        if dyn or static != math.prod(d for d in target if d != -1):
+            raise ValueError(f"cannot reshape {x} to {list(target)} keeping dims {list(copied)}")
+        taken = iter(x.shape[d] for d in copied)
+        return TensorType(tuple(next(taken) if d == -1 else d for d in target), x.dtype)
 
     def infer_type(self, *arg_types: IRType) -> IRType:
         (x,) = tensor_args(arg_types)
+        if self.dims:
+            return self._copied(x)
         target: tuple[int, ...] = self.shape
         if target.count(-1) > 1 or any(d < -1 for d in target):
             raise ValueError(f"shape {list(target)} may hold one -1 and sizes >= 0")
@@ -117,7 +141,12 @@ class Reshape(Op):
     def reference(self, *arrays: Any) -> Any:
         import numpy as np
 
-        return np.ascontiguousarray(np.reshape(arrays[0], self.shape))
+        (x,) = arrays
+        shape = self.shape
+        if self.dims:
+            taken = iter(x.shape[d] for d in self.dims)
+            shape = tuple(next(taken) if d == -1 else d for d in shape)
+        return contiguous(np.reshape(x, shape))
 
 
 @register_op(category="tensor")
@@ -179,7 +208,7 @@ class BroadcastTo(Op):
         (x,) = arrays
         lead = len(self.shape) - x.ndim
         shape = [x.shape[i - lead] if s == -1 else s for i, s in enumerate(self.shape)]
-        return np.ascontiguousarray(np.broadcast_to(x, shape))
+        return contiguous(np.broadcast_to(x, shape))
 
 
 @register_op(category="tensor")
@@ -253,11 +282,12 @@ class Concat(Op):
 @register_op(category="tensor")
 class Slice(Op):
     """`x[start:stop:step]` along `axis` (Python's clamping of start and stop; step >= 1). A
-    whole dynamic dim (`start = 0`, `stop` past any size, `step = 1`) stays that DimVar.
+    whole dynamic dim (`start = 0`, `stop` past any size, `step = 1`) stays that DimVar; a
+    slice of one that stops within its least size (`x[:, :1]` of `seq >= 2`) is static.
 
     Types: `axis` is a dim of the input and `step >= 1`; the result has the input's type with
-    that dim the length of `range(start, stop, step)` clamped to it (a dynamic dim only
-    whole).
+    that dim the length of `range(start, stop, step)` clamped to it (a dynamic dim whole, or
+    with `0 <= start` and `0 <= stop <= ` its least size).
 
     FLOPs: none (it moves data).
 
@@ -280,9 +310,15 @@ class Slice(Op):
         size = x.shape[axis]
         new: Dim
         if isinstance(size, DimVar):
-            if (self.start, self.step) != (0, 1) or self.stop < size.hi:
-                raise ValueError(f"a slice of the dynamic dim {size.name} must take all of it")
-            new = size
+            if 0 <= self.start and 0 <= self.stop <= size.lo:  # within any size: static
+                new = len(range(self.start, self.stop, self.step))
+            elif (self.start, self.step) != (0, 1) or self.stop < size.hi:
+                raise ValueError(
+                    f"a slice of the dynamic dim {size.name} must take all of it, or stop "
+                    f"within its least size {size.lo}"
+                )
+            else:
+                new = size
         else:
             new = len(range(*slice(self.start, self.stop, self.step).indices(size)))
         return TensorType((*x.shape[:axis], new, *x.shape[axis + 1 :]), x.dtype)
@@ -299,6 +335,8 @@ class Slice(Op):
         start = 0
         if isinstance(size, int):
             start = slice(self.start, self.stop, self.step).indices(size)[0]
+        elif isinstance(result.shape[axis], int):  # stops within the dim's least size
+            start = self.start
         offsets: list[MValue | int] = [start if i == axis else 0 for i in range(x.rank)]
         strides = [self.step if i == axis else 1 for i in range(x.rank)]
         return extract_slice(b, values(args)[0], offsets, result, strides)
@@ -308,12 +346,10 @@ class Slice(Op):
         return args[0] if from_attr(args[0].type) == result else None
 
     def reference(self, *arrays: Any) -> Any:
-        import numpy as np
-
         (x,) = arrays
         index = [slice(None)] * x.ndim
         index[self.axis] = slice(self.start, self.stop, self.step)
-        return np.ascontiguousarray(x[tuple(index)])
+        return contiguous(x[tuple(index)])
 
 
 def check_bounds(op: str, index: Any, size: int, axis: int) -> None:
@@ -436,7 +472,7 @@ class Index(Op):
         positions = tuple(np.asarray(i, dtype=np.int64) for i in indices)
         for axis, index in enumerate(positions):
             check_bounds(self.op_name, index, x.shape[axis], axis)
-        return np.ascontiguousarray(x[positions])
+        return contiguous(x[positions])
 
 
 @register_op(category="tensor")
@@ -613,7 +649,9 @@ class Iota(DtypeOp):
 
 @register_op(category="tensor")
 class Full(DtypeOp):
-    """A tensor of `shape` whose every element is `value` (of `dtype`).
+    """A tensor of `shape` whose every element is `value` (of `dtype`), converted as
+    `tf.math.cast` converts the float64 `value` (rounded to nearest even, saturated at an
+    integer dtype's range, NaN 0 in an integer; `numerics.number_as`).
 
     Types: no inputs; `shape` has no negative size; the result has `shape` and `dtype`.
 
@@ -636,22 +674,18 @@ class Full(DtypeOp):
     def emit(
         self, b: MlirBuilder, args: Sequence[Emitted], arg_types: Sequence[IRType], result: IRType
     ) -> Emitted:
-        """A `linalg.fill` of the value as `np.full` converts it (bf16: to float32, then
-        rounded at run time, as the interpreter holds it)."""
-        import numpy as np
-
-        from tilefoundry.dialects.tf.dense import numpy_dtype
+        """A `linalg.fill` of the value as the interpreter converts it (`number_as`)."""
+        from tilefoundry.dialects.tf.numerics import number_as
 
         assert isinstance(result, TensorType)
-        held = "f32" if self.dtype == "bf16" else self.dtype
-        with np.errstate(all="ignore"):  # past a dtype's range is what np.full makes of it
-            element = np.full((), self.value, dtype=numpy_dtype(held))
-        scalar = scalar_constant(b, int(storage_bits(element, held)), held)
-        if self.dtype == "bf16":
-            scalar = convert(b, scalar, "f32", "bf16")
+        element = number_as(self.value, self.dtype)
+        scalar = scalar_constant(b, int(storage_bits(element, self.dtype)), self.dtype)
         return b.fill(scalar, b.empty(result))
 
     def reference(self, *arrays: Any) -> Any:
         import numpy as np
 
-        return np.full(self.shape, self.value, dtype=numpy_dtype(self.dtype))
+        from tilefoundry.dialects.tf.numerics import number_as
+
+        element = number_as(self.value, self.dtype)
+        return np.full(self.shape, element, dtype=numpy_dtype(self.dtype))

@@ -20,7 +20,9 @@
 // FILES-NEXT: module.mlir
 // FILES-NEXT: module.o
 // FILES-NEXT: module.opt.ll
+// FILES-NEXT: module.scheduled.mlir
 // FILES-NEXT: module.so
+// FILES-NEXT: schedule.mlir
 
 tf.module @m entry @f {
   tir.prim_func @f(%x: tensor<?x2xf32, #tf.dims<n: 1 to 9>>, %acc: !tf.buffer<?x2xf32, #tf.dims<n: 1 to 9>>) -> tensor<?x2xf32, #tf.dims<n: 1 to 9>> {

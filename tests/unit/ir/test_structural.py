@@ -250,3 +250,68 @@ def test_different_kinds_of_node_differ() -> None:
     x = Var("x", T4)
     differ(x, ops.neg(x))
     differ(Constant([1.0, 2.0, 3.0, 4.0]), Var("c", T4))
+
+
+# ---------------------------------------------------------------------------------------------
+# The walk's shortcuts keep the answers
+
+
+@pytest.mark.parametrize("make", [module, calling, with_tuples, mlp], ids=lambda f: f.__name__)
+def test_a_node_is_equal_to_itself(make: Callable[[], Any]) -> None:
+    node = make()
+    assert structural_equal(node, node)
+    assert structural_hash(node) == structural_hash(node)
+    same(node, make())
+
+
+def test_one_node_used_twice_differs_from_two_equal_nodes() -> None:
+    x = Var("x", T4)
+    e = ops.exp(x)
+    differ(ops.add(e, e), ops.add(ops.exp(x), ops.exp(x)))
+    same(ops.add(e, e), ops.add(*(lambda f: (f, f))(ops.exp(x))))
+
+
+def first_call(m: Module) -> Any:
+    return next(op for op in m.module_op.walk() if op.name == "tf.call")
+
+
+def test_a_changed_discardable_attribute_differs() -> None:
+    from xdsl.dialects.builtin import StringAttr
+
+    a, b = module(), module()
+    same(a, b)
+    first_call(b).attributes["note"] = StringAttr("x")
+    differ(a, b)
+    assert structural_hash(a) != structural_hash(b)
+    first_call(a).attributes["note"] = StringAttr("y")
+    differ(a, b)
+    first_call(a).attributes["note"] = StringAttr("x")
+    same(a, b)
+
+
+def test_properties_set_in_another_order_are_equal() -> None:
+    a, b = module(), module()
+    for op in b.module_op.walk():
+        if len(op.properties) > 1:
+            reordered = dict(reversed(list(op.properties.items())))
+            op.properties.clear()
+            op.properties.update(reordered)
+    same(a, b)
+
+
+def test_a_changed_property_differs() -> None:
+    from xdsl.dialects.builtin import StringAttr
+
+    a, b = module(), module()
+    function = next(op for op in b.module_op.walk() if op.name == "hir.func")
+    function.properties["sym_name"] = StringAttr("renamed")
+    differ(a, b)
+    assert structural_hash(a) != structural_hash(b)
+
+
+def test_the_difference_is_found_in_the_last_function() -> None:
+    def two(kind: BinaryKind) -> Module:
+        return Module(name="m", functions=[mlp(name="f"), mlp(name="g", kind=kind)], entry="f")
+
+    same(two(BinaryKind.ADD), two(BinaryKind.ADD))
+    differ(two(BinaryKind.ADD), two(BinaryKind.MUL))

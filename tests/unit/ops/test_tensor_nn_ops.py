@@ -96,6 +96,24 @@ def test_concat_slice() -> None:
     assert Call(Slice(axis=0, stop=2**63 - 1), [dyn]).type == dyn.type
     with pytest.raises(VerifyError, match="a slice of the dynamic dim n must take all of it"):
         Call(Slice(axis=0, stop=3), [dyn])
+    # a reshape keeping two DimVars names the input dims its -1 entries take
+    both = Var("y", TensorType((N, DimVar("m", 1, 9), 64), "f32"))
+    split = Call(Reshape(shape=(-1, -1, 4, 16), dims=(0, 1)), [both])
+    assert split.type == TensorType((N, DimVar("m", 1, 9), 4, 16), "f32")
+    swapped = Call(Reshape(shape=(-1, 64, -1), dims=(1, 0)), [both])
+    assert swapped.type == TensorType((DimVar("m", 1, 9), 64, N), "f32")
+    data = np.arange(3 * 5 * 64, dtype=np.float32).reshape(3, 5, 64)
+    np.testing.assert_array_equal(
+        Reshape(shape=(-1, -1, 4, 16), dims=(0, 1)).reference(data), data.reshape(3, 5, 4, 16)
+    )
+    with pytest.raises(VerifyError, match="one -1 entry per dim"):
+        Call(Reshape(shape=(-1, 4, 16), dims=(0, 1)), [both])
+    with pytest.raises(VerifyError, match="keeping dims"):
+        Call(Reshape(shape=(-1, -1, 8), dims=(0, 1)), [both])
+    with pytest.raises(VerifyError, match="may hold one -1"):
+        Call(Reshape(shape=(-1, -1, 64)), [both])
+    # a slice that stops within the dim's least size is static
+    assert Call(Slice(axis=0, stop=N.lo), [dyn]).type == TensorType((N.lo, 8), "f32")
     with pytest.raises(VerifyError, match="concat parts differ in dim 0"):
         Call(
             Concat(axis=1),

@@ -26,7 +26,6 @@ from tilefoundry.backends.native.abi import (
 )
 from tilefoundry.codegen.entry import EntryABI
 from tilefoundry.dialects.tf.types import BufferType
-from tilefoundry.interpreter.evaluate import ExecutionError
 
 __all__ = ["IreeFunction"]
 
@@ -71,13 +70,6 @@ class IreeFunction:
                 inputs.append(_input(array, leaf.dtype))
                 if isinstance(leaf, BufferType):
                     buffers.append((param.name, array, leaf.dtype))
-        for i, (name, array, _) in enumerate(buffers):
-            for other, second, _ in buffers[i + 1 :]:
-                if np.shares_memory(array, second):
-                    raise ExecutionError(
-                        f"buffers '{name}' and '{other}' share memory: backend 'iree' passes "
-                        "buffers by value (use backend 'native')"
-                    )
         outputs = self._invoker(*inputs)
         if not isinstance(outputs, list | tuple):
             outputs = [outputs]

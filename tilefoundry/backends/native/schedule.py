@@ -1,22 +1,26 @@
 """The native backend's schedules: a transform-dialect library that `mlir-opt-19` applies
 (`transform-preload-library`, `transform-interpreter`) before bufferization.
 
-The emitter tags the ops a schedule is for (`linalg.generic {..., tf_schedule = "matmul<B>"}`,
-B the number of batch dims: `codegen/builder/composite.py`); `schedule_library()` is the text of
-a `__transform_main` that, for each tag:
+The emitter tags the ops a schedule is for (`linalg.generic {..., tf_schedule = "<tag>"}`);
+`schedule_library()` is the text of a `__transform_main` that, for each tag:
 
-- tiles the op for the caches (`CACHE_TILE`: rows, columns, contraction), then for the
-  registers (`REGISTER_TILE`), batch dims by 1;
-- peels the register loops of rows and columns, so every full tile has static sizes whatever
-  the shapes (a dynamic dim, or a static one the tile does not divide), and the rest is the
-  remainder loop;
-- vectorizes every tile, a remainder tile with masks (`vector_sizes`), and lowers the
-  contraction to outer products (FMAs), the accumulator kept in registers across the
-  contraction loop (`hoist_loop_invariant_subsets`).
+- `matmul<B>` (B batch dims: `codegen/builder/composite.py`): tiles the op for the caches
+  (`CACHE_TILE`: rows, columns, contraction), then for the registers (`REGISTER_TILE`), batch
+  dims by 1; peels the register loops of rows and columns, so every full tile has static sizes
+  whatever the shapes (the rest is the remainder loop, scalar); vectorizes every full tile and
+  lowers the contraction to outer products (FMAs, or a multiply and an add when not `fused`),
+  the accumulator kept in registers across the contraction loop
+  (`hoist_loop_invariant_subsets`);
+- `fold<rank>_<axis>` (`reductions.fold`): one kept dim becomes a vector of lanes
+  (`FOLD_VECTOR`), the axis the innermost loop of size-1 steps; the unit dims dropped, what is
+  left is elementwise and vectorized;
+- `transpose<rank>` (`structured.transpose`): the last two dims in `TRANSPOSE_TILE` squares,
+  transposed in registers.
 
 The contraction loop stays in increasing order, one step at a time: integers give the same bits
 in any order, a float product is within docs/ir.md's BLAS bound (`2 K eps Σ|a||b|`, an FMA
-rounds once where a multiply and an add round twice).
+rounds once where a multiply and an add round twice). A fold walks its axis in order and a
+transpose moves values: their bits are the interpreter's.
 """
 
 from __future__ import annotations
@@ -123,6 +127,43 @@ def _fold_sequence(rank: int, axis: int) -> str:
   }}"""
 
 
+TRANSPOSE_TILE = 16
+"""A transpose moves its last two dims in tiles of this many by this many (vectors)."""
+
+
+def _transpose_sequence(rank: int) -> str:
+    """Tile the last two dims, peel both loops (full tiles static), vectorize the full tiles:
+    a tile is read as vectors along the input's contiguous dim and transposed in registers."""
+    sizes = [1] * (rank - 2) + [TRANSPOSE_TILE, TRANSPOSE_TILE]
+    handles = ", ".join(["!transform.any_op"] * (rank + 1))
+    name = f"transpose{rank}"
+    return f"""
+  transform.named_sequence @{name}(%root: !transform.any_op {{transform.readonly}}) {{
+    %op = transform.structured.match ops{{["linalg.generic"]}} attributes{{tf_schedule = "{name}"}}
+      in %root : (!transform.any_op) -> !transform.any_op
+    transform.foreach %op : !transform.any_op {{
+    ^bb0(%one: !transform.any_op):
+      %t, %l:{rank} = transform.structured.tile_using_for %one tile_sizes [{", ".join(map(str, sizes))}]
+        : (!transform.any_op) -> ({handles})
+      transform.include @peel failures(propagate) (%l#{rank - 1}) : (!transform.any_op) -> ()
+      transform.include @peel failures(propagate) (%l#{rank - 2}) : (!transform.any_op) -> ()
+      transform.apply_patterns to %l#0 {{
+        transform.apply_patterns.canonicalization
+      }} : !transform.any_op
+      %tiles = transform.structured.match ops{{["linalg.generic"]}} in %l#0
+        : (!transform.any_op) -> !transform.any_op
+      transform.foreach %tiles : !transform.any_op {{
+      ^bb1(%tile: !transform.any_op):
+        transform.sequence %tile : !transform.any_op failures(suppress) {{
+        ^bb2(%s: !transform.any_op):
+          transform.structured.vectorize %s : !transform.any_op
+        }}
+      }}
+    }}
+    transform.yield
+  }}"""
+
+
 _PEEL = """
   transform.named_sequence @peel(%loops: !transform.any_op {transform.readonly}) {
     transform.foreach %loops : !transform.any_op {
@@ -156,6 +197,7 @@ def schedule_library(fused: bool = True) -> str:
         _PEEL
         + "".join(_matmul_sequence(b) for b in range(MAX_BATCH + 1))
         + "".join(_fold_sequence(r, a) for r, a in folds)
+        + "".join(_transpose_sequence(r) for r in range(2, 5))
     )
     tile, vectorize = (
         "\n".join(
@@ -169,6 +211,10 @@ def schedule_library(fused: bool = True) -> str:
         f"    transform.include @fold{r}_{a} failures(propagate) (%root) "
         ": (!transform.any_op) -> ()"
         for r, a in folds
+    ) + "".join(
+        f"\n    transform.include @transpose{r} failures(propagate) (%root) "
+        ": (!transform.any_op) -> ()"
+        for r in range(2, 5)
     )
     return f"""module attributes {{transform.with_named_sequence}} {{{sequences}
   transform.named_sequence @__transform_main(%root: !transform.any_op {{transform.readonly}}) {{
@@ -188,6 +234,7 @@ def schedule_library(fused: bool = True) -> str:
       transform.apply_patterns.vector.lower_contraction lowering_strategy = "outerproduct"
       transform.apply_patterns.vector.transfer_permutation_patterns
       transform.apply_patterns.vector.lower_outerproduct
+      transform.apply_patterns.vector.lower_transpose lowering_strategy = "shuffle_16x16"
       transform.apply_patterns.canonicalization
       transform.apply_patterns.tensor.fold_tensor_subset_ops_into_vector_transfers
     }} : !transform.any_op

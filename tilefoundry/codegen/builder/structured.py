@@ -67,16 +67,20 @@ def convert_tensor(
 
 
 def transpose(b: MlirBuilder, x: MValue, type: TensorType, perm: Sequence[int]) -> MValue:
-    """Result dim `i` is input dim `perm[i]`."""
+    """Result dim `i` is input dim `perm[i]`. One of rank 2 to 4 (but of i1) is tagged
+    `tf_schedule = "transpose<rank>"`: the native backend moves it in 16 x 16 vector tiles
+    (`backends/native/schedule.py`)."""
     result = TensorType(tuple(type.shape[p] for p in perm), type.dtype)
     inverse = [perm.index(j) for j in range(len(perm))]
     rank = len(perm)
     out = b.empty(result)
+    tagged = 2 <= rank <= 4 and type.dtype != "i1"
     (value,) = b.generic(
         [(x, affine_map(rank, [f"d{i}" for i in inverse]))],
         [(out, identity_map(rank))],
         ["parallel"] * rank,
         lambda s: [s[0]],
+        attributes=[("tf_schedule", f'"transpose{rank}"')] if tagged else [],
     )
     return value
 

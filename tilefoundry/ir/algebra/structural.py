@@ -9,32 +9,94 @@ const-ness. `structural_hash` agrees with `structural_equal`.
 
 from __future__ import annotations
 
-from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
+from collections.abc import Mapping, Sequence
+
+from xdsl.dialects.builtin import FunctionType
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, Region, SSAValue
 
 from tilefoundry.arguments import shown
 from tilefoundry.ir.algebra.expr import Expr, Var
+from tilefoundry.xdsl_adapter.structure import (
+    block_ops,
+    operands_of,
+    result_types_of,
+    same_result_types,
+)
 
 __all__ = ["structural_equal", "structural_hash"]
 
 
 def _root(node: object) -> Operation | Var:
-    inner = getattr(node, "function_op", None) or getattr(node, "module_op", None)
-    if isinstance(inner, Operation):
-        return inner
+    # Looked up on the class: a Module's instance lookup of a missing name searches its members.
+    for name in ("function_op", "module_op"):
+        if getattr(type(node), name, None) is not None:
+            inner = getattr(node, name)
+            if isinstance(inner, Operation):
+                return inner
     if isinstance(node, Operation | Var):
         return node
     raise TypeError(f"expected an IR node (an Expr, a Function or a Module), got {shown(node)}")
 
 
-class _Equal:
-    """A one-to-one pairing of the ops (and values) of `a` with those of `b`, grown from the
-    roots; every paired op is then compared locally. Iterative: a chain of any depth."""
+class _AttrHashes:
+    """Attribute hashes remembered by the object's identity for one `structural_hash`: xDSL
+    attributes are immutable and the ops of a model share few distinct ones (a type, a callee),
+    so each is hashed in depth once. A function type (a dataclass: equal when its input and
+    output types are) hashes from its types' remembered hashes, not theirs again."""
 
     def __init__(self) -> None:
-        self.values: dict[SSAValue, SSAValue] = {}
-        self.blocks: dict[Block, Block] = {}
-        self.ops: dict[Operation, Operation] = {}
-        self.matched: set[Operation] = set()
+        self.hashes: dict[int, int] = {}
+        self.keep: list[Attribute] = []
+        """The attributes remembered, kept alive so that their identities stay theirs."""
+
+    def hash(self, attr: Attribute) -> int:
+        key = id(attr)
+        found = self.hashes.get(key)
+        if found is None:
+            if type(attr) is FunctionType:  # its types are shared: each hashed once
+                assert isinstance(attr, FunctionType)
+                hashed = self.hash
+                inputs = tuple([hashed(t) for t in attr.inputs.data])
+                found = hash((FunctionType, inputs, tuple([hashed(t) for t in attr.outputs])))
+            else:
+                found = hash(attr)
+            self.hashes[key] = found
+            self.keep.append(attr)
+        return found
+
+    def hash_mapping(self, mapping: Mapping[str, Attribute]) -> int:
+        """Independent of the order the names were set in (as dict equality is)."""
+        if not mapping:
+            return 0
+        hashed = self.hash
+        if len(mapping) == 1:
+            ((name, value),) = mapping.items()
+            return hash((name, hashed(value)))
+        return hash(tuple(sorted([(name, hashed(value)) for name, value in mapping.items()])))
+
+
+def _blocks_of(region: Region) -> list[Block]:
+    blocks = []
+    block = region.first_block
+    while block is not None:
+        blocks.append(block)
+        block = block.next_block
+    return blocks
+
+
+class _Equal:
+    """A one-to-one pairing of the ops (and values) of `a` with those of `b`, grown from the
+    roots; every paired op is then compared locally. Iterative: a chain of any depth. The first
+    difference found ends the comparison. Ops and values are keyed by identity (`id`: they stay
+    alive in the IR while it is compared); an op's results are paired with the op, so that an
+    operand is checked by one lookup. Dictionaries and tuples compare their items by identity
+    first (in C), so a shared type or callee costs nothing."""
+
+    def __init__(self) -> None:
+        self.values: dict[int, SSAValue] = {}
+        self.blocks: dict[int, Block] = {}
+        self.ops: dict[int, Operation] = {}
+        self.matched: set[int] = set()
         """The ops of `b` already paired: the pairing is one-to-one, so one node used twice
         differs from two equal nodes."""
         self.pending: list[tuple[Operation, Operation]] = []
@@ -42,135 +104,229 @@ class _Equal:
     def run(self, a: Operation, b: Operation) -> bool:
         if not self.pair(a, b):
             return False
-        while self.pending:
-            if not self.local(*self.pending.pop()):
+        pending, local = self.pending, self.local
+        while pending:
+            if not local(*pending.pop()):
                 return False
         return True
 
     def pair(self, a: Operation, b: Operation) -> bool:
-        """Pair two ops (compared later); False when either is paired with another op."""
-        if a in self.ops:
-            return self.ops[a] is b
-        if b in self.matched:
+        """Pair two ops and their results (the rest compared later); False when either is
+        paired with another op, or their result types differ."""
+        paired = self.ops.get(id(a))
+        if paired is not None:
+            return paired is b
+        if id(b) in self.matched or not same_result_types(a, b):
             return False
-        self.ops[a] = b
-        self.matched.add(b)
+        self.ops[id(a)] = b
+        self.matched.add(id(b))
+        values = self.values
+        for ra, rb in zip(a.results, b.results, strict=True):
+            values[id(ra)] = rb
         self.pending.append((a, b))
         return True
 
     def value(self, a: SSAValue, b: SSAValue) -> bool:
-        if a in self.values:
-            return self.values[a] is b
-        if a.type != b.type:
-            return False
+        """An operand not paired yet: a result of an op not reached yet, or a value from
+        outside what is compared."""
         if isinstance(a, OpResult) and isinstance(b, OpResult):
-            ok = a.index == b.index and self.pair(a.owner, b.owner)
-        elif isinstance(a, BlockArgument) and isinstance(b, BlockArgument):
-            if a.block in self.blocks:
-                ok = self.blocks[a.block] is b.block and a.index == b.index
-            else:  # a value from outside what is compared: compare as free Vars
-                va, vb = Var.view(a), Var.view(b)
-                ok = (va.name, va.is_const) == (vb.name, vb.is_const)
-        else:
-            ok = False
-        if ok:
-            self.values[a] = b
-        return ok
+            return a.index == b.index and self.pair(a.op, b.op)
+        if not (isinstance(a, BlockArgument) and isinstance(b, BlockArgument)):
+            return False
+        if id(a.block) in self.blocks:
+            return False  # its block's arguments are all paired: `a` is paired with another
+        type_a, type_b = a.type, b.type
+        if type_a is not type_b and type_a != type_b:
+            return False
+        va, vb = Var.view(a), Var.view(b)  # compared as free Vars
+        if (va.name, va.is_const) != (vb.name, vb.is_const):
+            return False
+        self.values[id(a)] = b
+        return True
 
     def local(self, a: Operation, b: Operation) -> bool:
         """The op's own data, its operands' pairing, and its regions op by op."""
+        operands_a, operands_b = operands_of(a), operands_of(b)
+        regions_a, regions_b = a.regions, b.regions
         if (
             a.name != b.name
+            or len(operands_a) != len(operands_b)
+            or len(regions_a) != len(regions_b)
             or a.properties != b.properties
             or a.attributes != b.attributes
-            or a.result_types != b.result_types
-            or len(a.operands) != len(b.operands)
-            or len(a.regions) != len(b.regions)
         ):
             return False
-        for ra, rb in zip(a.regions, b.regions, strict=True):
-            blocks_a, blocks_b = list(ra.blocks), list(rb.blocks)
+        if regions_a and not self.regions(regions_a, regions_b):
+            return False
+        values = self.values
+        for x, y in zip(operands_a, operands_b, strict=True):
+            paired = values.get(id(x))
+            if paired is None:
+                if not self.value(x, y):
+                    return False
+            elif paired is not y:
+                return False
+        return True
+
+    def regions(self, regions_a: Sequence[Region], regions_b: Sequence[Region]) -> bool:
+        values, blocks, ops, matched = self.values, self.blocks, self.ops, self.matched
+        pending = self.pending
+        for ra, rb in zip(regions_a, regions_b, strict=True):
+            blocks_a, blocks_b = _blocks_of(ra), _blocks_of(rb)
             if len(blocks_a) != len(blocks_b):
                 return False
             for ba, bb in zip(blocks_a, blocks_b, strict=True):
-                if ba.arg_types != bb.arg_types:
+                args_a, args_b = ba.args, bb.args
+                if len(args_a) != len(args_b) or ba.arg_types != bb.arg_types:
                     return False
-                self.blocks[ba] = bb
-                for xa, xb in zip(ba.args, bb.args, strict=True):
-                    self.values[xa] = xb
+                blocks[id(ba)] = bb
+                for xa, xb in zip(args_a, args_b, strict=True):
+                    values[id(xa)] = xb
             for ba, bb in zip(blocks_a, blocks_b, strict=True):
-                ops_a, ops_b = list(ba.ops), list(bb.ops)
+                ops_a, ops_b = block_ops(ba), block_ops(bb)
                 if len(ops_a) != len(ops_b):
                     return False
-                if not all(self.pair(x, y) for x, y in zip(ops_a, ops_b, strict=True)):
-                    return False
-        return all(self.value(x, y) for x, y in zip(a.operands, b.operands, strict=True))
+                for x, y in zip(ops_a, ops_b, strict=True):  # `pair`, written out
+                    if id(x) in ops:
+                        if ops[id(x)] is not y:
+                            return False
+                        continue
+                    if id(y) in matched or not same_result_types(x, y):
+                        return False
+                    ops[id(x)] = y
+                    matched.add(id(y))
+                    for rx, ry in zip(x.results, y.results, strict=True):
+                        values[id(rx)] = ry
+                    pending.append((x, y))
+        return True
 
 
 def structural_equal(a: Expr | object, b: Expr | object) -> bool:
-    """Whether two IR nodes have the same structure (metadata and identity ignored)."""
+    """Whether two IR nodes have the same structure (metadata and identity ignored). A node is
+    equal to itself without a walk; the first difference found ends the walk."""
     ra, rb = _root(a), _root(b)
     if isinstance(ra, Var) or isinstance(rb, Var):
         if not (isinstance(ra, Var) and isinstance(rb, Var)):
             return False
         return (ra.name, ra.type, ra.is_const) == (rb.name, rb.type, rb.is_const)
+    if ra is rb:
+        return True
     return _Equal().run(ra, rb)
 
 
+_Regions = list[tuple[list[Block], list[list[Operation]]]]
+"""An op's regions as read once: each region's blocks and their ops."""
+
+
 class _Hash:
-    """Each op's hash from its own data, its regions' ops and its operands' producers, computed
-    operands first. Blocks are numbered in the order the ops holding them are first reached,
-    which structure alone decides. Iterative: a chain of any depth."""
+    """Each op's hash from its own data, its regions' ops and its operands' producers; a block
+    argument hashes as (block number, index), a result as (its op's hash, index), each computed
+    once. The ops under the root are hashed in post-order of their regions (an op after what
+    it holds, a block's ops in order: a verified body defines a value before its uses); an
+    operand whose producer is not hashed by then (a producer outside the root, as an Expr's
+    operands are) is hashed first, operands before users. Both orders, and the numbering of
+    blocks in the order their ops are read, are decided by structure alone. Iterative: a chain
+    or a nesting of any depth. Ops and values are keyed by identity (`id`: they stay alive in
+    the IR while it is hashed)."""
 
     def __init__(self) -> None:
-        self.ops: dict[Operation, int] = {}
-        self.block_ids: dict[Block, int] = {}
+        self.attrs = _AttrHashes()
+        self.hashes: dict[int, int] = {}  # id(op) -> its hash, once computed
+        self.values: dict[int, int] = {}  # id(value) -> its hash as an operand
+        self.inner: dict[int, _Regions] = {}  # id(op) -> its regions, once read
+        self.block_count = 0
 
-    def value(self, v: SSAValue) -> int:
-        if isinstance(v, OpResult):
-            return hash(("result", v.index, self.ops[v.owner]))
-        assert isinstance(v, BlockArgument)
-        if v.block in self.block_ids:
-            return hash(("arg", self.block_ids[v.block], v.index))
-        var = Var.view(v)
-        return hash(("free", var.name, v.type, var.is_const))
+    def expand(self, op: Operation) -> _Regions:
+        """Read `op`'s regions, numbering its blocks and their arguments."""
+        regions: _Regions = []
+        values = self.values
+        for region in op.regions:
+            blocks = _blocks_of(region)
+            all_ops = []
+            for block in blocks:
+                number = self.block_count
+                for arg in block.args:
+                    values[id(arg)] = hash(("arg", number, arg.index))
+                self.block_count = number + 1
+                all_ops.append(block_ops(block))
+            regions.append((blocks, all_ops))
+        self.inner[id(op)] = regions
+        return regions
 
     def run(self, root: Operation) -> int:
-        expanded: set[Operation] = set()
-        stack: list[tuple[Operation, bool]] = [(root, False)]
+        order: list[Operation] = []  # the ops under root, children in reverse: reversed, post-order
+        pending = [root]
+        expand = self.expand
+        while pending:
+            op = pending.pop()
+            order.append(op)
+            if op.regions:
+                for _, all_ops in expand(op):
+                    for ops in all_ops:
+                        pending += ops
+            else:
+                self.inner[id(op)] = []
+        hashes, values, own = self.hashes, self.values, self.own
+        for op in reversed(order):
+            if id(op) in hashes:
+                continue
+            for v in operands_of(op):
+                if id(v) not in values and isinstance(v, OpResult):
+                    self.producers_first(op)
+                    break
+            else:
+                own(op)
+        return hashes[id(root)]
+
+    def producers_first(self, start: Operation) -> None:
+        """Hash `start` after its operands' producers, in depth-first order."""
+        hashes, inner = self.hashes, self.inner
+        stack: list[tuple[Operation, bool]] = [(start, False)]
+        visited: set[int] = set()
         while stack:
             op, done = stack.pop()
             if done:
-                self.ops[op] = self.local(op)
+                self.own(op)
                 continue
-            if op in expanded:
+            if id(op) in hashes or id(op) in visited:
                 continue
-            expanded.add(op)
+            visited.add(id(op))
+            regions = inner.get(id(op))
+            if regions is None:
+                regions = self.expand(op)
+            needed = [x for _, all_ops in regions for ops in all_ops for x in ops]
+            needed += [v.op for v in operands_of(op) if isinstance(v, OpResult)]
             stack.append((op, True))
-            for region in op.regions:
-                for block in region.blocks:
-                    self.block_ids[block] = len(self.block_ids)
-            needed = [
-                inner for region in op.regions for block in region.blocks for inner in block.ops
-            ]
-            needed += [v.owner for v in op.operands if isinstance(v, OpResult)]
-            stack.extend((inner, False) for inner in reversed(needed) if inner not in expanded)
-        return self.ops[root]
+            stack.extend([(x, False) for x in reversed(needed) if id(x) not in hashes])
 
-    def local(self, op: Operation) -> int:
+    def own(self, op: Operation) -> None:
+        """`op`'s hash, its regions' ops and its operands' producers hashed."""
+        attrs, hashes, values = self.attrs, self.hashes, self.values
+        attr_hash = attrs.hash
+        results = op.results
         parts: list[object] = [
             op.name,
-            tuple(sorted(op.properties.items())),
-            tuple(sorted(op.attributes.items())),
-            tuple(op.result_types),
+            attrs.hash_mapping(op.properties),
+            attrs.hash_mapping(op.attributes) if op.attributes else 0,
+            attr_hash(results[0].type)
+            if len(results) == 1
+            else tuple([attr_hash(t) for t in result_types_of(op)]),
         ]
-        for region in op.regions:
-            for block in region.blocks:
-                parts.append(tuple(block.arg_types))
-            for block in region.blocks:
-                parts.append(tuple(self.ops[inner] for inner in block.ops))
-        parts.append(tuple(self.value(v) for v in op.operands))
-        return hash(tuple(parts))
+        for blocks, all_ops in self.inner[id(op)]:
+            for block in blocks:
+                parts.append(tuple([attr_hash(t) for t in block.arg_types]))
+            for ops in all_ops:
+                parts.append(tuple([hashes[id(x)] for x in ops]))
+        for v in operands_of(op):
+            found = values.get(id(v))
+            if found is None:  # a value from outside what is hashed: a free Var
+                assert isinstance(v, BlockArgument)
+                var = Var.view(v)
+                found = hash(("free", var.name, attr_hash(v.type), var.is_const))
+            parts.append(found)
+        hashes[id(op)] = mine = hash(tuple(parts))
+        for result in results:
+            values[id(result)] = hash((mine, result.index))
 
 
 def structural_hash(node: Expr | object) -> int:

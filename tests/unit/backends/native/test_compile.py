@@ -192,3 +192,52 @@ def test_a_slice_passed_to_a_call_is_copied_into_memory_of_its_own() -> None:
     )
     x = np.arange(16, dtype=np.int64).reshape(2, 8)
     assert tf.compile(module).f(x).tolist() == module.f(x).tolist() == (2 * x[:, 2:5]).tolist()
+
+
+def test_aliased_arguments_are_refused_as_the_interpreter_refuses_them(kernel: Any) -> None:
+    """A buffer sharing memory with a tensor argument (tests/unit/interpreter/test_aliasing.py):
+    the same refusal, the same text, nothing written."""
+    acc = np.ones(8, np.float32)
+    with pytest.raises(ExecutionError) as native:
+        kernel.accumulate(acc, acc)
+    with pytest.raises(ExecutionError) as interpreted:
+        KERNEL.accumulate(acc, acc)
+    assert str(native.value) == str(interpreted.value)
+    assert (
+        "argument 'acc' (a buffer, written in place) shares memory with tensor argument 'x'"
+        in str(native.value)
+    )
+    assert (acc == 1).all()
+
+
+def test_bound_weights_are_checked_once_then_reused(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A weight is checked when bound (`LoadedModule`); each call then checks only the free
+    arguments, and reuses the weight's descriptor."""
+    from tilefoundry.interpreter.evaluate import check_argument
+
+    module = tf.parse_module(
+        """
+tf.module @m entry @f {
+  hir.func @f(%x: tensor<3xf32>, %w: tensor<3xbf16> {const}) -> tensor<3xf32> {
+    %c = tf.call tf.math.cast<dtype = f32>(%w) : (tensor<3xbf16>) -> tensor<3xf32>
+    %y = tf.call tf.math.binary<kind = mul>(%x, %c) : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+    hir.return %y : tensor<3xf32>
+  }
+}
+""",
+        "m.mlir",
+    )
+    w = np.array([1.00390625, -2.5, 3.0], np.float32)  # the first is bf16's 1.0 once bound
+    bound = tf.compile(module, {"w": w})
+    x = np.array([1, 2, 3], np.float32)
+    assert bound.f(x).tobytes() == module.f(x, w).tobytes()  # the runner made: `w` trusted
+    checked: list[str] = []
+
+    def counting(name: str, *rest: Any) -> Any:
+        checked.append(name)
+        return check_argument(name, *rest)
+
+    monkeypatch.setattr("tilefoundry.backends.native.abi.check_argument", counting)
+    for _ in range(3):
+        assert bound.f(x).tobytes() == module.f(x, w).tobytes()
+    assert checked == ["x", "x", "x"]

@@ -217,3 +217,29 @@ tf.module @m entry @f {
     compiled = tf.compile(module)
     x = _edge_values(np.random.default_rng(0), (37, 8), "f32")
     assert same_values(module.f(x), compiled.f(x)) is None
+
+
+@pytest.mark.parametrize(
+    "shape, perm", [("35x40", (1, 0)), ("?x33", (1, 0)), ("2x?x4x33", (0, 2, 3, 1))]
+)
+def test_a_transpose_moves_vector_tiles_and_keeps_every_bit(
+    shape: str, perm: tuple[int, ...], tmp_path: Path
+) -> None:
+    dims = shape.split("x")
+    encoding = ", #tf.dims<n: 1 to 4097>" if "?" in shape else ""
+    x = f"tensor<{shape}xf32{encoding}>"
+    y = f"tensor<{'x'.join(dims[p] for p in perm)}xf32{encoding}>"
+    text = f"""
+tf.module @m entry @f {{
+  hir.func @f(%x: {x}) -> {y} {{
+    %y = tf.call tf.linalg.transpose<perm = [{", ".join(map(str, perm))}]>(%x) : ({x}) -> {y}
+    hir.return %y : {y}
+  }}
+}}
+"""
+    module = tf.parse_module(text, "transpose.mlir")
+    assert re.search(r"vector\.transfer_write .*vector<16x16xf32>", scheduled(module, tmp_path))
+    compiled = tf.compile(module)
+    sizes = [int(d) if d != "?" else 37 for d in dims]
+    a = _edge_values(np.random.default_rng(2), tuple(sizes), "f32")
+    assert compiled.f(a).tobytes() == module.f(a).tobytes()

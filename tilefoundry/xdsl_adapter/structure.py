@@ -1,0 +1,45 @@
+"""Reading an op's structure in a hot loop (structural hashing and equality).
+
+xDSL's public reads cost a Python call each: `op.operands` builds an `OpOperands` view per
+call, `block.ops` an iterator whose every step and `op.next_op` are properties, `value.type`
+a property. Walking every op of a model, those calls are most of the time of
+`structural_hash` (benchmarks/build_hash_compare.py); these read the fields at once.
+"""
+
+from __future__ import annotations
+
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+
+__all__ = ["block_ops", "operands_of", "result_types_of", "same_result_types"]
+
+
+def block_ops(block: Block) -> list[Operation]:
+    """The ops of `block`, in order."""
+    ops = []
+    op = block._first_op  # private: the public iterator is a property call per op
+    while op is not None:
+        ops.append(op)
+        op = op._next_op  # private: as above
+    return ops
+
+
+def operands_of(op: Operation) -> tuple[SSAValue, ...]:
+    """The operands of `op` (its own tuple, not a view)."""
+    return op._operands  # private: `op.operands` builds a view object per call
+
+
+def result_types_of(op: Operation) -> tuple[Attribute, ...]:
+    """The types of `op`'s results."""
+    return tuple([result._type for result in op.results])  # private: `type` is a property
+
+
+def same_result_types(a: Operation, b: Operation) -> bool:
+    """Whether `a` and `b` have as many results, of equal types (identity checked first)."""
+    results_a, results_b = a.results, b.results
+    if len(results_a) != len(results_b):
+        return False
+    for x, y in zip(results_a, results_b, strict=True):
+        type_a, type_b = x._type, y._type  # private: `type` is a property
+        if type_a is not type_b and type_a != type_b:
+            return False
+    return True
