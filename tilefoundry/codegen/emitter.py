@@ -332,7 +332,10 @@ class _FunctionEmitter:
                 f"a call in {self.where} passes one buffer as two parameters of "
                 f"'@{callee.sym_name.data}': buffers are passed by value here (the iree backend)"
             )
-        operands = [tensor_cast(b, materialized(b, b.read(v)), t) for v, t in zip(given, params, strict=True)]
+        operands = [
+            tensor_cast(b, materialized(b, b.read(v)), t)
+            for v, t in zip(given, params, strict=True)
+        ]
         operands.append(b.status) if b.status is not None else None
         returns = [self._type(t) for t in leaves(callee.result_type())]
         count = len(returns)

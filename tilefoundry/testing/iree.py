@@ -1,6 +1,7 @@
 """Translation validation of the IREE backend: the generated programs through `lower → emit (by
 value) → iree`, against the interpreter, within the native check's bounds where IREE keeps them
-(`check_native(programs, backend="iree")`, docs/ir.md "Numeric semantics").
+(`check_iree(programs)`, docs/ir.md "Numeric semantics"; `testing/native.py`'s check with
+IREE's comparison).
 
 IREE's code differs from the native backend's in two ways, which the check models rather than
 hides:
@@ -34,6 +35,7 @@ import numpy as np
 from tilefoundry.testing.program_generator import GeneratedProgram
 
 __all__ = [
+    "check_iree",
     "flush",
     "flushed_denormals",
     "iree_difference",
@@ -251,3 +253,21 @@ def iree_difference(
         _merged(flushed[2], ieee[2], actual[2]),
     )
     return difference(merged, actual, flushed=True)
+
+
+def _iree_run_difference(interpret: Any, compiled: Any, args: Sequence[Any]) -> str | None:
+    from tilefoundry.testing.native import outcome
+
+    actual = outcome(compiled, args)
+    return iree_difference(*iree_outcomes(interpret, args), actual)
+
+
+def check_iree(programs: Sequence[GeneratedProgram], cache: Any = None) -> list[Any]:
+    """Every run of every program, compiled by IREE in one module and interpreted, compared as
+    the module docstring says; the mismatches (`NativeMismatch`)."""
+    from tilefoundry.backends.iree.build import compile_iree_modules
+    from tilefoundry.testing.native import check_runs
+
+    return check_runs(
+        programs, lambda trees: compile_iree_modules(trees, cache=cache), _iree_run_difference
+    )

@@ -228,37 +228,23 @@ def _tree(program: GeneratedProgram) -> tuple[Any, Any]:
     return module, lowered_tree(module.module_op)
 
 
-def _compiled_modules(backend: str, trees: list[Any], cache: Any, pipeline: Any) -> list[Any]:
-    """The trees compiled together by a backend (`native`: one library, by `pipeline`, else
-    `UNFUSED_PIPELINE`; `iree`: one module)."""
-    if backend == "iree":
-        from tilefoundry.backends.iree.build import compile_iree_modules
-
-        return compile_iree_modules(trees, cache=cache)
-    from tilefoundry.backends.native.build import compile_modules
-    from tilefoundry.backends.native.pipeline import UNFUSED_PIPELINE
-
-    return list(compile_modules(trees, cache=cache, pipeline=pipeline or UNFUSED_PIPELINE))
+Differ = Callable[[Callable[..., Any], Callable[..., Any], Sequence[Any]], "str | None"]
+"""How a check compares one run: given the interpreted function, the compiled one and the
+arguments, what differs (or None)."""
 
 
-def check_native(
+def check_runs(
     programs: Sequence[GeneratedProgram],
-    cache: Any = None,
-    backend: str = "native",
-    pipeline: Any = None,
+    compile_trees: Callable[[list[Any]], Sequence[Any]],
+    differ: Differ,
 ) -> list[NativeMismatch]:
-    """Every run of every program, compiled in one library (by `backend`: `native`, or `iree`,
-    compared as `testing/iree.py` says) and interpreted (see the module docstring); the
-    mismatches. The native pipeline is `UNFUSED_PIPELINE` unless given: the reference
-    backend's schedules, a float matmul's multiply and add rounded each (the FMAs of
-    `NATIVE_PIPELINE` are within docs/ir.md's matmul bound, not bit for bit:
-    `tests/unit/backends/native/test_schedule.py`)."""
+    """Every run of every program, the lowered trees compiled together (`compile_trees`: one
+    program per tree, with `function(path)`) and compared by `differ`; the mismatches."""
     from tilefoundry.interpreter.evaluate import run_any
-    from tilefoundry.testing.iree import iree_difference, iree_outcomes
     from tilefoundry.testing.validation import functions_by_path
 
     modules = [_tree(program) for program in programs]
-    compiled = _compiled_modules(backend, [tree for _, tree in modules], cache, pipeline)
+    compiled = compile_trees([tree for _, tree in modules])
     found: list[NativeMismatch] = []
     for program, (module, _), native in zip(programs, modules, compiled, strict=True):
         interpreted = functions_by_path(module.module_op)
@@ -267,23 +253,44 @@ def check_native(
                 continue
             op = interpreted[run.path]
             interpret = lambda *a, op=op: run_any(op, list(a))  # noqa: E731
-            actual = outcome(native.function(run.path), run.args)
-            if backend == "iree":
-                what = iree_difference(*iree_outcomes(interpret, run.args), actual)
-            else:
-                with libm_transcendentals():
-                    expected = outcome(interpret, run.args)
-                what = difference(expected, actual)
+            what = differ(interpret, native.function(run.path), run.args)
             if what is not None:
                 found.append(NativeMismatch(program.seed, run.path, what))
     return found
+
+
+def _native_difference(
+    interpret: Callable[..., Any], compiled: Callable[..., Any], args: Sequence[Any]
+) -> str | None:
+    with libm_transcendentals():
+        expected = outcome(interpret, args)
+    return difference(expected, outcome(compiled, args))
+
+
+def check_native(
+    programs: Sequence[GeneratedProgram], cache: Any = None, pipeline: Any = None
+) -> list[NativeMismatch]:
+    """Every run of every program, compiled in one library and interpreted (see the module
+    docstring); the mismatches. The pipeline is `UNFUSED_PIPELINE` unless given: the reference
+    backend's schedules, a float matmul's multiply and add rounded each (the FMAs of
+    `NATIVE_PIPELINE` are within docs/ir.md's matmul bound, not bit for bit:
+    `tests/unit/backends/native/test_schedule.py`)."""
+    from tilefoundry.backends.native.build import compile_modules
+    from tilefoundry.backends.native.pipeline import UNFUSED_PIPELINE
+
+    chosen = pipeline or UNFUSED_PIPELINE
+    return check_runs(
+        programs,
+        lambda trees: compile_modules(trees, cache=cache, pipeline=chosen),
+        _native_difference,
+    )
 
 
 def describe_native(
     program: GeneratedProgram,
     mismatch: NativeMismatch,
     shrunk: bool = True,
-    backend: str = "native",
+    check: Callable[[Sequence[GeneratedProgram]], list[NativeMismatch]] = check_native,
 ) -> str:
     """The failure report: seed, function, what differs, and a small program that shows it."""
     text = program.text
@@ -292,7 +299,7 @@ def describe_native(
 
         def still_fails(candidate: str) -> bool:
             trial = GeneratedProgram(program.seed, candidate, runs, program.functions)
-            return any(m.path == mismatch.path for m in check_native([trial], backend=backend))
+            return any(m.path == mismatch.path for m in check([trial]))
 
         text = shrink(text, still_fails, budget=150)
     return (

@@ -113,8 +113,8 @@ def build_vmfb(
                     kept.parent.mkdir(parents=True, exist_ok=True)
                     shutil.copyfile(source, kept)
                     where = kept
-            lines = [line for line in str(err).splitlines() if "error" in line]
-            first = lines[1] if len(lines) > 1 else (lines[0] if lines else str(err))
+            lines = [line for line in str(err).splitlines() if "error:" in line]
+            first = lines[0] if lines else str(err).splitlines()[0]
             raise StageError(
                 f"iree backend: stage 'compile' (iree-compile) failed: {first.strip()} "
                 f"(input kept: {where})"

@@ -172,7 +172,8 @@ def _renamed(b: MlirBuilder, x: MValue, y: MValue) -> MValue:
 
 def materialized(b: MlirBuilder, x: MValue) -> MValue:
     """`x` in a buffer of its own when it may be a view (`MlirBuilder.views`): what a
-    `func.call` takes (`bufferization.alloc_tensor() copy(...)`), else `x`."""
-    if x.name not in b.views:
+    `func.call` takes (`bufferization.alloc_tensor() copy(...)`), else `x`. By value (IREE)
+    always `x`: no bufferization here, IREE's own handles a view."""
+    if x.name not in b.views or b.by_value:
         return x
     return b.op(f"bufferization.alloc_tensor() copy({x}) : {x.type}", x.type)

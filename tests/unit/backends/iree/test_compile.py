@@ -15,6 +15,7 @@ import tilefoundry as tf
 from tilefoundry.backends.iree.build import build_vmfb
 from tilefoundry.backends.iree.toolchain import IreeFlags
 from tilefoundry.backends.native.cache import ArtifactCache
+from tilefoundry.backends.native.toolchain import StageError
 from tilefoundry.codegen.emitter import emit_tree
 from tilefoundry.diagnostics import ExecutionError
 
@@ -164,3 +165,16 @@ def test_dump_keeps_the_input_the_module_and_the_phases(tmp_path: Path) -> None:
     assert (tmp_path / "module.vmfb").stat().st_size > 0
     assert any((tmp_path / "phases").iterdir())
     assert repr(compiled).endswith(".vmfb)>")
+
+
+def test_a_failing_compile_is_one_line_naming_the_stage_and_the_kept_input(
+    tmp_path: Path,
+) -> None:
+    text = "module {\n  func.func @f() {\n    %x = arith.constant 1 : i32\n    func.return %x : i32\n  }\n}\n"
+    with pytest.raises(StageError) as failed:
+        build_vmfb(text, cache=ArtifactCache(tmp_path, suffix=".vmfb"))
+    message = str(failed.value)
+    assert message.startswith("iree backend: stage 'compile' (iree-compile) failed: ")
+    assert "error:" in message and "\n" not in message
+    kept = Path(message.rsplit("(input kept: ", 1)[1].rstrip(")"))
+    assert kept.read_text() == text

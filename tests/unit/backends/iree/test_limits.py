@@ -126,3 +126,17 @@ def test_denormals_are_flushed(dtype: Any) -> None:
     assert module.f(x).tolist() == (x + x).tolist()  # the interpreter: denormal sums
     got = tf.compile(module, backend="iree").f(x)
     assert got.tolist() == [0.0, 0.0, 3.0] and np.signbit(got[1])
+
+
+def test_f64_is_kept_not_demoted() -> None:
+    """IREE demotes f64 to f32 unless told not to (`--iree-input-demote-f64-to-f32=false`)."""
+    t = "tensor<2xf64>"
+    module = _module(
+        f"""  tir.prim_func @f(%x: {t}, %y: {t}) -> {t} {{
+    %z = tir.let tf.call tf.math.binary<kind = div>(%x, %y) : ({t}, {t}) -> {t}
+    tir.return %z : {t}
+  }}"""
+    )
+    x, y = np.float64([1.0, 1e300]), np.float64([3.0, 1e10])
+    got = tf.compile(module, backend="iree").f(x, y)
+    assert got.dtype == np.float64 and got.tobytes() == (x / y).tobytes()
