@@ -102,12 +102,31 @@ class _Equal:
         self.pending: list[tuple[Operation, Operation]] = []
 
     def run(self, a: Operation, b: Operation) -> bool:
+        """Pair the roots, then compare each pair of ops in turn: its own data, its regions
+        op by op (pairing their ops), its operands' pairing."""
         if not self.pair(a, b):
             return False
-        pending, local = self.pending, self.local
+        pending, values, regions, value = self.pending, self.values, self.regions, self.value
         while pending:
-            if not local(*pending.pop()):
+            a, b = pending.pop()
+            operands_a, operands_b = operands_of(a), operands_of(b)
+            regions_a, regions_b = a.regions, b.regions
+            if (
+                a.name != b.name
+                or len(operands_a) != len(operands_b)
+                or len(regions_a) != len(regions_b)
+                or a.properties != b.properties
+                or a.attributes != b.attributes
+                or (regions_a and not regions(regions_a, regions_b))
+            ):
                 return False
+            for x, y in zip(operands_a, operands_b, strict=True):
+                paired = values.get(id(x))
+                if paired is None:
+                    if not value(x, y):
+                        return False
+                elif paired is not y:
+                    return False
         return True
 
     def pair(self, a: Operation, b: Operation) -> bool:
@@ -142,30 +161,6 @@ class _Equal:
         if (va.name, va.is_const) != (vb.name, vb.is_const):
             return False
         self.values[id(a)] = b
-        return True
-
-    def local(self, a: Operation, b: Operation) -> bool:
-        """The op's own data, its operands' pairing, and its regions op by op."""
-        operands_a, operands_b = operands_of(a), operands_of(b)
-        regions_a, regions_b = a.regions, b.regions
-        if (
-            a.name != b.name
-            or len(operands_a) != len(operands_b)
-            or len(regions_a) != len(regions_b)
-            or a.properties != b.properties
-            or a.attributes != b.attributes
-        ):
-            return False
-        if regions_a and not self.regions(regions_a, regions_b):
-            return False
-        values = self.values
-        for x, y in zip(operands_a, operands_b, strict=True):
-            paired = values.get(id(x))
-            if paired is None:
-                if not self.value(x, y):
-                    return False
-            elif paired is not y:
-                return False
         return True
 
     def regions(self, regions_a: Sequence[Region], regions_b: Sequence[Region]) -> bool:
@@ -266,16 +261,10 @@ class _Hash:
                         pending += ops
             else:
                 self.inner[id(op)] = []
-        hashes, values, own = self.hashes, self.values, self.own
+        hashes, own = self.hashes, self.own
         for op in reversed(order):
-            if id(op) in hashes:
-                continue
-            for v in operands_of(op):
-                if id(v) not in values and isinstance(v, OpResult):
-                    self.producers_first(op)
-                    break
-            else:
-                own(op)
+            if id(op) not in hashes and not own(op):
+                self.producers_first(op)
         return hashes[id(root)]
 
     def producers_first(self, start: Operation) -> None:
@@ -286,7 +275,8 @@ class _Hash:
         while stack:
             op, done = stack.pop()
             if done:
-                self.own(op)
+                hashed = self.own(op)
+                assert hashed  # its producers were hashed first
                 continue
             if id(op) in hashes or id(op) in visited:
                 continue
@@ -299,34 +289,45 @@ class _Hash:
             stack.append((op, True))
             stack.extend([(x, False) for x in reversed(needed) if id(x) not in hashes])
 
-    def own(self, op: Operation) -> None:
-        """`op`'s hash, its regions' ops and its operands' producers hashed."""
-        attrs, hashes, values = self.attrs, self.hashes, self.values
-        attr_hash = attrs.hash
-        results = op.results
+    def own(self, op: Operation) -> bool:
+        """`op`'s hash, its regions' ops hashed; False (nothing done) when the producer of an
+        operand is not hashed yet."""
+        values = self.values
+        operands: list[int] = []
+        for v in operands_of(op):
+            found = values.get(id(v))
+            if found is None:
+                if isinstance(v, OpResult):
+                    return False
+                assert isinstance(v, BlockArgument)  # a value from outside: a free Var
+                var = Var.view(v)
+                found = hash(("free", var.name, self.attrs.hash(v.type), var.is_const))
+            operands.append(found)
+        attrs, hashes = self.attrs, self.hashes
+        attr_hash, known = attrs.hash, attrs.hashes
+        properties, results = op.properties, op.results
+        if len(properties) == 1:  # most ops: one property, its value's hash known
+            ((name, value),) = properties.items()
+            found = known.get(id(value))
+            own = hash((name, attr_hash(value) if found is None else found))
+        else:
+            own = attrs.hash_mapping(properties)
         parts: list[object] = [
             op.name,
-            attrs.hash_mapping(op.properties),
+            own,
             attrs.hash_mapping(op.attributes) if op.attributes else 0,
-            attr_hash(results[0].type)
-            if len(results) == 1
-            else tuple([attr_hash(t) for t in result_types_of(op)]),
+            tuple([attr_hash(t) for t in result_types_of(op)]),
+            tuple(operands),
         ]
         for blocks, all_ops in self.inner[id(op)]:
             for block in blocks:
                 parts.append(tuple([attr_hash(t) for t in block.arg_types]))
             for ops in all_ops:
                 parts.append(tuple([hashes[id(x)] for x in ops]))
-        for v in operands_of(op):
-            found = values.get(id(v))
-            if found is None:  # a value from outside what is hashed: a free Var
-                assert isinstance(v, BlockArgument)
-                var = Var.view(v)
-                found = hash(("free", var.name, attr_hash(v.type), var.is_const))
-            parts.append(found)
         hashes[id(op)] = mine = hash(tuple(parts))
         for result in results:
             values[id(result)] = hash((mine, result.index))
+        return True
 
 
 def structural_hash(node: Expr | object) -> int:
