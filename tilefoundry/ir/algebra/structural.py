@@ -209,6 +209,14 @@ def structural_equal(a: Expr | object, b: Expr | object) -> bool:
     return _Equal().run(ra, rb)
 
 
+def _types_hash(attrs: _AttrHashes, types: Sequence[Attribute]) -> object:
+    """One type's hash (most results), or the tuple of several."""
+    if len(types) == 1:
+        found = attrs.hashes.get(id(types[0]))
+        return attrs.hash(types[0]) if found is None else found
+    return tuple([attrs.hash(t) for t in types])
+
+
 _Regions = list[tuple[list[Block], list[list[Operation]]]]
 """An op's regions as read once: each region's blocks and their ops."""
 
@@ -316,12 +324,12 @@ class _Hash:
             op.name,
             own,
             attrs.hash_mapping(op.attributes) if op.attributes else 0,
-            tuple([attr_hash(t) for t in result_types_of(op)]),
+            _types_hash(attrs, result_types_of(op)),
             tuple(operands),
         ]
         for blocks, all_ops in self.inner[id(op)]:
             for block in blocks:
-                parts.append(tuple([attr_hash(t) for t in block.arg_types]))
+                parts.append(_types_hash(attrs, block.arg_types))
             for ops in all_ops:
                 parts.append(tuple([hashes[id(x)] for x in ops]))
         hashes[id(op)] = mine = hash(tuple(parts))
