@@ -106,27 +106,34 @@ class _Equal:
         op by op (pairing their ops), its operands' pairing."""
         if not self.pair(a, b):
             return False
-        pending, values, regions, value = self.pending, self.values, self.regions, self.value
+        pending, same_op = self.pending, self.same_op
         while pending:
-            a, b = pending.pop()
-            operands_a, operands_b = operands_of(a), operands_of(b)
-            regions_a, regions_b = a.regions, b.regions
-            if (
-                a.name != b.name
-                or len(operands_a) != len(operands_b)
-                or len(regions_a) != len(regions_b)
-                or a.properties != b.properties
-                or a.attributes != b.attributes
-                or (regions_a and not regions(regions_a, regions_b))
-            ):
+            if not same_op(*pending.pop()):
                 return False
-            for x, y in zip(operands_a, operands_b, strict=True):
-                paired = values.get(id(x))
-                if paired is None:
-                    if not value(x, y):
-                        return False
-                elif paired is not y:
+        return True
+
+    def same_op(self, a: Operation, b: Operation) -> bool:
+        """Two paired ops: their own data, their regions op by op (pairing their ops), their
+        operands' pairing."""
+        operands_a, operands_b = operands_of(a), operands_of(b)
+        regions_a, regions_b = a.regions, b.regions
+        if (
+            a.name != b.name
+            or len(operands_a) != len(operands_b)
+            or len(regions_a) != len(regions_b)
+            or a.properties != b.properties
+            or a.attributes != b.attributes
+            or (regions_a and not self.regions(regions_a, regions_b))
+        ):
+            return False
+        values = self.values
+        for x, y in zip(operands_a, operands_b, strict=True):
+            paired = values.get(id(x))
+            if paired is None:
+                if not self.value(x, y):
                     return False
+            elif paired is not y:
+                return False
         return True
 
     def pair(self, a: Operation, b: Operation) -> bool:
@@ -164,8 +171,10 @@ class _Equal:
         return True
 
     def regions(self, regions_a: Sequence[Region], regions_b: Sequence[Region]) -> bool:
+        """Pair the blocks and ops of two ops' regions; an op without regions is compared at
+        once (its operands defined before it are paired by then), one with regions later."""
         values, blocks, ops, matched = self.values, self.blocks, self.ops, self.matched
-        pending = self.pending
+        pending, same_op = self.pending, self.same_op
         for ra, rb in zip(regions_a, regions_b, strict=True):
             blocks_a, blocks_b = _blocks_of(ra), _blocks_of(rb)
             if len(blocks_a) != len(blocks_b):
@@ -192,7 +201,10 @@ class _Equal:
                     matched.add(id(y))
                     for rx, ry in zip(x.results, y.results, strict=True):
                         values[id(rx)] = ry
-                    pending.append((x, y))
+                    if x.regions:
+                        pending.append((x, y))  # compared later: no recursion into regions
+                    elif not same_op(x, y):
+                        return False
         return True
 
 
