@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed-stamp
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --upgrade pip
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test,torch]'
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test,torch,iree]'
 	touch $(STAMP)
 
 ## The test suite: pytest (tests/unit) and lit + FileCheck (tests/filecheck).
@@ -25,15 +25,19 @@ lit: $(STAMP)
 
 ## Translation validation, long: SEEDS generated programs (from START) through every pass and
 ## random pipelines, compared bit for bit with the interpreter (make test runs 160); then
-## NATIVE_SEEDS of them compiled by the native backend against the interpreter (make test: 160).
+## NATIVE_SEEDS of them compiled by the native backend against the interpreter (make test: 160),
+## and IREE_SEEDS by the IREE backend (make test: 40).
 SEEDS ?= 5000
 NATIVE_SEEDS ?= 2000
+IREE_SEEDS ?= 400
 START ?= 0
 validate: $(STAMP)
 	TF_VALIDATE_SEEDS=$(SEEDS) TF_VALIDATE_START=$(START) $(BIN)/python -m pytest \
 		tests/unit/transforms/test_translation_validation.py -k test_passes_keep
 	TF_VALIDATE_SEEDS=$(NATIVE_SEEDS) TF_VALIDATE_START=$(START) $(BIN)/python -m pytest \
 		tests/unit/backends/native/test_translation_validation.py -k test_compiled_programs
+	TF_VALIDATE_SEEDS=$(IREE_SEEDS) TF_VALIDATE_START=$(START) $(BIN)/python -m pytest \
+		tests/unit/backends/iree/test_translation_validation.py -k test_iree_programs
 
 ## The main job: a tf-opt pipeline over the example decoder, then running it on numpy inputs.
 demo: $(STAMP)

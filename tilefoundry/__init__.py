@@ -19,15 +19,16 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "function_selectors": ("tilefoundry.selection", "function_selectors"),
     "LoadedModule": ("tilefoundry.runtime", "LoadedModule"),
     "run_passes": ("tilefoundry.pipeline", "run_passes"),
-    "compile": ("tilefoundry.compile", "compile"),
-    "emit_mlir": ("tilefoundry.compile", "emit_mlir"),
-    "CompiledModule": ("tilefoundry.compile", "CompiledModule"),
+    "compile": ("tilefoundry.compiler", "compile"),
+    "emit_mlir": ("tilefoundry.compiler", "emit_mlir"),
+    "CompiledModule": ("tilefoundry.compiled", "CompiledModule"),
     "analyze": ("tilefoundry.analysis", "analyze"),
-    "lower": ("tilefoundry.compile", "lower"),
+    "lower": ("tilefoundry.compiler", "lower"),
     "from_torch": ("tilefoundry.frontends.torch", "from_torch"),
     "from_exported_program": ("tilefoundry.frontends.torch", "from_exported_program"),
     "Cost": ("tilefoundry.analysis", "Cost"),
     "parse_module": ("tilefoundry.text", "parse_module"),
+    "clear_caches": ("tilefoundry.ir.caches", "clear_caches"),
     "print_module": ("tilefoundry.text", "print_module"),
     "TextError": ("tilefoundry.text", "TextError"),
     # expressions
@@ -126,6 +127,7 @@ __all__ = [
     "Var",
     "VerifyError",
     "binding_name",
+    "clear_caches",
     "diagnostic_location",
     "func",
     "function_selectors",
@@ -165,7 +167,8 @@ def __dir__() -> list[str]:
 
 if TYPE_CHECKING:
     from tilefoundry.analysis import Cost, analyze
-    from tilefoundry.compile import CompiledModule, compile, emit_mlir, lower
+    from tilefoundry.compiled import CompiledModule
+    from tilefoundry.compiler import compile, emit_mlir, lower
     from tilefoundry.diagnostics import VerifyError
     from tilefoundry.dialects.tf.metadata import BindingMetadata, IRMetadata, SourceSpanMetadata
     from tilefoundry.dialects.tf.ops import CallOp as Call

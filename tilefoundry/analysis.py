@@ -10,9 +10,9 @@ Path("roofline.svg").write_text(costs.roofline_svg())  # what tf-analyze{plot=..
 ```
 
 The sizes are checked as `tf-run --dim` checks them (a name that no function's signature has, a
-size outside an envelope: `ValueError`). Each measurement is also recorded on its function, in
-place (`tf.cost`), as `tf-analyze` does:
-N cloned layers are N functions and report N measurements. See
+size outside an envelope: `ValueError`). The module is left as it was: `analyze` records
+nothing on it (the `tf-analyze` pass records each cost on its function, `tf.cost`, on the copy
+`run_passes` makes). N cloned layers are N functions and report N measurements. See
 `tilefoundry.transforms.tf_analyze` for what is counted and how the bound is computed.
 """
 
@@ -25,7 +25,7 @@ from tilefoundry.diagnostics import PassError
 from tilefoundry.module import Module
 from tilefoundry.transforms.cost_report import Row, cost_table, function_paths
 from tilefoundry.transforms.roofline import roofline_svg
-from tilefoundry.transforms.tf_analyze import Cost, analyze_tree, check_dims, report_rows
+from tilefoundry.transforms.tf_analyze import Cost, check_dims, measure_tree, report_rows
 
 __all__ = ["Analysis", "Cost", "analyze"]
 
@@ -55,7 +55,8 @@ class Analysis(dict[str, Cost]):
 
 
 def analyze(module: Module, dims: Mapping[str, int] | None = None) -> Analysis:
-    """The cost of every function of the tree (HIR and TIR), by its path."""
+    """The cost of every function of the tree (HIR and TIR), by its path; `module` is not
+    changed."""
     if not isinstance(module, Module):
         refuse_type("analyze module", "a Module", module)
     sizes = {} if dims is None else mapping_of(dims, "analyze dims", "a mapping")
@@ -68,6 +69,6 @@ def analyze(module: Module, dims: Mapping[str, int] | None = None) -> Analysis:
         check_dims([module.module_op], sizes, "analyze")
     except PassError as err:
         raise ValueError(f"analyze {err.message}") from None
-    costs = analyze_tree(module.module_op, sizes, "analyze")
+    costs = measure_tree(module.module_op, sizes, "analyze")
     by_path = {path: costs[function] for path, function in function_paths(module.module_op)}
     return Analysis(by_path, report_rows([module.module_op], [costs]))

@@ -30,9 +30,11 @@ such an entry would be unreachable, and construction refuses it.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import importlib
 import types
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any, cast
 
 from xdsl.dialects.builtin import DictionaryAttr, StringAttr, SymbolRefAttr
@@ -108,6 +110,46 @@ PENDING: Slot[dict[str, Any]] = Slot("pending_children")
 far, by attribute name (the module is built from them when `__init__` returns)."""
 
 
+_DEFERRED: contextvars.ContextVar[list[ModuleOp] | None] = contextvars.ContextVar(
+    "tilefoundry_deferred_verification", default=None
+)
+"""Inside `verified_once()`: the modules built so far, whose verification waits."""
+
+
+@contextlib.contextmanager
+def verified_once() -> Iterator[None]:
+    """Inside, a Module construction defers its verification; on leaving (without an error),
+    the tree each module built ended up in is verified once: a layer built for a model (a
+    class-body child) is verified with the model, in its final context, not once alone and
+    again in the model. Nested uses are the outermost's."""
+    if _DEFERRED.get() is not None:
+        yield
+        return
+    built: list[ModuleOp] = []
+    token = _DEFERRED.set(built)
+    try:
+        yield
+    finally:
+        _DEFERRED.reset(token)
+    roots: dict[int, Operation] = {}
+    for op in built:
+        root: Operation = op
+        while (parent := root.parent_op()) is not None:
+            root = parent
+        roots.setdefault(id(root), root)
+    for root in roots.values():
+        verify_ir(root)
+
+
+def verify_later(op: ModuleOp) -> None:
+    """Verify a new module now, or, inside `verified_once()`, with the tree it ends up in."""
+    deferred = _DEFERRED.get()
+    if deferred is None:
+        verify_ir(op)
+    else:
+        deferred.append(op)
+
+
 def _class_body() -> Any:
     """The DSL's class-body collection (`tilefoundry.dsl.classes`), imported on first use: a
     subclass of Module is a class-body module (docs/dsl.md)."""
@@ -128,11 +170,17 @@ class Module(OpView[ModuleOp]):
     def __setattr__(self, name: str, value: Any) -> None:
         """Names beginning with `_` follow normal attribute rules. A Module assigned under any
         other name is a child: recorded while a class-body `__init__` runs, attached (as torch
-        does) to a built module; anything else is refused, never silently dropped."""
+        does) to a built module. A list or tuple of Modules is a layer list: each is a child
+        named `name.<index>` (`layers.0`, ..., as torch's `ModuleList`), and `module.name` is
+        the tuple of them. Anything else is refused, never silently dropped."""
         if name.startswith("_"):
             object.__setattr__(self, name, value)
             return
         pending = PENDING.get(self)
+        if isinstance(value, list | tuple) and value and all(isinstance(v, Module) for v in value):
+            for index, child in enumerate(value):  # a layer list: `layers.0`, `layers.1`, ...
+                self.__setattr__(f"{name}.{index}", child)
+            return
         if not isinstance(value, Module):
             raise AttributeError(
                 f"cannot assign '{name}' to a module: its public attributes are its functions, "
@@ -207,7 +255,7 @@ class Module(OpView[ModuleOp]):
             for call, path in paths.items():
                 undo.append(_restore_callee(call))
                 call.callee = path
-            verify_ir(op)
+            verify_later(op)
         except BaseException:
             for step in reversed(undo):  # a refused module leaves its inputs as they were
                 step()
@@ -367,6 +415,11 @@ class Module(OpView[ModuleOp]):
         method = self.methods.get(name)
         if method is not None:
             return types.MethodType(method, self)
+        layers = _layer_list(self, name)
+        if layers:
+            return layers
+        if name == "variant":  # `@f.variant(...)` on a bare @func: the module is built
+            raise _class_body().sealed_variant(self)
         raise AttributeError(
             f"module '{self.name}' has no function, child module or method '{name}' "
             f"(functions: {_names(f.name for f in self.functions)}; "
@@ -393,6 +446,7 @@ class Module(OpView[ModuleOp]):
                 METHODS.set(duplicate, dict(methods))
             if isinstance(original, FuncOp):
                 seal(cast(FuncOp, duplicate))
+        _keep_classes(self._op, copy)
         return Module.of(copy)
 
     def __copy__(self) -> Module:
@@ -405,7 +459,9 @@ class Module(OpView[ModuleOp]):
         shared (they are plain Python functions). A copy of a child records the context its
         owner provides, as `cloned()` does, but has no owner object (as after text)."""
         text, methods = self._text_and_methods()
-        return _from_text(text, methods)
+        copy = _from_text(text, methods)
+        _keep_classes(self._op, copy._op)
+        return Module.of(copy._op)
 
     def __reduce__(self) -> tuple[Callable[..., Module], tuple[str, list[Any]]]:
         """`pickle`: the text form with debug info, and the methods of each module of the tree,
@@ -475,6 +531,40 @@ def _from_text(text: str, methods: list[tuple[int, dict[str, Any]]]) -> Module:
     for index, table in methods:
         METHODS.set(modules[index], dict(table))
     return module
+
+
+def _keep_classes(original: ModuleOp, copy: ModuleOp) -> None:
+    """A copy of a class-body module is an instance of its class too (its `_helper` methods
+    work on it), with a shallow copy of the Python state (`_` attributes) `__init__` set; the
+    children likewise."""
+    for before, after in zip(_module_ops(original), _module_ops(copy), strict=True):
+        view = Module._view.get(before)
+        if view is None or type(view) is Module:
+            continue
+        cls: type[Module] = type(view)
+        twin = object.__new__(cls)
+        for key, value in vars(view).items():
+            object.__setattr__(twin, key, value)
+        object.__setattr__(twin, "_op", after)
+        Module._view.set(after, twin)
+        cls._view.set(after, twin)
+
+
+def _module_ops(root: ModuleOp) -> Iterator[ModuleOp]:
+    """The module ops of a tree in walk order (modules nest only in module bodies)."""
+    yield root
+    for op in root.body.block.ops:
+        if isinstance(op, ModuleOp):
+            yield from _module_ops(op)
+
+
+def _layer_list(module: Module, name: str) -> tuple[Module, ...]:
+    """The children attached as `name.0`, `name.1`, ... (a layer list, torch's `ModuleList`
+    naming), in index order; empty when `name.0` is not a child."""
+    found: list[Module] = []
+    while isinstance(member := module._op.member(f"{name}.{len(found)}"), ModuleOp):
+        found.append(Module.of(member))
+    return tuple(found)
 
 
 def _names(names: Iterable[str]) -> str:

@@ -24,7 +24,10 @@ __all__ = ["LoadedModule"]
 class LoadedModule:
     """A Module with its weights bound (name -> array): its functions take only the non-const
     parameters. Every weight of the module needs a binding that fits its type; a binding for a
-    name that is no weight is refused."""
+    name that is no weight is refused, except the checkpoint's other names the module's
+    metadata lists (as the torch frontend records them): a tied name (`tied_weights`: (name,
+    weight) pairs), whose binding must hold its weight's values, and a name the program never
+    reads (`unused_weights`), whose binding is ignored."""
 
     def __init__(self, module: Module, weights: Mapping[str, Any]) -> None:
         if not isinstance(module, Module):
@@ -36,7 +39,14 @@ class LoadedModule:
             raise VerifyError(
                 f"module '{module.name}': no binding for weight(s) {', '.join(missing)}"
             )
-        extra = [name for name in weights if name not in expected]
+        tied = _tied_weights(module)
+        listed = module.metadata.get("unused_weights") or ()
+        unused = {str(name) for name in listed} if isinstance(listed, tuple) else set()
+        extra = [
+            name
+            for name in weights
+            if name not in expected and name not in tied and name not in unused
+        ]
         if extra:
             raise VerifyError(
                 f"module '{module.name}': {', '.join(extra)} is not a weight of it "
@@ -48,6 +58,12 @@ class LoadedModule:
                 bound[name] = check_argument(name, type, weights[name], {})
             except ExecutionError as err:
                 raise VerifyError(f"module '{module.name}': weight {err}") from None
+        for alias, name in tied.items():
+            if alias in weights and not _same_values(weights[alias], bound[name]):
+                raise VerifyError(
+                    f"module '{module.name}': '{alias}' is tied to weight '{name}' but its "
+                    "binding holds other values"
+                )
         self.module = module
         self.bindings: Mapping[str, Any] = types.MappingProxyType(bound)
 
@@ -84,3 +100,20 @@ class LoadedModule:
 
         run.__name__ = run.__qualname__ = function.name
         return run
+
+
+def _tied_weights(module: Module) -> dict[str, str]:
+    """The module's tied names -> the weight each stands for (`tied_weights` metadata)."""
+    pairs = module.metadata.get("tied_weights") or ()
+    assert isinstance(pairs, tuple)
+    return {str(alias): str(name) for alias, name in pairs if name in module.weights}
+
+
+def _same_values(value: Any, bound: Any) -> bool:
+    import numpy as np
+
+    try:
+        array = np.asarray(value)
+    except (TypeError, ValueError):
+        return False
+    return bool(array.shape == bound.shape and np.array_equal(array, bound, equal_nan=True))

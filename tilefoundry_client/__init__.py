@@ -1,12 +1,14 @@
 """The `tf-opt` and `tf-run` commands: a client of the resident server when there is one.
 
 When `TF_OPT_SERVER` names the Unix socket of a running `tilefoundry.tools.server` (lit starts
-one per run, `tests/filecheck/lit.cfg`), the command sends its argv, working directory and
-environment, passes its standard input, output and error (SCM_RIGHTS), and exits as the
-server's fresh fork of a pristine, pre-imported parent exited: same bytes, same status. It
-imports only `os`, `socket` and `sys`, so that a RUN line costs a Python start-up, not the
-import of xDSL. Without the variable, or when the server cannot be reached or declines the
-request, the tool runs in this process, as it always has:
+one per run, `tests/filecheck/lit.cfg`), the command sends its argv, working directory,
+environment, `sys.path`, umask and resource limits, passes its standard input, output and
+error (SCM_RIGHTS), and exits as the server's fresh fork of a pristine, pre-imported parent
+exited: same bytes, same status. It imports only `os`, `socket` and `sys` (and `resource`),
+so that a RUN line costs a Python start-up, not the import of xDSL. Without the variable, or
+when the server cannot be reached, is another user's, or declines the request (another
+installation, another interpreter environment), the tool runs in this process, as it always
+has:
 
 ```
 $ TF_OPT_SERVER=/tmp/x/tf-opt.sock tf-opt in.mlir -p canonicalize   # served, or in-process
@@ -23,16 +25,65 @@ import socket
 import sys
 from typing import NoReturn
 
-__all__ = ["ENV", "request", "served", "tf_opt", "tf_run"]
+__all__ = ["ENV", "PROTOCOL", "installation", "peer_uid", "request", "served", "tf_opt", "tf_run"]
 
 ENV = "TF_OPT_SERVER"
 TOOLS = ("tf-opt", "tf-run")
+PROTOCOL = b"tf-opt-server/2"
+__version__ = "0.1.0"  # the distribution's (pyproject.toml); a server of another declines
 
 
-def request(tool: str, argv: list[str], cwd: str, path0: str, env: dict[bytes, bytes]) -> bytes:
+def installation() -> bytes:
+    """What makes two processes run the same code: where `tilefoundry` and this package are
+    imported from, their version, the interpreter and its version. A server declines a
+    client whose installation differs from its own."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("tilefoundry")
+    origin = spec.origin if spec is not None and spec.origin else ""
+    parts = [
+        os.path.realpath(origin) if origin else "",
+        os.path.realpath(__file__),
+        __version__,
+        os.path.realpath(sys.executable),
+        sys.version,
+    ]
+    return "\n".join(parts).encode()
+
+
+def peer_uid(sock: socket.socket) -> int:
+    """The effective uid of the process at the other end of a connected Unix socket."""
+    creds = sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, 12)  # pid, uid, gid
+    return int.from_bytes(creds[4:8], sys.byteorder)
+
+
+def _limits() -> list[bytes]:
+    """`number:soft:hard` for each resource limit of this process (-1 is unlimited)."""
+    import resource
+
+    out = []
+    for number in range(
+        getattr(resource, "RLIMIT_RTTIME", 15) + 1
+    ):  # Linux's 16 limits; fewer elsewhere
+        try:
+            soft, hard = resource.getrlimit(number)
+        except (ValueError, OSError):
+            continue
+        out.append(f"{number}:{soft}:{hard}".encode())
+    return out
+
+
+def request(
+    tool: str, argv: list[str], cwd: str, path: list[str], env: dict[bytes, bytes]
+) -> bytes:
     """The request, after its 8-byte length: NUL-separated fields (none holds a NUL)."""
-    fields = [tool.encode(), os.fsencode(cwd), os.fsencode(path0), str(len(argv)).encode()]
-    fields += [os.fsencode(arg) for arg in argv]
+    umask = os.umask(0o077)
+    os.umask(umask)
+    limits = _limits()
+    fields = [PROTOCOL, installation(), tool.encode(), os.fsencode(cwd), str(umask).encode()]
+    fields += [str(len(limits)).encode(), *limits]
+    fields += [str(len(path)).encode(), *(os.fsencode(entry) for entry in path)]
+    fields += [str(len(argv)).encode(), *(os.fsencode(arg) for arg in argv)]
     fields += [key + b"=" + value for key, value in env.items()]
     payload = b"\0".join(fields)
     return len(payload).to_bytes(8, "big") + payload
@@ -40,9 +91,14 @@ def request(tool: str, argv: list[str], cwd: str, path0: str, env: dict[bytes, b
 
 def served(tool: str) -> int | None:
     """Run `tool` in the server named by `TF_OPT_SERVER`: its exit status (a negative number
-    is a signal), or None when it did not run there (no server, or it declined)."""
+    is a signal), or None when it did not run there (no server, another user's, declined)."""
     path = os.environ.get(ENV)
     if not path:
+        return None
+    try:
+        for fd in (0, 1, 2):  # a closed one: the socket below would take its number
+            os.fstat(fd)
+    except OSError:
         return None
     try:
         sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -51,14 +107,17 @@ def served(tool: str) -> int | None:
     with sock:
         try:
             sock.connect(path)
+            if peer_uid(sock) != os.geteuid():  # another user's server gets nothing of ours
+                return None
+            payload = request(tool, sys.argv, os.getcwd(), sys.path, dict(os.environb))
             socket.send_fds(sock, [b"T"], [0, 1, 2])
-            sock.sendall(request(tool, sys.argv, os.getcwd(), sys.path[0], dict(os.environb)))
-        except OSError:  # no server (a stale variable), a closed standard stream, a lost cwd
+            sock.sendall(payload)
+        except (OSError, ValueError):  # no server (stale), a closed stream, a lost cwd
             return None
-        return _wait(sock)
+        return _wait(sock, tool)
 
 
-def _wait(sock: socket.socket) -> int | None:
+def _wait(sock: socket.socket, tool: str) -> int | None:
     reply = b""
     while True:
         try:
@@ -78,7 +137,7 @@ def _wait(sock: socket.socket) -> int | None:
         return None  # declined, or the server went away before the run started
     marker = reply.find(b"X")
     if marker < 0 or len(reply) < marker + 5:  # the run started, so it cannot run here too
-        sys.stderr.write(f"{TOOLS[0]}: error: the tf-opt server was lost during the run\n")
+        sys.stderr.write(f"{tool}: error: the tf-opt server was lost during the run\n")
         return 2
     return int.from_bytes(reply[marker + 1 : marker + 5], "big", signed=True)
 
@@ -93,21 +152,31 @@ def _exit(status: int) -> NoReturn:
     os._exit(status)
 
 
+def _interrupted(tool: str) -> NoReturn:
+    """Ctrl-C before the tool's own `main` could catch it (while importing): one line."""
+    sys.stderr.write(f"{tool}: interrupted\n")
+    os._exit(130)
+
+
 def tf_opt() -> NoReturn:
     """The `tf-opt` command."""
-    status = served("tf-opt")
-    if status is not None:
-        _exit(status)
-    from tilefoundry.tools.tf_opt import entry
-
+    try:
+        status = served("tf-opt")
+        if status is not None:
+            _exit(status)
+        from tilefoundry.tools.tf_opt import entry
+    except KeyboardInterrupt:
+        _interrupted("tf-opt")
     entry()
 
 
 def tf_run() -> NoReturn:
     """The `tf-run` command."""
-    status = served("tf-run")
-    if status is not None:
-        _exit(status)
-    from tilefoundry.tools.tf_run import main
-
+    try:
+        status = served("tf-run")
+        if status is not None:
+            _exit(status)
+        from tilefoundry.tools.tf_run import main
+    except KeyboardInterrupt:
+        _interrupted("tf-run")
     sys.exit(main())

@@ -7,6 +7,13 @@ function at path `p` it writes an inner `func.func private` (tensors as tensors,
 memrefs, a tuple as its leaves, the status buffer last) and an exported wrapper with
 `llvm.emit_c_interface` (`entry.py`).
 
+`emit_module(module_op, by_value=True)` is the variant for a backend that takes tensors only at
+function boundaries (IREE): a buffer is a tensor value (`MlirBuilder.cell`), the status a
+`tensor<8xi64>`; each function takes them and returns, after its results, the final tensor of
+each buffer parameter leaf and the status; a call gives the caller's buffers the callee's final
+tensors; the exported wrapper is `write_value_wrapper`'s. A call that passes one buffer twice is
+refused by value (the two parameters alias).
+
 A body is emitted statement by statement, in order: a `tir.let` body's expressions (the op's
 emission rule, a `func.call` of a function of the tree, a `tir.dispatch` as an `scf.if` chain
 on the DimVar sizes, a `tf.mesh` inline: the CPU has one of every level), a `tir.evaluate`'s
@@ -28,7 +35,6 @@ from xdsl.ir import Block, Operation, SSAValue
 from xdsl.traits import IsTerminator
 
 from tilefoundry.codegen.builder import (
-    STATUS_TYPE,
     EmitError,
     Emitted,
     MlirBuilder,
@@ -37,8 +43,8 @@ from tilefoundry.codegen.builder import (
 )
 from tilefoundry.codegen.builder.constants import tensor_constant
 from tilefoundry.codegen.builder.structured import materialized, tensor_cast
-from tilefoundry.codegen.builder.types import leaves, shaped_type
-from tilefoundry.codegen.entry import EntryABI, entry_abi, write_wrapper
+from tilefoundry.codegen.builder.types import leaves, shaped_type, tensor_type
+from tilefoundry.codegen.entry import EntryABI, entry_abi, write_value_wrapper, write_wrapper
 from tilefoundry.codegen.symbols import check_prefix, inner_symbol, location_text, mangle
 from tilefoundry.dialects.function import dim_var_carrier
 from tilefoundry.dialects.hir import FuncOp
@@ -90,10 +96,10 @@ def prim_functions(module_op: ModuleOp) -> Iterator[tuple[tuple[str, ...], Opera
     yield from visit(module_op, ())
 
 
-def emit_module(module_op: ModuleOp, prefix: str = "") -> EmittedModule:
+def emit_module(module_op: ModuleOp, prefix: str = "", by_value: bool = False) -> EmittedModule:
     """The MLIR of every prim function of a TIR tree (see the module docstring)."""
     check_prefix(prefix)
-    state = ModuleState(prefix)
+    state = ModuleState(prefix, by_value=by_value)
     functions = list(prim_functions(module_op))
     symbols: dict[Operation, str] = {}
     for path, op in functions:
@@ -109,7 +115,7 @@ def emit_module(module_op: ModuleOp, prefix: str = "") -> EmittedModule:
         assert isinstance(op, PrimFuncOp)
         _FunctionEmitter(state, symbols, op, path).emit(lines)
         abi = entry_abi(op, path, mangle(path, prefix))
-        write_wrapper(lines, abi, symbols[op])
+        (write_value_wrapper if by_value else write_wrapper)(lines, abi, symbols[op])
         entries[".".join(path)] = abi
     for helper in state.helpers.values():
         lines += helper
@@ -152,6 +158,13 @@ class _FunctionEmitter:
         self.where = f"function '@{op.sym_name.data}'"
         self.b = MlirBuilder(state)
         self.env: dict[SSAValue, Emitted | None] = {}
+        self.buffers: list[MValue] = []  # by value: the parameters' buffer leaves, in order
+
+    def _type(self, type: IRType) -> str:
+        """A leaf's MLIR type here: a buffer is a tensor by value."""
+        if self.b.by_value and isinstance(type, BufferType):
+            return tensor_type(type.tensor)
+        return shaped_type(type)
 
     def emit(self, lines: list[str]) -> None:
         b = self.b
@@ -160,15 +173,20 @@ class _FunctionEmitter:
         for index, (arg, type) in enumerate(zip(op.body.block.args, op.param_types(), strict=True)):
             leaf_values = []
             for j, leaf in enumerate(leaves(type)):
-                value = MValue(f"%p{index}_{j}", shaped_type(leaf))
+                value = MValue(f"%p{index}_{j}", self._type(leaf))
                 params.append(f"{value.name}: {value.type}")
+                if b.by_value and isinstance(leaf, BufferType):
+                    value = b.cell(value)
+                    self.buffers.append(value)
                 leaf_values.append(value)
             self.env[arg] = _shaped(type, iter(leaf_values))
         b.dims = self._read_dims(op.param_types(), [self.env[a] for a in op.body.block.args])
-        status = MValue("%status", STATUS_TYPE)
-        params.append(f"{status.name}: {STATUS_TYPE}")
+        status = MValue("%status", b.status_type)
+        params.append(f"{status.name}: {status.type}")
         b.status = status
-        results = [shaped_type(t) for t in leaves(op.result_type())]
+        results = [self._type(t) for t in leaves(op.result_type())]
+        if b.by_value:
+            results += [*(v.type for v in self.buffers), b.status_type]
         header = f"func.func private @{self.symbols[op]}({', '.join(params)})"
         if results:
             header += f" -> ({', '.join(results)})"
@@ -202,6 +220,7 @@ class _FunctionEmitter:
                         assert isinstance(value, tuple)
                         value = value[index]
                     assert isinstance(value, MValue)
+                    value = b.read(value)
                     kind = "memref" if value.type.startswith("memref") else "tensor"
                     sizes[dim.name] = b.op(
                         f"{kind}.dim {value}, {b.index(carrier.axis)} : {value.type}", "index"
@@ -217,9 +236,15 @@ class _FunctionEmitter:
                 self.env[op.binding] = yielded[0]
             return
         if isinstance(op, ReturnOp):
+            b = self.b
             returned = [leaf for v in op.operands for leaf in _flat(self.env[v])]
-            expected = [shaped_type(t) for t in leaves(self.op.result_type())]
-            cast = [tensor_cast(self.b, v, t) for v, t in zip(returned, expected, strict=True)]
+            expected = [self._type(t) for t in leaves(self.op.result_type())]
+            if b.by_value:
+                assert not any(v in b.cells for v in returned), "a buffer does not escape"
+                assert b.status is not None
+                returned += [*(b.read(v) for v in self.buffers), b.status]
+                expected += [*(v.type for v in self.buffers), b.status_type]
+            cast = [tensor_cast(b, v, t) for v, t in zip(returned, expected, strict=True)]
             if cast:
                 self.b.line(
                     f"func.return {', '.join(v.name for v in cast)} : {', '.join(expected)}"
@@ -298,15 +323,31 @@ class _FunctionEmitter:
         """`func.call` of a function of the tree: the leaves cast to its parameter types (a view
         copied first: `materialized`), the results to the call's."""
         b = self.b
-        params = [shaped_type(t) for p in callee.param_types() for t in leaves(p)]
-        given = [materialized(b, leaf) for arg in args for leaf in _flat(arg)]
-        operands = [tensor_cast(b, v, t) for v, t in zip(given, params, strict=True)]
+        param_leaves = [t for p in callee.param_types() for t in leaves(p)]
+        params = [self._type(t) for t in param_leaves]
+        given = [leaf for arg in args for leaf in _flat(arg)]
+        written = [v for v, t in zip(given, param_leaves, strict=True) if isinstance(t, BufferType)]
+        if b.by_value and len(set(written)) < len(written):
+            raise EmitError(
+                f"a call in {self.where} passes one buffer as two parameters of "
+                f"'@{callee.sym_name.data}': buffers are passed by value here (the iree backend)"
+            )
+        operands = [tensor_cast(b, materialized(b, b.read(v)), t) for v, t in zip(given, params, strict=True)]
         operands.append(b.status) if b.status is not None else None
-        returns = [shaped_type(t) for t in leaves(callee.result_type())]
-        signature = f"({', '.join([*params, STATUS_TYPE])}) -> ({', '.join(returns)})"
+        returns = [self._type(t) for t in leaves(callee.result_type())]
+        count = len(returns)
+        if b.by_value:
+            returns += [*(self._type(t) for t in param_leaves if isinstance(t, BufferType))]
+            returns.append(b.status_type)
+        signature = f"({', '.join([*params, b.status_type])}) -> ({', '.join(returns)})"
         text = f"func.call @{self.symbols[callee]}({', '.join(v.name for v in operands)}) : {signature}"
         values = b.ops(text, returns)
-        wanted = [shaped_type(t) for t in leaves(result)]
+        if b.by_value:
+            for buffer, final in zip(written, values[count:-1], strict=True):
+                b.write(buffer, final)
+            b.status = values[-1]
+            values = values[:count]
+        wanted = [self._type(t) for t in leaves(result)]
         cast = [tensor_cast(b, v, t) for v, t in zip(values, wanted, strict=True)]
         return None if isinstance(result, UnitType) else _shaped(result, iter(cast))
 
@@ -321,7 +362,7 @@ class _FunctionEmitter:
         args = [self.env[v] for v in op.operands]
         sizes = self._read_dims([from_attr(v.type) for v in op.operands], args)
         result = _result_type(op)
-        types = [shaped_type(t) for t in leaves(result)]
+        types = [self._type(t) for t in leaves(result)]
         cases = list(zip(op.callees, op.case_patterns, strict=True))
 
         def chain(index: int) -> list[MValue]:
@@ -352,7 +393,7 @@ class _FunctionEmitter:
             def taken() -> list[MValue]:
                 return _flat(self._call(callee, args, result))
 
-            return b.if_(holds, types, taken, lambda: chain(index + 1))
+            return b.if_(holds, types, taken, lambda: chain(index + 1), state=True)
 
         values = chain(0)
         return None if isinstance(result, UnitType) else _shaped(result, iter(values))
@@ -363,9 +404,9 @@ def _placeholder(b: MlirBuilder, type: TensorType | BufferType) -> MValue:
     return b.empty(type)
 
 
-def emit_tree(module_op: ModuleOp, prefix: str = "") -> EmittedModule:
+def emit_tree(module_op: ModuleOp, prefix: str = "", by_value: bool = False) -> EmittedModule:
     """`emit_module` of a tree, lowered to TIR first when it holds HIR (`tilefoundry.lower`:
     from the entry, only what it reaches)."""
     if any(isinstance(op, FuncOp) for op in module_op.walk()):
         module_op = lower_module(module_op)
-    return emit_module(module_op, prefix)
+    return emit_module(module_op, prefix, by_value)

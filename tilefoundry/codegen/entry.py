@@ -11,7 +11,12 @@ For a prim function the wrapper `@tf..._<path>` (`llvm.emit_c_interface`, so its
    error (an index out of range, a dispatch with no case; `EmittedModule.messages[code - 1]`),
    the other slots the values its message is formatted with.
 
-It returns nothing. Element types at the boundary are the dtypes' own (`i1` one byte, `bf16`
+By value (`emit_module(..., by_value=True)`, the IREE backend) the wrapper is a plain public
+`func.func` over tensors: it takes one tensor per parameter leaf (a buffer's current contents)
+and returns the result leaves, then each buffer leaf's final contents (in parameter order), then
+the status `tensor<8xi64>` (`write_value_wrapper`); the caller writes the buffers back.
+
+The memref wrapper returns nothing. Element types at the boundary are the dtypes' own (`i1` one byte, `bf16`
 the high 16 bits of a float32).
 
 ```mlir
@@ -28,12 +33,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tilefoundry.codegen.builder.builder import STATUS_TYPE
+from tilefoundry.codegen.builder.builder import STATUS_TENSOR, STATUS_TYPE
 from tilefoundry.codegen.builder.types import leaves, memref_type, tensor_type
 from tilefoundry.dialects.tf.types import BufferType, IRType, TensorType
 from tilefoundry.dialects.tir import PrimFuncOp
 
-__all__ = ["EntryABI", "ParamABI", "entry_abi", "write_wrapper"]
+__all__ = ["EntryABI", "ParamABI", "entry_abi", "write_value_wrapper", "write_wrapper"]
 
 
 @dataclass(frozen=True)
@@ -55,6 +60,12 @@ class EntryABI:
     params: tuple[ParamABI, ...]
     result: IRType
     results: tuple[TensorType, ...]
+
+    @property
+    def buffers(self) -> tuple[BufferType, ...]:
+        """The buffer leaves of the parameters, in order (returned after the results, by
+        value)."""
+        return tuple(t for p in self.params for t in p.leaves if isinstance(t, BufferType))
 
     @property
     def c_symbol(self) -> str:
@@ -120,4 +131,30 @@ def write_wrapper(lines: list[str], abi: EntryABI, inner: str) -> None:
         f"  func.func @{abi.symbol}({', '.join(args)}) attributes {{llvm.emit_c_interface}} {{"
     )
     lines.extend(f"    {line}" for line in body)
+    lines.append("  }")
+
+
+def write_value_wrapper(lines: list[str], abi: EntryABI, inner: str) -> None:
+    """The exported wrapper of a function by value (see the module docstring)."""
+    types = [
+        tensor_type(t.tensor if isinstance(t, BufferType) else t)
+        for p in abi.params
+        for t in p.leaves
+    ]
+    args = [f"%a{i}: {t}" for i, t in enumerate(types)]
+    returns = [
+        *(tensor_type(t) for t in abi.results),
+        *(tensor_type(t.tensor) for t in abi.buffers),
+        STATUS_TENSOR,
+    ]
+    operands = [f"%a{i}" for i in range(len(types))]
+    signature = f"({', '.join([*types, STATUS_TENSOR])}) -> ({', '.join(returns)})"
+    lines.append(f"  func.func @{abi.symbol}({', '.join(args)}) -> ({', '.join(returns)}) {{")
+    lines.append(f"    %status = arith.constant dense<0> : {STATUS_TENSOR}")
+    name = "%v" if len(returns) == 1 else f"%v:{len(returns)}"
+    lines.append(
+        f"    {name} = func.call @{inner}({', '.join([*operands, '%status'])}) : {signature}"
+    )
+    values = ["%v"] if len(returns) == 1 else [f"%v#{i}" for i in range(len(returns))]
+    lines.append(f"    func.return {', '.join(values)} : {', '.join(returns)}")
     lines.append("  }")

@@ -63,7 +63,7 @@ from tilefoundry.dialects.tf.types import (
     from_attr,
 )
 from tilefoundry.ir.algebra.callable import FunctionLike
-from tilefoundry.ir.algebra.expr import VarOwner, check_var_name
+from tilefoundry.ir.algebra.expr import VarOwner, check_param_name
 from tilefoundry.ir.traits import ModuleMember, is_expression
 from tilefoundry.ir.verify.verifier import OpVerifyError
 
@@ -258,7 +258,7 @@ def verify_signature(
     seen: set[str] = set()
     for name in names:
         try:
-            check_var_name(name)
+            check_param_name(name)
         except ValueError as err:
             raise VerifyError(str(err)) from None
         if name in seen:

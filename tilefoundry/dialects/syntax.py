@@ -3,7 +3,8 @@ SSA names and `{const}`-style argument attributes.
 
 A function parameter's name is semantic (weights and callables are keyed by it), so it is
 printed exactly, even when it ends in `_<digits>`, which xDSL's printer otherwise treats as a
-uniquing suffix and strips from name hints.
+uniquing suffix and strips from name hints. A name that is no SSA name (a `state_dict` key such
+as `0.weight`) is escaped: `%$0.weight` (`escape_param_name`).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 
 from tilefoundry.dialects.tf.types import ONE_VALUE_TYPE
+from tilefoundry.ir.algebra.expr import escape_param_name, unescape_param_name
 from tilefoundry.xdsl_adapter.printer import pin_ssa_name
 
 __all__ = [
@@ -40,11 +42,13 @@ _SUFFIXED = re.compile(r"(.*)_(\d+)")
 
 
 def print_named_value(printer: Printer, value: SSAValue, name: str) -> None:
-    """Print `%name` for a value that has to keep its exact name in this scope.
+    """Print `%name` for a value that has to keep its exact name in this scope (a name that is
+    no SSA name escaped: `%$0.weight` for `0.weight`, `escape_param_name`).
 
     The printer is told the name (so uses print it too), and the counter for its stem is moved
     past it, so that no later value is uniqued onto the same name.
     """
+    name = escape_param_name(name)
     names = printer.ssa_names
     match = _SUFFIXED.fullmatch(name)
     stem, suffix = (match.group(1), int(match.group(2))) if match else (name, 0)
@@ -59,7 +63,7 @@ class ParsedParam:
 
     def __init__(self, argument: Parser.Argument, attrs: dict[str, Attribute]) -> None:
         self.argument = argument
-        self.name = argument.name.text[1:]
+        self.name = unescape_param_name(argument.name.text[1:])
         self.attrs = attrs
 
 

@@ -24,12 +24,14 @@ from tilefoundry.dsl.annotations import (
 )
 from tilefoundry.dsl.errors import DSLError
 from tilefoundry.dsl.functions import func, prim_func
+from tilefoundry.dsl.script import ScriptError
 
 __all__ = [
     "Buffer",
     "ConstTensor",
     "DSLError",
     "Mesh",
+    "ScriptError",
     "Tensor",
     "bf16",
     "f16",

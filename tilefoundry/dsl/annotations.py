@@ -20,10 +20,14 @@ identifier. `tilefoundry.Tensor` (the pattern) is accepted in place of `Tensor`.
 
 from __future__ import annotations
 
+import linecache
+import os
+import sys
 from dataclasses import dataclass
 from typing import Any
 
 from tilefoundry.dialects.tf.types import BufferType, DimVar, TensorType
+from tilefoundry.dsl.errors import DSLError
 
 __all__ = [
     "Buffer",
@@ -61,6 +65,39 @@ class ParamType:
 
 
 def _param_type(item: Any, is_const: bool, kind: str = "Tensor") -> ParamType:
+    try:
+        return _checked_param_type(item, is_const, kind)
+    except (TypeError, ValueError) as err:
+        raise _at_caller(f"{kind}[...]: {err}").with_traceback(None) from None
+
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def _at_caller(message: str) -> DSLError:
+    """A refused annotation as a `DSLError` at the expression that wrote it: the first frame
+    outside the DSL (Python evaluates annotations when the def runs), at the column of the
+    subscript it was evaluating; the DSL reading a string annotation places it itself."""
+    frame = sys._getframe(1)
+    while frame.f_back is not None and os.path.dirname(frame.f_code.co_filename) == _HERE:
+        frame = frame.f_back
+    code = frame.f_code
+    line, column, end = frame.f_lineno, 1, None
+    positions = list(code.co_positions())
+    index = frame.f_lasti // 2
+    text = linecache.getline(code.co_filename, line).rstrip("\n")
+    if 0 <= index < len(positions):
+        start, stop, col, end_col = positions[index]
+        if start is not None and col is not None:
+            line = start
+            text = linecache.getline(code.co_filename, line).rstrip("\n")
+            column = len(text.encode()[:col].decode(errors="ignore")) + 1
+            if stop == start and end_col is not None:
+                end = len(text.encode()[:end_col].decode(errors="ignore")) + 1
+    return DSLError(message, code.co_filename, line, column, text, end)
+
+
+def _checked_param_type(item: Any, is_const: bool, kind: str) -> ParamType:
     items = item if isinstance(item, tuple) else (item,)
     if len(items) != 2:
         raise TypeError(f"{kind}[...] takes a shape and a dtype, got {len(items)} item(s)")

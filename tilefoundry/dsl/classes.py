@@ -30,6 +30,7 @@ import functools
 import inspect
 import linecache
 import re
+import sys
 import types
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -37,6 +38,8 @@ from typing import Any
 
 from xdsl.dialects.builtin import StringAttr
 
+from tilefoundry.diagnostics import VerifyError
+from tilefoundry.dialects.tf.module import SURFACE_NAMES
 from tilefoundry.dsl.errors import DSLError
 from tilefoundry.dsl.functions import (
     CLASS_SOURCES,
@@ -44,11 +47,16 @@ from tilefoundry.dsl.functions import (
     ModuleSymbols,
     VariantSource,
 )
-from tilefoundry.module import PENDING, Module
+from tilefoundry.dsl.source import READS, RECURSION_LIMIT, Read, deep_recursion
+from tilefoundry.module import PENDING, Module, verified_once, verify_later
 
-__all__ = ["ClassSpec", "collect", "instantiate"]
+__all__ = ["ClassSpec", "collect", "instantiate", "sealed_variant"]
 
 _DECLARATIONS = ("name", "symbol", "entry", "target", "topologies", "metadata")
+_DEEP = (
+    f"the source nests deeper than the DSL reads (beyond the recursion limit {RECURSION_LIMIT})"
+    ": name some intermediate values"
+)
 
 
 @dataclass
@@ -59,6 +67,9 @@ class ClassSpec:
     declared: dict[str, Any]
     functions: dict[str, FunctionSource] = field(default_factory=dict)
     methods: dict[str, types.FunctionType] = field(default_factory=dict)
+    template: tuple[Module, list[Read]] | None = None
+    """A childless instance's module as built, and the Python names its build read: another
+    childless instance whose build would read the same values is a copy of it."""
 
 
 def _class_error(cls: type, message: str, node_line: int | None = None) -> DSLError:
@@ -85,6 +96,19 @@ def _def_error(fn: types.FunctionType, message: str) -> DSLError:
     return DSLError(message, file, line, column, text, len(text.rstrip()) + 1)
 
 
+def _attribute_line(cls: type, name: str) -> int | None:
+    """The line of the class body that assigns `name`, if it can be found."""
+    try:
+        lines, start = inspect.getsourcelines(cls)
+    except (OSError, TypeError):
+        return None
+    pattern = re.compile(rf"^\s+{re.escape(name)}\s*(:[^=]*)?=")
+    for offset, text in enumerate(lines):
+        if pattern.match(text):
+            return start + offset
+    return None
+
+
 def collect(cls: type[Module], declared: dict[str, Any]) -> None:
     """Collect a class body (run by `Module.__init_subclass__`)."""
     unknown = [k for k in declared if k not in _DECLARATIONS]
@@ -106,23 +130,43 @@ def collect(cls: type[Module], declared: dict[str, Any]) -> None:
         methods=dict(inherited.methods) if inherited else {},
     )
     for decorated in vars(cls).get(CLASS_SOURCES, ()):
-        now = vars(cls).get(decorated.name)
+        now = vars(cls).get(decorated.python_name)
         if now is not decorated:
             kind = "two functions" if isinstance(now, FunctionSource) else "a function and a method"
             fn = now.fn if isinstance(now, FunctionSource) else now
             raise _def_error(
                 fn if isinstance(fn, types.FunctionType) else decorated.fn,
-                f"name clash: '{decorated.name}' names both {kind} of class {cls.__name__}",
+                f"name clash: '{decorated.python_name}' names both {kind} of class {cls.__name__}",
             ).with_traceback(None)
     if CLASS_SOURCES in vars(cls):
         delattr(cls, CLASS_SOURCES)
+    for name, value in vars(cls).items():
+        if name in SURFACE_NAMES and not isinstance(value, FunctionSource | types.FunctionType):
+            hint = (
+                f"declare it in the class statement: class {cls.__name__}(tf.Module, {name}=...)"
+                if name in _DECLARATIONS
+                else "rename it, or begin it with '_' for Python state"
+            )
+            raise _class_error(
+                cls,
+                f"class {cls.__name__}: class attribute '{name}' shadows the Module API "
+                f"'{name}'; {hint}",
+                _attribute_line(cls, name),
+            ).with_traceback(None)
+    own: set[str] = set()
     for name, value in list(vars(cls).items()):
         if isinstance(value, FunctionSource):
             if name.startswith("_"):
                 raise _def_error(
                     value.fn, f"function '{name}': a function name may not begin with '_'"
                 ).with_traceback(None)
-            spec.functions[name] = value
+            if value.name in own:
+                raise _def_error(
+                    value.fn,
+                    f"name clash: two functions of class {cls.__name__} are named '{value.name}'",
+                ).with_traceback(None)
+            own.add(value.name)
+            spec.functions[value.name] = value
             delattr(cls, name)  # reached through the module's attribute surface instead
         elif isinstance(value, VariantSource):
             delattr(cls, name)
@@ -157,8 +201,29 @@ def _new(cls: type[Module], *args: Any, **kwargs: Any) -> Module:
 
 def instantiate(cls: type[Module], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Module:
     """A new instance: run `__init__` (collecting the children it assigns), build the
-    functions, then the module; the instance becomes the module's view."""
-    spec: ClassSpec = cls.__dict__["__tf_class__"]
+    functions, then the module; the instance becomes the module's view. The tree is verified
+    once, when the outermost instantiation ends (`verified_once`): each layer with its model."""
+    built = False
+    try:
+        with verified_once():
+            module = _instantiate(cls, args, kwargs)
+            built = True
+    except VerifyError as err:
+        if not built:
+            raise
+        raise _refusal(cls, str(err)).with_traceback(None) from None
+    return module
+
+
+def _instantiate(cls: type[Module], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Module:
+    spec: ClassSpec | None = cls.__dict__.get("__tf_class__")
+    if spec is None:
+        base = next((b for b in cls.__mro__[1:] if "__init_subclass__" in vars(b)), Module)
+        raise _class_error(
+            cls,
+            f"class {cls.__name__} was not collected as a module: {base.__name__}."
+            "__init_subclass__ must call super().__init_subclass__(**kwargs)",
+        ).with_traceback(None)
     self = object.__new__(cls)
     PENDING.set(self, {})
     try:
@@ -167,7 +232,7 @@ def instantiate(cls: type[Module], args: tuple[Any, ...], kwargs: dict[str, Any]
     finally:
         PENDING.set(self, None)
     try:
-        module = _build(cls, spec, children)
+        module = _module(cls, spec, children, self)
     except DSLError as err:
         raise err.with_traceback(None) from None
     op = module.module_op
@@ -181,7 +246,32 @@ def instantiate(cls: type[Module], args: tuple[Any, ...], kwargs: dict[str, Any]
     return self
 
 
-def _build(cls: type[Module], spec: ClassSpec, children: dict[str, Module]) -> Module:
+def _module(
+    cls: type[Module], spec: ClassSpec, children: dict[str, Module], instance: Module
+) -> Module:
+    """The instance's module: built, or (a childless class whose build read no instance state
+    and whose Python names still resolve as they did) a copy of the one built before, so that
+    N layers of one class are read once."""
+    template = spec.template
+    if not children and template is not None and all(s.still(n, v) for s, n, v in template[1]):
+        module = template[0].cloned()
+        verify_later(module.module_op)
+        return module
+    reads: list[Read] = []
+    token = READS.set(reads)
+    try:
+        with deep_recursion(lambda: _class_error(cls, f"class {cls.__name__}: {_DEEP}")):
+            module, personal = _build(cls, spec, children, instance)
+    finally:
+        READS.reset(token)
+    if not children and not personal:
+        spec.template = (module.cloned(), reads)
+    return module
+
+
+def _build(
+    cls: type[Module], spec: ClassSpec, children: dict[str, Module], instance: Module
+) -> tuple[Module, bool]:
     for name in children:
         if name in spec.functions or name in spec.methods:
             kind = "function" if name in spec.functions else "method"
@@ -193,12 +283,12 @@ def _build(cls: type[Module], spec: ClassSpec, children: dict[str, Module]) -> M
     declared = spec.declared
     topologies = declared.get("topologies")
     levels = None if topologies is None else tuple(getattr(t, "name", t) for t in topologies)
-    symbols = ModuleSymbols(spec.name, spec.functions, children, levels)
+    symbols = ModuleSymbols(spec.name, spec.functions, children, levels, instance)
     functions = symbols.build_all()
     for source in spec.functions.values():
         source.sealed = True
     try:
-        return Module(
+        module = Module(
             name=spec.name,
             functions=functions,
             entry=declared.get("entry"),
@@ -210,6 +300,7 @@ def _build(cls: type[Module], spec: ClassSpec, children: dict[str, Module]) -> M
         )
     except Exception as err:  # noqa: BLE001 - the module's refusal, at the class statement
         raise _refusal(cls, str(err)) from None
+    return module, symbols.personal
 
 
 _AT = re.compile(r" \((?:bound to '[^']*' )?at ([^\s()]+):(\d+):(\d+)[-\d:]*\)$")
@@ -219,7 +310,7 @@ def _refusal(cls: type, message: str) -> DSLError:
     """A module's refusal: at the DSL expression it names (a span in its message), else at the
     class statement."""
     found = _AT.search(message)
-    if found is not None and found.group(1) == inspect.getsourcefile(cls):
+    if found is not None and linecache.getline(found.group(1), int(found.group(2))):
         file, line, column = found.group(1), int(found.group(2)), int(found.group(3))
         text = linecache.getline(file, line).rstrip("\n")
         return DSLError(
@@ -230,3 +321,26 @@ def _refusal(cls: type, message: str) -> DSLError:
             text,
         )
     return _class_error(cls, f"class {cls.__name__}: {message}")
+
+
+def sealed_variant(module: Module) -> DSLError:
+    """`@f.variant(...)` where `f` is a Module (a bare `@func`): its function is sealed. At
+    the line that asks for `.variant` (the caller of `Module.__getattr__`)."""
+    frame = sys._getframe(2)
+    file, line = frame.f_code.co_filename, frame.f_lineno
+    text = linecache.getline(file, line).rstrip("\n")
+    end = text.find(".variant")
+    begin = end
+    while begin > 0 and (text[begin - 1].isidentifier() or text[begin - 1].isdigit()):
+        begin -= 1
+    names = ", ".join(f"'{f.name}'" for f in module.functions) or "none"
+    return DSLError(
+        f"module '{module.name}' is built and its functions ({names}) are sealed: a bare @func "
+        "is a module at once, so it takes no variants; add variants to a @func of a class "
+        "body (class M(tf.Module)) before the class is instantiated",
+        file,
+        line,
+        begin + 1 if end >= 0 else len(text) - len(text.lstrip()) + 1,
+        text,
+        end + len(".variant") + 1 if end >= 0 else None,
+    ).with_traceback(None)

@@ -16,12 +16,13 @@ from tilefoundry.dialects.tf.ops import CallOp, ConstantOp, TupleOp
 from tilefoundry.dialects.tf.types import TensorType
 from tilefoundry.dsl.annotations import ParamType, Tensor
 from tilefoundry.dsl.errors import DSLError
-from tilefoundry.dsl.source import MISSING, PythonScope, Source
+from tilefoundry.dsl.source import MISSING, READS, PythonScope, Read, Source
 from tilefoundry.dsl.values import (
     Cycle,
     Pending,
     SelfRef,
     Symbols,
+    child_lists,
     describe,
     fresh,
     is_value,
@@ -67,6 +68,34 @@ class ExpressionParser:
         return self.source.error(node, message)
 
     def annotation(self, node: ast.expr) -> ParamType:
+        """A parameter's annotation. A string annotation (`from __future__ import
+        annotations`) is read once per scope while the names it reads resolve the same: the
+        N layers of a model repeat the same few."""
+        if not (isinstance(node, ast.Constant) and isinstance(node.value, str)):
+            return self.evaluated_annotation(node)
+        key = (node.value, id(self.scope))
+        known = _ANNOTATIONS.get(key)
+        outer = READS.get()
+        if known is not None and known[0] is self.scope:
+            _, found, reads = known
+            if all(scope.still(name, value) for scope, name, value in reads):
+                if outer is not None:
+                    outer += reads
+                return found
+        reads = []
+        token = READS.set(reads)
+        try:
+            found = self.evaluated_annotation(node)
+        finally:
+            READS.reset(token)
+        if outer is not None:
+            outer += reads
+        if len(_ANNOTATIONS) > 4096:
+            _ANNOTATIONS.clear()
+        _ANNOTATIONS[key] = (self.scope, found, reads)
+        return found
+
+    def evaluated_annotation(self, node: ast.expr) -> ParamType:
         if isinstance(node, ast.Constant) and isinstance(node.value, str):
             try:
                 parsed = ast.parse(node.value, mode="eval").body
@@ -137,6 +166,15 @@ class ExpressionParser:
 
     def attribute(self, node: ast.AST, value: Any, attr: str) -> Any:
         if isinstance(value, SelfRef):
+            instance = value.symbols.instance
+            if attr.startswith("_") and instance is not None:
+                value.symbols.personal = True  # the build depends on this instance
+                try:  # Python state `__init__` set (`self._norm = True`)
+                    return object.__getattribute__(instance, attr)
+                except AttributeError:
+                    raise self.error(
+                        node, f"module '{self.module}' has no Python attribute '{attr}'"
+                    ) from None
             found = self.symbol(node, value.symbols, attr)
             if found is MISSING:
                 raise self.error(
@@ -150,6 +188,9 @@ class ExpressionParser:
             children = [m for m in value.modules if m.attached_name == attr]
             if children:
                 return children[0]
+            layers = child_lists({m.attached_name: m for m in value.modules}).get(attr)
+            if layers is not None:
+                return layers
             raise self.error(
                 node, f"module '{value.name}' has no function or child module '{attr}'"
             )
@@ -280,6 +321,8 @@ class ExpressionParser:
     def python_eval(self, node: ast.AST, compute: Callable[[], Any]) -> Any:
         try:
             return compute()
+        except DSLError as err:  # raised by a DSL object (an annotation): placed here
+            raise self.error(node, err.message) from None
         except KeyError:
             raise self.error(node, f"unsupported Python syntax: {describe(node)}") from None
         except Exception as err:  # noqa: BLE001
@@ -309,14 +352,32 @@ class ExpressionParser:
         return self.python_eval(node, lambda: value[index])
 
     def e_JoinedStr(self, node: ast.JoinedStr) -> Any:  # noqa: N802
+        """An f-string, with its conversions (`!r`, `!s`, `!a`) and format specs (`:03d`)."""
         parts: list[str] = []
         for part in node.values:
-            if isinstance(part, ast.FormattedValue):
-                parts.append(format(self.python(part.value)))
-            else:
+            if not isinstance(part, ast.FormattedValue):
                 parts.append(str(self.python(part)))
+                continue
+            value = self.python(part.value)
+            spec = "" if part.format_spec is None else self.python(part.format_spec)
+            convert = _CONVERSIONS[part.conversion]
+
+            def formatted(v: Any = value, c: Callable[[Any], Any] = convert, s: Any = spec) -> str:
+                return format(c(v), s)
+
+            parts.append(self.python_eval(part, formatted))
         return "".join(parts)
 
+
+_ANNOTATIONS: dict[tuple[str, int], tuple[PythonScope, ParamType, list[Read]]] = {}
+"""String annotations read, by text and scope, with the names they read."""
+
+_CONVERSIONS: dict[int, Callable[[Any], Any]] = {
+    -1: lambda v: v,
+    ord("r"): repr,
+    ord("s"): str,
+    ord("a"): ascii,
+}
 
 _PY_BINARY: dict[type[ast.AST], Callable[[Any, Any], Any]] = {
     ast.Add: lambda a, b: a + b,

@@ -24,6 +24,8 @@ module instead (see `tilefoundry.dsl.classes`), built when the class is instanti
 from __future__ import annotations
 
 import ast
+import inspect
+import linecache
 import types
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -31,8 +33,17 @@ from typing import Any, cast
 
 from tilefoundry.dialects.tf.target import Target, Topology
 from tilefoundry.dsl.errors import DSLError
-from tilefoundry.dsl.parser import Cycle, FunctionParser, Pending
-from tilefoundry.dsl.source import MISSING, PythonScope, Source, decorating_frames, read_source
+from tilefoundry.dsl.parser import Cycle, FunctionParser, Pending, arrange
+from tilefoundry.dsl.source import (
+    MISSING,
+    RECURSION_LIMIT,
+    PythonScope,
+    Source,
+    decorating_frames,
+    deep_recursion,
+    read_source,
+)
+from tilefoundry.dsl.values import child_lists
 from tilefoundry.hir import Function
 from tilefoundry.ir.algebra.expr import building
 from tilefoundry.ir.algebra.patterns import DimVarRangePat
@@ -68,9 +79,17 @@ class FunctionSource:
     scope: PythonScope
     variants: list[VariantSource] = field(default_factory=list)
     sealed: bool = False
+    ir_name: str | None = None
+    """The function's IR name when it is not the def's (`@tf.func(name="a b")` in a class)."""
 
     @property
     def name(self) -> str:
+        """The function's IR name (its symbol in the module)."""
+        return self.ir_name or self.fn.__name__
+
+    @property
+    def python_name(self) -> str:
+        """The def's name (the class body attribute)."""
         return self.fn.__name__
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
@@ -96,6 +115,7 @@ class FunctionSource:
                 raise err.with_traceback(None) from None
 
         def added(fn: Any) -> VariantSource:
+            fn = unwrapped(fn)
             source = _source(fn, "variant")
             if self.sealed:
                 raise source.error(
@@ -146,11 +166,13 @@ def _add_variant(
     }
     parser = FunctionParser(variant.source, variant.scope, "hir", symbols, symbols.levels)
     params = parser.params(given)
-    body = parser.body_value(f"variant of '{base.name}'")
+    with building() as built:
+        body = parser.body_value(f"variant of '{base.name}'")
     try:
         function.add_variant(variant.patterns, params, body)
     except Exception as err:  # noqa: BLE001 - the refusal is a diagnostic at the variant
         raise variant.source.error(tree, str(err)) from None
+    arrange(function.function_op.variant_ops()[-1].body.block, built)
 
 
 def _tensor_args(args: list[ast.arg]) -> list[ast.arg]:
@@ -166,6 +188,29 @@ def _source(fn: Any, what: str) -> Source:
     return read_source(fn, f"@{what}")
 
 
+def too_deep(fn: Any) -> DSLError:
+    """The diagnostic of source nested beyond what the DSL reads, at the def of `fn`."""
+    code = getattr(unwrapped(fn), "__code__", None)
+    file = code.co_filename if code is not None else "<unknown>"
+    line = code.co_firstlineno if code is not None else 1
+    text = linecache.getline(file, line).rstrip("\n")
+    return DSLError(
+        "the source nests deeper than the DSL reads (an expression or a chain of calls "
+        f"beyond the recursion limit {RECURSION_LIMIT}): name some intermediate values",
+        file,
+        line,
+        len(text) - len(text.lstrip()) + 1,
+        text,
+    )
+
+
+def unwrapped(fn: Any) -> Any:
+    """The function the user wrote, under `functools.wraps` decorators (its source, globals
+    and closure are what the DSL reads)."""
+    inner = inspect.unwrap(fn) if callable(fn) else fn
+    return inner if isinstance(inner, types.FunctionType) else fn
+
+
 class ModuleSymbols:
     """The symbol table of a module being built from the DSL: its function sources (each
     built once, on first use) and its child modules."""
@@ -176,23 +221,28 @@ class ModuleSymbols:
         sources: Mapping[str, FunctionSource],
         children: Mapping[str, Module],
         levels: tuple[str, ...] | None,
+        instance: Any = None,
     ) -> None:
         self.module = module
+        self.instance = instance
+        self.personal = False
         self.sources = dict(sources)
         self.children = dict(children)
         self.levels = levels
         self.built: dict[str, Function | PrimFunction] = {}
         self.building: list[str] = []
+        self.lists = child_lists(self.children)
 
     def has(self, name: str) -> bool:
-        return name in self.sources or name in self.children
+        return name in self.sources or name in self.children or name in self.lists
 
     def get(self, name: str) -> Any:
         if name in self.built:
             return self.built[name]
         if name in self.sources:
             return self.build(name)
-        return self.children.get(name, MISSING)
+        found = self.children.get(name, MISSING)
+        return self.lists.get(name, MISSING) if found is MISSING else found
 
     def build(self, name: str) -> Any:
         if name in self.building:
@@ -233,21 +283,27 @@ def _decorator(kind: str, what: str) -> Callable[..., Any]:
 
         def apply(fn: Any) -> Any:
             try:
-                return read(fn)
+                with deep_recursion(lambda: too_deep(fn)):
+                    return read(fn)
             except DSLError as err:  # one diagnostic, raised from here: no parser frames
                 raise err.with_traceback(None) from None
 
         def read(fn: Any) -> Any:
+            fn = unwrapped(fn)
             source = _source(fn, what)
             scope = PythonScope.of(fn, frames)
             found = FunctionSource(fn, kind, source, scope)
             if _in_class_body(fn):
-                if any(v is not None for v in context.values()):
+                if any(v is not None for k, v in context.items() if k != "name"):
                     raise source.error(
                         source.tree,
-                        f"@{what}(...) in a class body declares nothing: declare target, "
-                        "topologies and metadata on the class (class M(tf.Module, target=...))",
+                        f"@{what}(...) in a class body declares only the function's name: "
+                        "declare target, topologies and metadata on the class (class "
+                        "M(tf.Module, target=...))",
                     )
+                if name is not None and (not isinstance(name, str) or not name):
+                    raise source.error(source.tree, f"@{what}(name=...) is a non-empty str")
+                found.ir_name = name
                 if frames:  # the class body's namespace: the collection checks it
                     namespace = cast(dict[str, Any], frames[0])
                     namespace.setdefault(CLASS_SOURCES, []).append(found)
@@ -283,7 +339,7 @@ def _single_function_module(found: FunctionSource, context: dict[str, Any]) -> M
             metadata=context["metadata"],
         )
     except Exception as err:  # noqa: BLE001 - the module's refusal, at the decorated def
-        raise found.source.error(found.source.tree, str(err)) from None
+        raise found.source.refusal(found.source.tree, str(err)) from None
 
 
 func = _decorator("hir", "func")

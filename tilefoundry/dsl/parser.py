@@ -18,6 +18,7 @@ What a body may say (anything else is a `DSLError` at its position):
 | `return expr` | the function's value |
 | `with Mesh("cta") as y:` | a `tf.mesh` over level `cta` (see `_with`) |
 | an expression statement (`@prim_func`) | `Evaluate` of an effect-form op |
+| `for x in <Python value>:`, `if <Python value>:`, a macro call | run while the function is read (`tilefoundry.dsl.control`) |
 
 Every expression op records `SourceSpanMetadata` of its Python source range. Sub-expressions
 that use no IR value (`1.0 / 64`, `(1, 0)`, `ops.ReduceSum(axis=1)`) are plain Python.
@@ -26,19 +27,24 @@ that use no IR value (`1.0 / 64`, `(1, 0)`, `ops.ReduceSum(axis=1)`) are plain P
 from __future__ import annotations
 
 import ast
+from dataclasses import dataclass, field
 from typing import Any
 
 from xdsl.ir import Block, Operation, OpResult, Region, SSAValue
 
+from tilefoundry.dialects.function import signature_properties
+from tilefoundry.dialects.hir import FuncOp
+from tilefoundry.dialects.hir import ReturnOp as HirReturnOp
 from tilefoundry.dialects.tf.mesh import MeshOp
-from tilefoundry.dialects.tf.metadata import BindingMetadata, IRMetadata
+from tilefoundry.dialects.tf.metadata import BindingMetadata, IRMetadata, metadata_to_location
 from tilefoundry.dialects.tf.ops import CallOp
 from tilefoundry.dialects.tf.types import UnitType
 from tilefoundry.dialects.tir import EvaluateOp
 from tilefoundry.dialects.tir import YieldOp as TirYieldOp
 from tilefoundry.dsl.annotations import ParamType
+from tilefoundry.dsl.control import ControlParser
 from tilefoundry.dsl.errors import DSLError
-from tilefoundry.dsl.expressions import BINARY_OPERATORS, ExpressionParser
+from tilefoundry.dsl.expressions import BINARY_OPERATORS
 from tilefoundry.dsl.source import PythonScope, Source
 from tilefoundry.dsl.values import (
     Cycle,
@@ -52,7 +58,15 @@ from tilefoundry.dsl.values import (
     set_metadata,
 )
 from tilefoundry.hir import Function
-from tilefoundry.ir.algebra.expr import Expr, ExprOp, Var, collect_expression
+from tilefoundry.ir.algebra.expr import (
+    Expr,
+    ExprOp,
+    Var,
+    adopt_params,
+    building,
+    check_new_params,
+    collect_expression,
+)
 from tilefoundry.ir.algebra.op_registry import Op
 from tilefoundry.tir import Evaluate, LetStmt, PrimFunction
 
@@ -67,7 +81,7 @@ __all__ = [
 ]
 
 
-class FunctionParser(ExpressionParser):
+class FunctionParser(ControlParser):
     """Builds one `hir.func` (`kind="hir"`) or `tir.prim_func` (`kind="tir"`)."""
 
     def __init__(
@@ -82,6 +96,7 @@ class FunctionParser(ExpressionParser):
         self.kind = kind
         self.levels = levels
         self.statements: list[Operation] = []
+        self.built = _Built()
 
     # -- entry points ----------------------------------------------------------------------
 
@@ -101,6 +116,7 @@ class FunctionParser(ExpressionParser):
         if args.defaults:
             raise self.error(args.defaults[0], "a DSL parameter has no default value")
         params: list[Var] = []
+        names: set[str] = set()
         for index, arg in enumerate(args.args):
             if index == 0 and arg.arg == "self" and arg.annotation is None:
                 self.locals["self"] = SelfRef(self.symbols)
@@ -120,8 +136,9 @@ class FunctionParser(ExpressionParser):
                 var = Var(name, param.type, param.is_const, metadata=[self.source.span(arg)])
             except (TypeError, ValueError) as err:
                 raise self.error(arg, str(err)) from None
-            if any(p.name == name for p in params):
+            if name in names:
                 raise self.error(arg, f"name clash: two parameters are named '{name}'")
+            names.add(name)
             self.locals[arg.arg] = var
             params.append(var)
         return params
@@ -149,12 +166,67 @@ class FunctionParser(ExpressionParser):
         tree = self.source.tree
         params = self.params()
         if self.kind == "hir":
-            result = self.body_value(f"@func '{name}'")
+            with building() as built:
+                returned = self.run_body()
+            if returned is None and tree.returns is not None and _is_none(tree.returns):
+                return self.unit_function(name, params, built, metadata)
+            if returned is None:
+                raise self.error(tree, f"@func '{name}' must end with a return statement")
+            result = self.as_value(returned, tree)
+            self.check_returns(result, tree)
             try:
-                return Function(name=name, params=params, body=result, metadata=metadata)
+                function = Function(name=name, params=params, body=result, metadata=metadata)
             except Exception as err:  # noqa: BLE001
-                raise self.error(tree, str(err)) from None
-        result = self.run_body()
+                raise self.source.refusal(tree, str(err)) from None
+            arrange(function.function_op.body.block, built)
+            return function
+        with building() as built:
+            self.built.ops = built
+            result = self.run_body()
+            if result is not None:
+                result = self.tir_result(result, tree)
+        try:
+            return PrimFunction(
+                name=name, params=params, body=self.statements, result=result, metadata=metadata
+            )
+        except Exception as err:  # noqa: BLE001
+            raise self.source.refusal(tree, str(err)) from None
+
+    def unit_function(
+        self,
+        name: str,
+        params: list[Var],
+        built: list[Operation],
+        metadata: tuple[IRMetadata, ...],
+    ) -> Function:
+        """A `-> None` @func that returns nothing (`return None`, or no return): its body is
+        the ops its statements built, in order, and it has no value."""
+        tree = self.source.tree
+        try:
+            check_new_params(name, params)
+            block = adopt_params(params)
+            for op in built:
+                if isinstance(op, ExprOp) and op.parent is None:
+                    block.add_op(op)
+            block.add_op(HirReturnOp())
+            names, consts = [p.name for p in params], [p.is_const for p in params]
+            properties = signature_properties(name, names, consts, block.arg_types, [])
+            op = FuncOp.create(properties=properties, regions=[Region(block)])
+            op.location = metadata_to_location(metadata)
+        except Exception as err:  # noqa: BLE001
+            raise self.source.refusal(tree, str(err)) from None
+        return Function.of(op)
+
+    def add_statement(self, statement: Operation) -> None:
+        """Append a TIR statement; its body gets the ops built since the last statement, in
+        the order they were built (the unused ones too: see `arrange`)."""
+        built = self.built
+        recent = [o for o in built.ops[built.mark :] if o not in built.discarded]
+        built.mark = len(built.ops)
+        arrange(statement.regions[0].block, recent)
+        self.statements.append(statement)
+
+    def tir_result(self, result: Any, tree: ast.FunctionDef) -> Any:
         if result is not None:
             result = self.as_value(result, tree)
             self.check_returns(result, tree)
@@ -165,15 +237,10 @@ class FunctionParser(ExpressionParser):
                 try:
                     let = LetStmt(label, result)
                 except Exception as err:  # noqa: BLE001
-                    raise self.error(tree, str(err)) from None
-                self.statements.append(let)
+                    raise self.source.refusal(tree, str(err)) from None
+                self.add_statement(let)
                 result = let.var
-        try:
-            return PrimFunction(
-                name=name, params=params, body=self.statements, result=result, metadata=metadata
-            )
-        except Exception as err:  # noqa: BLE001
-            raise self.error(tree, str(err)) from None
+        return result
 
     def declared_result(self) -> Any:
         """The type the return annotation declares (UnitType for `-> None`), or None."""
@@ -202,14 +269,22 @@ class FunctionParser(ExpressionParser):
 
     # -- statements --------------------------------------------------------------------------
 
-    def block(self, body: list[ast.stmt]) -> None:
+    def nested(self, source: Source, scope: PythonScope) -> FunctionParser:
+        parser = FunctionParser(source, scope, self.kind, self.symbols, self.levels)
+        parser.statements = self.statements  # a macro's LetStmts are the function's
+        parser.built = self.built
+        return parser
+
+    def block(self, body: list[ast.stmt], effect: bool = True) -> None:
         for index, statement in enumerate(body):
-            if self.kind == "hir" and isinstance(statement, ast.Expr) and index + 1 == len(body):
+            last = index + 1 == len(body)
+            if effect and self.kind == "hir" and isinstance(statement, ast.Expr) and last:
                 self.effect_body(statement)
+                continue
             try:
                 self.statement(statement)
             except Return:
-                if index + 1 < len(body):
+                if not last and not isinstance(statement, ast.If | ast.For):
                     raise self.error(
                         body[index + 1], "unreachable statement after return"
                     ) from None
@@ -242,6 +317,18 @@ class FunctionParser(ExpressionParser):
             self.expression_statement(node)
         elif isinstance(node, ast.With):
             self.with_mesh(node)
+        elif isinstance(node, ast.For):
+            self.static_for(node)
+        elif isinstance(node, ast.If):
+            self.static_if(node)
+        elif isinstance(node, ast.Break | ast.Continue):
+            self.loop_jump(node)
+        elif isinstance(node, ast.While):
+            raise self.error(
+                node,
+                "a while loop is not part of the DSL: write a static loop, for i in range(N) "
+                "(unrolled while the function is read)",
+            )
         elif isinstance(node, ast.Pass):
             return
         else:
@@ -276,19 +363,14 @@ class FunctionParser(ExpressionParser):
         raise self.error(target, "an assignment target is a name or a tuple of names")
 
     def bind(self, target: ast.Name, name: str, value: Any, node: ast.AST) -> None:
-        if name == "self" or self.symbols.has(name):
-            raise self.error(
-                target,
-                f"name clash: '{name}' names a function or child module of module "
-                f"'{self.module}'; assign the value to another name",
-            )
+        self.check_clash(target, name)
         self.hidden.pop(name, None)
         if self.kind == "tir" and is_value(value):
             try:
                 let = LetStmt(name, value, metadata=[self.source.span(target)])
             except Exception as err:  # noqa: BLE001
                 raise self.error(node, str(err)) from None
-            self.statements.append(let)
+            self.add_statement(let)
             self.locals[name] = let.var
             return
         name_value(value, name)
@@ -300,6 +382,8 @@ class FunctionParser(ExpressionParser):
         value = self.expr(node.value)
         if isinstance(value, Expr) and isinstance(value.type, UnitType):
             raise Return(value)
+        if not is_value(value):  # a Python call for its effect (`log.append(...)`)
+            return
         raise self.error(
             node,
             "an expression statement in a @func body has no effect: assign its value to a "
@@ -308,18 +392,25 @@ class FunctionParser(ExpressionParser):
 
     def expression_statement(self, node: ast.Expr) -> None:
         if self.kind == "hir":
+            value = self.expr(node.value)
+            if isinstance(value, CallOp) and value.parent is None and not value.results:
+                return  # an effect call: the body holds it where it was built
+            if not is_value(value):  # a Python call for its effect (`log.append(...)`)
+                return
             raise self.error(
                 node,
                 "an expression statement in a @func body has no effect: assign its value to a "
                 "name or return it",
             )
         value = self.expr(node.value)
+        if not is_value(value):  # a Python call for its effect
+            return
         if not isinstance(value, CallOp) or value.parent is not None:
             raise self.error(node, "an expression statement runs an effect-form op call")
         target = value.target
         if not value.results and not isinstance(target, Op):  # a function with no value
             ops = collect_expression("the statement", value, _given)
-            self.statements.append(EvaluateOp.create(regions=[Region(Block([*ops, TirYieldOp()]))]))
+            self.add_statement(EvaluateOp.create(regions=[Region(Block([*ops, TirYieldOp()]))]))
             return
         if value.results or not isinstance(target, Op):
             raise self.error(
@@ -329,9 +420,10 @@ class FunctionParser(ExpressionParser):
             )
         args = list(value.args)
         metadata = value.metadata
+        self.built.discarded.add(value)
         value.erase()
         try:
-            self.statements.append(Evaluate(target, args, metadata=metadata))
+            self.add_statement(Evaluate(target, args, metadata=metadata))
         except Exception as err:  # noqa: BLE001
             raise self.error(node, str(err)) from None
 
@@ -392,6 +484,8 @@ class FunctionParser(ExpressionParser):
             if isinstance(last, ast.Assign) and isinstance(last.targets[0], ast.Name):
                 state["name"] = last.targets[0].id
                 return self.as_value(self.locals[state["name"]], last)
+            if isinstance(last, ast.Pass | ast.Expr):  # a mesh with no value
+                return None
             raise self.error(
                 last, "a with Mesh(...) block ends with return or with an assignment (h = ...)"
             )
@@ -440,3 +534,35 @@ def _is_docstring(node: ast.stmt) -> bool:
         and isinstance(node.value, ast.Constant)
         and isinstance(node.value.value, str)
     )
+
+
+@dataclass
+class _Built:
+    """The ops a TIR body has built (its `building()` scope), how many of them the statements
+    made so far hold, and the ops it built and then dropped (an effect call rebuilt by
+    `Evaluate`)."""
+
+    ops: list[Operation] = field(default_factory=list)
+    mark: int = 0
+    discarded: set[Operation] = field(default_factory=set)
+
+
+def arrange(block: Block, built: list[Operation]) -> None:
+    """Give an HIR body the ops its statements built, in the order they built them: the ops
+    its value uses and the values assigned but not used, as a mesh body holds them (so that the
+    body is what the source says, and any body's text has a spelling)."""
+    terminator = block.last_op
+    present = [op for op in block.ops if op is not terminator]
+    wanted = [
+        op
+        for op in built
+        if op is not terminator
+        and isinstance(op, ExprOp)
+        and (op.parent is block or (op.parent is None and op not in present))
+    ]
+    if wanted == present or not set(present) <= set(wanted) or terminator is None:
+        return
+    for op in present:
+        block.detach_op(op)
+    for op in wanted:
+        block.insert_op_before(op, terminator)

@@ -3,26 +3,32 @@ Module (TVMScript's round trip).
 
 Each module of the tree is a class (children first; modules that print the same share one
 class, as the layers of a model do), assigned in its parent's `__init__` under its attachment
-name; the script ends with `module = <Root>()`. A function's parameters keep
-their names (`.named(...)` when a name is not a Python identifier) and types; an HIR body
-prints one op per assignment, so the ops come back in the same order, named after their
-bindings (`loc=` when a binding is not an identifier); a TIR statement prints its expression
-nested, as one `LetStmt` or `Evaluate`. Calls of registered ops print as the Python operators
-and aliases the DSL maps them to, else as `OpClass(attrs...)(args)`.
+name (a layer list, children `layers.0`, `layers.1`, ..., as `self.layers = [...]`, a
+comprehension when they share a class; a call of each layer in turn on the previous one's value
+as `for layer in self.layers:`); the script
+ends with `module = <Root>()`. A function's parameters keep their names (`.named(...)` when a
+name is not a Python identifier) and types; an HIR body prints one op per assignment, in block
+order (the DSL keeps the order its statements build the ops, unused values included), named
+after their bindings (`loc=` when the Python name differs, always after a call's arguments:
+`ops.add(a, b, loc="h")`); a function that returns nothing ends with `return None`; a TIR
+statement prints its expression nested, as one `LetStmt` or `Evaluate`, or, when one nested
+expression cannot say its ops (an unused op, a value used twice, another order), each op named
+with `:=` in a list whose item is the statement's value. Calls of registered ops print as the
+Python operators and aliases the DSL maps them to, else as `OpClass(attrs...)(args)`.
 
 A module's methods are Python functions, not IR: the script does not hold them (as the text
-does not). What the DSL cannot say is refused with a `ValueError` naming it: a copy that records its
-owner's context (`within #tf.context<...>`), a function whose name is no Python identifier, ops
-that are not TileFoundry's, an HIR op that
-the function's value does not use (the DSL builds an HIR body from its returned value), a TIR
-statement whose ops are not in the order Python evaluates its one nested expression, a
-discardable attribute.
+does not). What the DSL cannot say is refused with a `ScriptError` (a `DSLError` and a
+`ValueError`) naming it: a copy that records its owner's context (`within #tf.context<...>`),
+a function whose name the constructors refuse (`café`), ops that are not TileFoundry's (a mesh inside a
+TIR statement), a discardable attribute, a bf16 constant holding NaN payloads, a constant larger
+than the script prints.
 """
 
 from __future__ import annotations
 
 import enum
 import keyword
+import linecache
 import math
 from typing import Any, cast
 
@@ -34,7 +40,11 @@ from tilefoundry import ops
 from tilefoundry.dialects.hir import FuncOp
 from tilefoundry.dialects.hir import ReturnOp as HirReturn
 from tilefoundry.dialects.tf.mesh import MeshOp, YieldOp
-from tilefoundry.dialects.tf.metadata import BindingMetadata, location_to_metadata
+from tilefoundry.dialects.tf.metadata import (
+    BindingMetadata,
+    SourceSpanMetadata,
+    location_to_metadata,
+)
 from tilefoundry.dialects.tf.module import ModuleOp
 from tilefoundry.dialects.tf.ops import CallOp, ConstantOp, TupleOp
 from tilefoundry.dialects.tf.types import (
@@ -48,14 +58,15 @@ from tilefoundry.dialects.tf.types import (
 from tilefoundry.dialects.tir import DispatchOp, EvaluateOp, LetOp, PrimFuncOp
 from tilefoundry.dialects.tir import ReturnOp as TirReturn
 from tilefoundry.dialects.tir import YieldOp as TirYield
-from tilefoundry.ir.algebra.expr import Var
+from tilefoundry.dsl.errors import DSLError
+from tilefoundry.ir.algebra.expr import Var, check_var_name
 from tilefoundry.ir.algebra.op_registry import Op
 from tilefoundry.ir.algebra.patterns import DimVarRangePat
 from tilefoundry.module import Module
 from tilefoundry.ops.linalg import MatMul
 from tilefoundry.ops.math import Binary, BinaryKind, Unary, UnaryKind
 
-__all__ = ["print_script"]
+__all__ = ["ScriptError", "print_script"]
 
 _OPERATORS = {
     BinaryKind.ADD: "+",
@@ -84,12 +95,23 @@ from tilefoundry.tir import DispatchCall
 """
 
 
+class ScriptError(DSLError, ValueError):
+    """What `print_script` refuses (a `DSLError` naming the construct, at the source span of
+    the op it concerns when that op records one, else at `<module 'name'>:1:1`); a
+    `ValueError` too."""
+
+
 def print_script(module: Module) -> str:
     """The module as DSL source (see the module docstring)."""
     if not isinstance(module, Module):
         raise TypeError(f"print_script takes a Module, got {type(module).__name__}")
     printer = _Script()
-    root = printer.module_class(module.module_op, "")
+    try:
+        root = printer.module_class(module.module_op, "")
+    except ScriptError:
+        raise
+    except ValueError as err:
+        raise _refusal(f"print_script: {err}", printer.where, module.name) from None
     imports = sorted(printer.imports)
     lines = [_HEADER.rstrip("\n"), *imports, "", "", *printer.lines, f"module = {root}()", ""]
     return "\n".join(lines)
@@ -105,10 +127,14 @@ class _Script:
         self.imports: set[str] = set()
         self.classes: set[str] = set()
         self.bodies: dict[str, str] = {}
+        self.lists: dict[ModuleOp, set[str]] = {}
+        self.where: Operation | None = None
+        """The op being printed (where a refusal points)."""
 
     # -- modules --------------------------------------------------------------------------
 
     def module_class(self, op: ModuleOp, path: str) -> str:
+        self.where = op
         if op.owner_context is not None:
             raise ValueError(
                 f"module '{op.own_name}' is a copy that records its owner's context; the DSL "
@@ -136,12 +162,25 @@ class _Script:
         out = [f"(tf.Module, {', '.join(declared)}):"]
         if child_classes:
             out.append("    def __init__(self) -> None:")
-            out += [
-                f"        self.{attr} = {cls}()"
-                if _identifier(attr)
-                else f"        setattr(self, {attr!r}, {cls}())"
-                for attr, cls in child_classes
-            ]
+            lists = self.layer_lists(op)
+            for attr, cls in child_classes:
+                head, _, index = attr.rpartition(".")
+                if head in lists and index == "0":  # a layer list, at its first layer
+                    classes = [c for a, c in child_classes if a.rpartition(".")[0] == head]
+                    if len(set(classes)) == 1:
+                        out.append(
+                            f"        self.{head} = [{cls}() for _ in range({len(classes)})]"
+                        )
+                    else:
+                        out.append(
+                            f"        self.{head} = [{', '.join(f'{c}()' for c in classes)}]"
+                        )
+                elif head in lists:
+                    continue
+                elif _identifier(attr):
+                    out.append(f"        self.{attr} = {cls}()")
+                else:
+                    out.append(f"        setattr(self, {attr!r}, {cls}())")
             out.append("")
         symbols = {
             o.sym_name.data if isinstance(o, ModuleOp) else cast(Any, o).properties["sym_name"].data
@@ -163,6 +202,33 @@ class _Script:
         self.bodies[body] = name
         self.lines += [f"class {name}{out[0]}", *out[1:], "", ""]
         return name
+
+    def layer_lists(self, op: ModuleOp) -> set[str]:
+        """The layer lists of a module the script writes as lists: children `head.0`, ...,
+        `head.<n-1>`, one after another, `head` an identifier that names no member."""
+        known = self.lists.get(op)
+        if known is not None:
+            return known
+        members = [
+            o.sym_name.data if isinstance(o, ModuleOp) else cast(Any, o).properties["sym_name"].data
+            for o in op.body.block.ops
+            if isinstance(o, ModuleOp | FuncOp | PrimFuncOp)
+        ]
+        children = [o.sym_name.data for o in op.body.block.ops if isinstance(o, ModuleOp)]
+        found: set[str] = set()
+        for position, name in enumerate(children):
+            head, dot, index = name.rpartition(".")
+            if not dot or index != "0" or not _identifier(head) or head in members:
+                continue
+            count = 0
+            while position + count < len(children) and children[position + count] == (
+                f"{head}.{count}"
+            ):
+                count += 1
+            if sum(1 for c in children if c.rpartition(".")[0] == head) == count:
+                found.add(head)
+        self.lists[op] = found
+        return found
 
     def class_name(self, wanted: str) -> str:
         base = "".join(c if c.isalnum() or c == "_" else "_" for c in wanted) or "M"
@@ -246,12 +312,23 @@ class _Function:
 
     def lines(self) -> list[str]:
         op = self.op
+        self.script.where = op
         name = cast(StringAttr, op.properties["sym_name"]).data
-        if not _identifier(name):
-            raise ValueError(f"function '{name}' has a name that is no Python identifier")
         decorator = "@tf.func" if isinstance(op, FuncOp) else "@tf.prim_func"
+        try:
+            check_var_name(name)
+        except (TypeError, ValueError) as err:
+            raise ValueError(
+                f"function '{name}' has a name the constructors the DSL calls refuse ({err})"
+            ) from None
+        python = name
+        if not _identifier(name):  # the def under another name, `name=` the IR's
+            python = self.script.class_name(name).lstrip("_") or "f"
+            while python in self.symbols or not _identifier(python):
+                python = f"{python}_"
+            decorator += f"(name={name!r})"
         out = [f"    {decorator}"]
-        out += self.signature(name, op.body.block, op, op.result_type())
+        out += self.signature(python, op.body.block, op, op.result_type())
         if isinstance(op, FuncOp):
             _check_hir_body(name, op.body.block)
         out += self.body(op.body.block)
@@ -265,8 +342,8 @@ class _Function:
                     raise ValueError(
                         f"a variant of '{name}' ranges over a DimVar that is no identifier"
                     )
-                out.append(f"    @{name}.variant({ranges})")
-                out += self.signature(f"_{name}_variant{index}", variant.body.block, op)
+                out.append(f"    @{python}.variant({ranges})")
+                out += self.signature(f"_{python}_variant{index}", variant.body.block, op)
                 _check_hir_body(f"a variant of {name}", variant.body.block)
                 out += self.body(variant.body.block)
                 out.append("")
@@ -297,17 +374,30 @@ class _Function:
 
     def body(self, block: Block, indent: str = "        ") -> list[str]:
         out: list[str] = []
-        for op in block.ops:
+        ops = list(block.ops)
+        skip = 0
+        for index, op in enumerate(ops):
+            if skip:
+                skip -= 1
+                continue
+            loop = self.layer_loop(ops, index, indent)
+            if loop is not None:
+                lines, skip = loop
+                out += lines
+                skip -= 1
+                continue
             if isinstance(op, HirReturn | TirReturn):
                 values = list(op.operands)
                 if values:
                     out.append(f"{indent}return {self.names[values[0]]}")
+                elif op.prev_op is None or op.prev_op.results:  # no value, not an effect body
+                    out.append(f"{indent}return None")
                 elif isinstance(op, TirReturn):
                     out.append(f"{indent}return")
             elif isinstance(op, LetOp):
                 out.append(f"{indent}{self.let(op)}")
             elif isinstance(op, EvaluateOp):
-                out.append(f"{indent}{self.nested(_inner_value_op(op))}")
+                out.append(f"{indent}{self.statement(op)}")
             elif isinstance(op, MeshOp):
                 out += self.mesh(op, indent)
             elif isinstance(op, YieldOp | TirYield):
@@ -318,6 +408,56 @@ class _Function:
             out.append(f"{indent}pass")
         return out
 
+    def layer_loop(
+        self, ops: list[Operation], start: int, indent: str
+    ) -> tuple[list[str], int] | None:
+        """A call of each layer of a layer list in turn, each on the previous one's value
+        (its other arguments the same, the values between used by the next call only), as a
+        static loop over the list: the lines and the number of ops they say; else None."""
+        first = ops[start]
+        module = self.op.parent_op()
+        if not isinstance(first, CallOp) or not isinstance(module, ModuleOp):
+            return None
+        callee = first.callee
+        if not isinstance(callee, SymbolRefAttr) or len(callee.nested_references) != 1:
+            return None
+        head, _, index = callee.root_reference.data.rpartition(".")
+        if index != "0" or head not in self.script.layer_lists(module):
+            return None
+        count = sum(
+            1
+            for o in module.body.block.ops
+            if isinstance(o, ModuleOp) and o.sym_name.data.rpartition(".")[0] == head
+        )
+        function = callee.nested_references.data[0].data
+        calls = ops[start : start + count]
+        if count < 2 or len(calls) < count or not _identifier(function) or not first.operands:
+            return None
+        rest = list(first.operands[1:])
+        for k, call in enumerate(calls):
+            if not (
+                isinstance(call, CallOp)
+                and call.callee == SymbolRefAttr(f"{head}.{k}", [function])
+                and len(call.results) == 1
+                and not call.attributes
+                and list(call.operands[1:]) == rest
+                and (k == 0 or call.operands[0] is calls[k - 1].results[0])
+                and (k == count - 1 or len(list(call.results[0].uses)) == 1)
+            ):
+                return None
+        name = self.fresh(self.binding(calls[-1]) or "h")
+        layer = self.fresh("layer")
+        args = ", ".join([name, *(self.names[v] for v in rest)])
+        lines = []
+        if self.names[first.operands[0]] != name:
+            lines.append(f"{indent}{name} = {self.names[first.operands[0]]}")
+        lines += [
+            f"{indent}for {layer} in self.{head}:",
+            f"{indent}    {name} = {layer}.{function}({args})",
+        ]
+        self.names[calls[-1].results[0]] = name
+        return lines, count
+
     def binding(self, op: Operation) -> str | None:
         return next(
             (m.name for m in location_to_metadata(op.location) if type(m) is BindingMetadata),
@@ -325,18 +465,15 @@ class _Function:
         )
 
     def assignment(self, op: Operation) -> str:
-        text = self.expression(op)
         binding = self.binding(op)
-        if not op.results:  # an effect body's call: the last statement
-            return text
+        if not op.results:  # an effect call
+            return self.expression(op)
         name = self.fresh(binding)
+        labelled = binding is not None and binding != name  # the name says another binding
+        text = self.expression(op, operators=not labelled)
         self.names[op.results[0]] = name
-        if (
-            binding is not None
-            and binding != name
-            and text.endswith(")")
-            and isinstance(op, CallOp | ConstantOp | TupleOp)
-        ):
+        if labelled and isinstance(op, CallOp | ConstantOp | TupleOp):
+            assert text.endswith(")")
             text = f"{text[:-1]}{', ' if not text.endswith('()') else ''}loc={binding!r})"
         return f"{name} = {text}"
 
@@ -347,7 +484,9 @@ class _Function:
         inner = self.body(op.body.block, indent + "    ")
         terminator = op.body.block.last_op
         assert isinstance(terminator, YieldOp)
-        if op.res is None:  # an effect-only mesh: its block ends with the effect call
+        if op.res is None:  # a mesh with no value: its block ends with `pass`
+            if inner[-1] != f"{indent}    pass":
+                inner.append(f"{indent}    pass")
             return [header, *inner]
         name = self.fresh(None if loc is None or loc in self.used else f"{loc}_mesh")
         if inner == [f"{indent}    pass"]:
@@ -363,10 +502,45 @@ class _Function:
         if yielded in self.names and not list(op.body.block.ops)[:-1]:
             text = self.names[yielded]  # an alias: `y = x`
         else:
-            text = self.nested(_inner_value_op(op))
+            text = self.statement(op)
         name = self.fresh(op.var_name(op.binding))
         self.names[op.binding] = name
         return f"{name} = {text}"
+
+    def statement(self, op: LetOp | EvaluateOp) -> str:
+        """A TIR statement's expression: one nested expression when its ops are exactly what
+        that expression builds, in Python's order; else each op named with `:=`, in block
+        order, in a list whose item is the statement's value (`[(a := ...), a + x][-1]`)."""
+        try:
+            return self.nested(_inner_value_op(op))
+        except _NotNested:
+            pass
+        block = op.body.block
+        terminator = block.last_op
+        assert terminator is not None
+        inner = [o for o in block.ops if o is not terminator]
+        if isinstance(op, LetOp):
+            (yielded,) = terminator.operands
+            root = yielded.owner
+            if not isinstance(root, Operation) or root not in inner:
+                raise ValueError("a tir.let of a block argument is not part of the DSL")
+        else:
+            root = inner[-1]
+        items: list[str] = []
+        for inner_op in inner:
+            text = self.expression(inner_op)
+            if len(inner_op.results) == 1:
+                name = self.fresh(self.binding(inner_op))
+                self.names[inner_op.results[0]] = name
+                text = f"({name} := {text})"
+            elif inner_op.results:
+                raise ValueError(
+                    f"'{inner_op.name}' has several results, which the DSL cannot bind"
+                )
+            items.append(text)
+        index = inner.index(root)
+        at = "-1" if index == len(inner) - 1 else str(index)
+        return f"[{', '.join(items)}][{at}]"
 
     def nested(self, op: Operation | SSAValue) -> str:
         """An expression printed as one nested Python expression (a TIR statement's)."""
@@ -376,7 +550,7 @@ class _Function:
             owner = op.owner
             assert isinstance(owner, Operation)
             if len(list(op.uses)) > 1:
-                raise ValueError(
+                raise _NotNested(
                     "a TIR statement whose expression uses one op twice is not part of the DSL"
                 )
             return self.nested(owner)
@@ -387,7 +561,10 @@ class _Function:
             return self.nested(value)
         return self.names[value]
 
-    def expression(self, op: Operation, nested: bool = False) -> str:
+    def expression(self, op: Operation, nested: bool = False, operators: bool = True) -> str:
+        """The op as a Python expression (`operators=False`: a call, never `a + b`, so that
+        `loc=` can follow its arguments)."""
+        self.script.where = op
         if op.attributes:
             raise ValueError(
                 f"'{op.name}' carries discardable attributes, which the DSL cannot say"
@@ -402,6 +579,10 @@ class _Function:
                     f"({_CONSTANT_LIMIT} elements)"
                 )
             value = op.value
+            if value.size == 0:  # a list cannot say an empty tensor's shape
+                self.script.imports.add("import numpy as np")
+                array = f"np.zeros({value.shape!r}, dtype={value.dtype.name!r})"
+                return f"tf.Constant({array}, dtype={dtype.dtype!r})"
             if _nan_payloads(value) and dtype.dtype == "bf16":
                 raise ValueError("a bf16 constant holding NaN payloads is not part of the DSL")
             if _nan_payloads(value):  # NaNs beyond the canonical one: write the bits
@@ -424,30 +605,53 @@ class _Function:
                 callee = op.callee
                 assert isinstance(callee, SymbolRefAttr)
                 return f"{self.symbol(callee)}({', '.join(args)})"
-            return self.op_call(target, args)
+            return self.op_call(target, args, operators)
         raise ValueError(f"'{op.name}' is not part of the DSL")
 
-    def op_call(self, target: Op, args: list[str]) -> str:
+    def op_call(self, target: Op, args: list[str], operators: bool = True) -> str:
         if isinstance(target, Binary) and len(args) == 2:
             kind = cast(BinaryKind, target.attrs["kind"])
-            if kind in _OPERATORS:
+            if kind in _OPERATORS and operators:
                 return f"({args[0]} {_OPERATORS[kind]} {args[1]})"
             return f"ops.{kind.value}({args[0]}, {args[1]})"
         if isinstance(target, Unary) and len(args) == 1:
             unary = cast(UnaryKind, target.attrs["kind"])
-            if unary is UnaryKind.NEG:
+            if unary is UnaryKind.NEG and operators:
                 return f"(-{args[0]})"
             return f"ops.{unary.value}({args[0]})"
         if isinstance(target, MatMul) and len(args) == 2:
-            return f"({args[0]} @ {args[1]})"
+            return f"({args[0]} @ {args[1]})" if operators else f"ops.matmul({args[0]}, {args[1]})"
         return f"{self.script.op(target)}({', '.join(args)})"
 
     def symbol(self, ref: SymbolRefAttr) -> str:
         parts = [ref.root_reference.data, *(r.data for r in ref.nested_references)]
         text = "self"
+        module = self.op.parent_op()
         for part in parts:
-            text = f"{text}.{part}" if _identifier(part) else f"getattr({text}, {part!r})"
+            head, _, index = part.rpartition(".")
+            if isinstance(module, ModuleOp) and head in self.script.layer_lists(module):
+                text = f"{text}.{head}[{index}]"
+            elif _identifier(part):
+                text = f"{text}.{part}"
+            else:
+                text = f"getattr({text}, {part!r})"
+            module = module.member(part) if isinstance(module, ModuleOp) else None
         return text
+
+
+class _NotNested(ValueError):
+    """A TIR statement that one nested expression cannot say (printed with `:=` instead)."""
+
+
+def _refusal(message: str, where: Operation | None, module: str) -> ScriptError:
+    span = None
+    if where is not None:
+        found = location_to_metadata(where.location)
+        span = next((m for m in found if isinstance(m, SourceSpanMetadata)), None)
+    if span is None:
+        return ScriptError(message, f"<module '{module}'>", 1, 1)
+    text = linecache.getline(span.file, span.line).rstrip("\n")
+    return ScriptError(message, span.file, span.line, span.column, text)
 
 
 def _nan_payloads(value: Any) -> bool:
@@ -464,22 +668,10 @@ def _range(pattern: DimVarRangePat) -> str:
 
 
 def _check_hir_body(name: str, block: Block) -> None:
-    """The DSL builds an HIR body from the value it returns: every op must be one that value
-    uses (in the order the value uses them), and there must be a value."""
+    """A @func body has a value (or ends with an effect call); its ops print one per
+    assignment, in block order (the DSL keeps the order its statements build them)."""
     terminator = block.last_op
     assert isinstance(terminator, HirReturn)
-    if terminator.operands:
-        root: SSAValue | Operation = terminator.operands[0]
-    elif terminator.prev_op is not None:  # an effect body: its last op
-        root = terminator.prev_op
-    else:
-        raise ValueError(f"HIR function '{name}' has an empty body; a @func body has a value")
-    ops = [o for o in block.ops if o is not terminator]
-    if ops != _evaluation_order(block, root):
-        raise ValueError(
-            f"HIR function '{name}' holds ops its value does not use, or holds them in another "
-            "order than the value uses them; the DSL builds a body from its value"
-        )
 
 
 def _evaluation_order(block: Block, root: SSAValue | Operation) -> list[Operation]:
@@ -530,9 +722,9 @@ def _check_all_used(block: Block, root: Operation) -> None:
     in the order Python evaluates that expression (reads and writes of buffers happen in it)."""
     inside = [o for o in block.ops if o is not block.last_op]
     if any(o is not root and not any(r.uses for r in o.results) for o in inside):
-        raise ValueError("a TIR statement holding an unused op is not part of the DSL")
+        raise _NotNested("a TIR statement holding an unused op is not part of the DSL")
     if inside != _evaluation_order(block, root):
-        raise ValueError(
+        raise _NotNested(
             "a TIR statement holding its ops in another order than Python evaluates its "
             "expression is not part of the DSL"
         )

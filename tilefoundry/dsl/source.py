@@ -10,18 +10,24 @@ from __future__ import annotations
 
 import ast
 import builtins
+import contextlib
+import contextvars
 import inspect
 import linecache
-import textwrap
+import re
+import sys
 import types
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, cast
 
 from tilefoundry.dialects.tf.metadata import SourceSpanMetadata
 from tilefoundry.dsl.errors import DSLError
 
-__all__ = ["MISSING", "PythonScope", "Source", "read_source"]
+__all__ = ["MISSING", "RECURSION_LIMIT", "PythonScope", "Source", "deep_recursion", "read_source"]
+
+_AT = re.compile(r" \((?:bound to '[^']*' )?at ([^\s()]+):(\d+):(\d+)((?:-[\d:]+)?)\)$")
+"""The span a verifier's message names (`... (at f.py:3:4-3:9)`)."""
 
 MISSING: Any = object()
 """What a scope lookup gives for a name it does not hold."""
@@ -29,26 +35,55 @@ MISSING: Any = object()
 
 @dataclass
 class Source:
-    """A function's syntax tree and the offsets that place its nodes in `file`."""
+    """A function's syntax tree and the offsets that place its nodes in `file`: the line
+    offset, and for each line of the function the indentation taken off before parsing."""
 
     file: str
     tree: ast.FunctionDef
     line_offset: int
     col_offset: int
+    stripped: list[int] = field(default_factory=list)
+
+    def _column(self, line: int, offset: int) -> int:
+        """The 1-based character column of `ast`'s 0-based UTF-8 byte offset on file line
+        `line` (of the dedented text)."""
+        index = line - self.line_offset - 1
+        indent = self.stripped[index] if 0 <= index < len(self.stripped) else self.col_offset
+        text = linecache.getline(self.file, line).encode()
+        return len(text[: offset + indent].decode(errors="ignore")) + 1
 
     def position(self, node: ast.AST) -> tuple[int, int, int, int]:
-        """`(line, column, end_line, end_column)` of a node in the file (1-based, inclusive)."""
+        """`(line, column, end_line, end_column)` of a node in the file (1-based, in
+        characters; the end column inclusive)."""
         start: int = getattr(node, "lineno", 1)
         line = start + self.line_offset
-        column = int(getattr(node, "col_offset", 0)) + self.col_offset + 1
+        column = self._column(line, int(getattr(node, "col_offset", 0)))
         end_line = int(getattr(node, "end_lineno", None) or start) + self.line_offset
         end_col = getattr(node, "end_col_offset", None)
-        end_column = column if end_col is None else max(column, end_col + self.col_offset)
+        if end_col is None:
+            return line, column, end_line, column
+        end_column = self._column(end_line, int(end_col)) - 1
+        if end_line == line:
+            end_column = max(column, end_column)
         return line, column, end_line, end_column
 
     def span(self, node: ast.AST) -> SourceSpanMetadata:
         line, column, end_line, end_column = self.position(node)
         return SourceSpanMetadata(self.file, line, column, end_line, end_column)
+
+    def refusal(self, node: ast.AST, message: str) -> DSLError:
+        """A constructor's refusal: at the expression whose span its message names (the
+        verifier's `(at file:line:col-...)`), else at `node`."""
+        found = _AT.search(message)
+        if found is not None and found.group(1) == self.file:
+            line, column = int(found.group(2)), int(found.group(3))
+            text = linecache.getline(self.file, line).rstrip("\n")
+            end = found.group(4)
+            stop = int(end.split(":")[-1]) + 1 if end and end.count(":") <= 1 else None
+            if stop is not None and end.count(":") == 1 and int(end.split(":")[0][1:]) != line:
+                stop = None
+            return DSLError(message[: found.start()], self.file, line, column, text, stop)
+        return self.error(node, message)
 
     def error(self, node: ast.AST, message: str) -> DSLError:
         line, column, end_line, end_column = self.position(node)
@@ -58,7 +93,10 @@ class Source:
 
 
 def read_source(fn: Callable[..., Any], what: str) -> Source:
-    """The syntax tree of `fn` (a function defined in a file)."""
+    """The syntax tree of `fn` (a function defined in a file; under `functools.wraps`
+    decorators, the function they wrap)."""
+    inner = inspect.unwrap(fn)
+    fn = inner if isinstance(inner, types.FunctionType) else fn
     try:
         lines, start = inspect.getsourcelines(fn)
         file = inspect.getsourcefile(fn) or fn.__code__.co_filename
@@ -68,15 +106,23 @@ def read_source(fn: Callable[..., Any], what: str) -> Source:
             "the DSL reads functions defined in a file"
         ) from None
     first = lines[0]
-    indent = len(first) - len(first.lstrip())
-    text = textwrap.dedent("".join(lines))
-    module = ast.parse(text, filename=file)
+    indent = first[: len(first) - len(first.lstrip())]
+    # the def's own indentation off each line that has it (a docstring or a bracketed line
+    # may continue at a smaller indentation: left as it is)
+    stripped = [len(indent) if line.startswith(indent) else 0 for line in lines]
+    text = "".join(line[n:] for line, n in zip(lines, stripped, strict=True))
+    try:
+        module = ast.parse(text, filename=file)
+    except SyntaxError as err:
+        raise TypeError(
+            f"{what} '{getattr(fn, '__name__', fn)}': cannot parse its Python source ({err})"
+        ) from None
     tree = module.body[0]
     if not isinstance(tree, ast.FunctionDef):  # an async def, a lambda
         node = tree if isinstance(tree, ast.AsyncFunctionDef) else module
-        where = Source(file, cast(ast.FunctionDef, node), start - 1, indent)
+        where = Source(file, cast(ast.FunctionDef, node), start - 1, len(indent), stripped)
         raise where.error(node, f"{what} reads a plain def; this is not one")
-    return Source(file, tree, start - 1, indent)
+    return Source(file, tree, start - 1, len(indent), stripped)
 
 
 @dataclass
@@ -89,22 +135,64 @@ class PythonScope:
     frames: list[Mapping[str, Any]]
     globals: Mapping[str, Any]
     extra: dict[str, Any] = field(default_factory=dict)
+    fn: types.FunctionType | None = None
 
     @classmethod
     def of(cls, fn: types.FunctionType, frames: list[Mapping[str, Any]]) -> PythonScope:
+        """The scope of the function the user wrote: through `functools.wraps` decorators
+        (`inspect.unwrap`) to its own globals and closure."""
+        inner = inspect.unwrap(fn)
+        if isinstance(inner, types.FunctionType):
+            fn = inner
         closure: dict[str, Any] = {}
         for name, cell in zip(fn.__code__.co_freevars, fn.__closure__ or (), strict=False):
             try:
                 closure[name] = cell.cell_contents
             except ValueError:  # an empty cell: the name is not bound yet
                 continue
-        return cls(closure, frames, fn.__globals__)
+        return cls(closure, frames, fn.__globals__, fn=fn)
 
     def lookup(self, name: str) -> Any:
+        found = self._lookup(name)
+        reads = READS.get()
+        if reads is not None:
+            reads.append((self, name, found))
+        return found
+
+    def _lookup(self, name: str) -> Any:
         for mapping in (self.extra, self.closure, *self.frames, self.globals):
             if name in mapping:
                 return mapping[name]
         return getattr(builtins, name, MISSING)
+
+    def still(self, name: str, value: Any) -> bool:
+        """Whether `name` still resolves to `value` (the same object; an immutable scalar or
+        a tuple of them, equal), as when it was read."""
+        if self.fn is not None and name in self.closure:  # the cell as it is now
+            cells = dict(zip(self.fn.__code__.co_freevars, self.fn.__closure__ or (), strict=False))
+            try:
+                return _same(cells[name].cell_contents, value)
+            except ValueError:
+                return False
+        return _same(self._lookup(name), value)
+
+
+Read = tuple["PythonScope", str, Any]
+
+READS: contextvars.ContextVar[list[Read] | None] = contextvars.ContextVar(
+    "tilefoundry_dsl_reads", default=None
+)
+"""While set: each Python name a DSL body resolves (`PythonScope.lookup`), with its value."""
+
+_SCALARS = (int, float, str, bool, bytes, type(None))
+
+
+def _same(now: Any, then: Any) -> bool:
+    if now is then:
+        return True
+    if isinstance(then, tuple) and isinstance(now, tuple) and len(now) == len(then):
+        return all(_same(a, b) for a, b in zip(now, then, strict=True))
+    return type(now) is type(then) and isinstance(then, _SCALARS) and bool(now == then)
 
 
 def decorating_frames(depth: int) -> list[Mapping[str, Any]]:
@@ -123,3 +211,25 @@ def decorating_frames(depth: int) -> list[Mapping[str, Any]]:
         return found
     finally:
         del frame
+
+
+RECURSION_LIMIT = 60_000
+"""The recursion limit while the DSL reads source: above any nesting Python's own compiler
+accepts (an expression of thousands of terms, a chain of hundreds of functions each calling the
+next, read on demand), which Python 3.11+ runs without the C stack."""
+
+
+@contextlib.contextmanager
+def deep_recursion(where: Callable[[], DSLError]) -> Iterator[None]:
+    """Read with the recursion limit raised; what still exhausts it is one `DSLError`
+    (`where()`), not a `RecursionError`."""
+    old = sys.getrecursionlimit()
+    if old < RECURSION_LIMIT:
+        sys.setrecursionlimit(RECURSION_LIMIT)
+    try:
+        yield
+    except RecursionError:
+        raise where().with_traceback(None) from None
+    finally:
+        if old < RECURSION_LIMIT:
+            sys.setrecursionlimit(old)

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import ast
 import functools
-from typing import Any, Protocol, cast
+from collections.abc import Mapping
+from typing import Any, Protocol, TypeVar, cast
 
 from xdsl.dialects.builtin import LocationAttr, SymbolRefAttr, UnknownLoc
 from xdsl.ir import Operation, SSAValue
@@ -21,6 +22,7 @@ from tilefoundry.dialects.tf.metadata import (
 from tilefoundry.dialects.tf.ops import CallOp
 from tilefoundry.dialects.tf.types import UnitType, to_attr
 from tilefoundry.ir.algebra.expr import Expr, ExprOp, Var
+from tilefoundry.ir.caches import CACHES
 
 __all__ = [
     "Cycle",
@@ -28,6 +30,7 @@ __all__ = [
     "Return",
     "SelfRef",
     "Symbols",
+    "child_lists",
     "describe",
     "fresh",
     "is_value",
@@ -36,11 +39,19 @@ __all__ = [
 ]
 
 
+T = TypeVar("T")
+
+
 class Symbols(Protocol):
     """A module's symbol table as the parser sees it: its functions (each built on demand, so
     that a function defined later in the class resolves too) and its child modules."""
 
     module: str
+    instance: Any
+    """The instance of a class-body module whose functions are being built (its `_` Python
+    attributes, which `__init__` set, read as `self._name`), or None."""
+    personal: bool
+    """Whether the build read the instance's Python state (so it is not the class's alone)."""
 
     def has(self, name: str) -> bool: ...
 
@@ -132,6 +143,7 @@ def fresh(value: object) -> bool:
     )
 
 
+@CACHES.owns
 @functools.lru_cache(maxsize=16384)
 def _location(items: tuple[IRMetadata, ...]) -> LocationAttr:
     """The location of a metadata tuple: the same for each instance of a class body (the
@@ -157,3 +169,18 @@ def name_value(value: object, name: str) -> None:
     if any(type(m) is BindingMetadata for m in items):
         return
     set_metadata(value, (BindingMetadata(name), *items))
+
+
+def child_lists(children: Mapping[str, T]) -> dict[str, tuple[T, ...]]:
+    """The layer lists among children: `layers` for children attached as `layers.0`,
+    `layers.1`, ... (torch's `ModuleList` naming), each a tuple in index order."""
+    found: dict[str, dict[int, T]] = {}
+    for attached, child in children.items():
+        head, dot, index = attached.rpartition(".")
+        if dot and index.isdigit() and head:
+            found.setdefault(head, {})[int(index)] = child
+    return {
+        head: tuple(items[i] for i in sorted(items))
+        for head, items in found.items()
+        if sorted(items) == list(range(len(items)))
+    }

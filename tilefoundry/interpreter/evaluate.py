@@ -176,6 +176,37 @@ def evaluate_op(op: CallOp, values: Sequence[Any]) -> Any:
     return result
 
 
+def _arrays(value: Any) -> list[np.ndarray]:
+    if isinstance(value, tuple | list):
+        return [array for item in value for array in _arrays(item)]
+    return [value] if isinstance(value, np.ndarray) else []
+
+
+def refuse_aliasing(names: Sequence[str], types: Sequence[IRType], args: Sequence[Any]) -> None:
+    """Refuse a call whose buffer argument shares memory with another argument (a tensor, which
+    is a value, or another buffer): the function writes a buffer in place, so what it read
+    would depend on the order its ops run in, which a pass may change."""
+    arrays = [_arrays(value) for value in args]
+    for i, (name, type) in enumerate(zip(names, types, strict=True)):
+        if not isinstance(type, BufferType):
+            continue
+        for j, other in enumerate(arrays):
+            if j == i or (j < i and isinstance(types[j], BufferType)):
+                continue  # a pair of buffers is looked at once
+            if any(_overlap(a, b) for a in arrays[i] for b in other):
+                what = "buffer" if isinstance(types[j], BufferType) else "tensor"
+                raise ExecutionError(
+                    f"argument '{name}' (a buffer, written in place) shares memory with "
+                    f"{what} argument '{names[j]}': pass a copy (`np.copy`) of one of them"
+                )
+
+
+def _overlap(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether two arrays share an element: their bounds first, then exactly (disjoint
+    interleaved views of one array do not)."""
+    return bool(np.may_share_memory(a, b)) and bool(np.shares_memory(a, b))
+
+
 def _arguments(
     function: FuncOp | PrimFuncOp, args: Sequence[Any]
 ) -> tuple[list[Any], dict[str, int]]:
@@ -283,7 +314,11 @@ def run_prim_function(function: PrimFuncOp, args: Sequence[Any]) -> Any:
 
 def run_any(op: Operation, args: Sequence[Any]) -> Any:
     """Run a `hir.func` or a `tir.prim_func` on numpy arrays; the result is the caller's own
-    (writeable arrays: inside a run, tensors are read-only)."""
+    (writeable arrays: inside a run, tensors are read-only). A buffer argument that shares
+    memory with another argument is refused (`refuse_aliasing`)."""
+    assert isinstance(op, FuncOp | PrimFuncOp)
+    if len(args) == len(op.param_types()):
+        refuse_aliasing([n.data for n in op.param_names], op.param_types(), args)
     if isinstance(op, PrimFuncOp):
         return _released(run_prim_function(op, args))
     assert isinstance(op, FuncOp)

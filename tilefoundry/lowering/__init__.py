@@ -13,7 +13,7 @@ kernel = lower_module(root, function="layer0.mlp")  # the function that path nam
 ```
 
 The pass is `tf-lower` (`tilefoundry/transforms/tf_lower.py`); the Python surface is
-`tilefoundry.lower` (`tilefoundry/compile.py`).
+`tilefoundry.lower` (`tilefoundry/compiler.py`).
 """
 
 from __future__ import annotations

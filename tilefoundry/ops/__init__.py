@@ -21,6 +21,7 @@ from typing import Any
 
 from tilefoundry.ir.algebra.op_registry import Op, schemas_defined_in
 from tilefoundry.ops.builders import alias_builder, call_surface, op_builder
+from tilefoundry.ops.conv import Conv, Pool, PoolKind, TopK
 from tilefoundry.ops.linalg import MatMul, Transpose
 from tilefoundry.ops.math import (
     BINARY_ALIASES,
@@ -96,6 +97,7 @@ __all__ = [
     "BroadcastTo",
     "Cast",
     "Concat",
+    "Conv",
     "Copy",
     "Cumsum",
     "Full",
@@ -107,6 +109,8 @@ __all__ = [
     "LogicalKind",
     "LogicalNot",
     "MatMul",
+    "Pool",
+    "PoolKind",
     "ReduceMax",
     "ReduceMean",
     "ReduceSum",
@@ -114,6 +118,7 @@ __all__ = [
     "Slice",
     "Softmax",
     "Split",
+    "TopK",
     "Transpose",
     "TupleGetItem",
     "Unary",
@@ -123,3 +128,16 @@ __all__ = [
 ]
 __all__ += [c.__name__ for c in LIBRARY if c.__name__ not in __all__]
 __all__ += list(BUILDERS)
+
+
+def __getattr__(name: str) -> Any:
+    """A name the library does not have: AttributeError with the nearest builder or op class
+    (`ops.matmull`: did you mean 'matmul'?)."""
+    if name.startswith("_"):
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import difflib
+
+    known = [*BUILDERS, *(c.__name__ for c in LIBRARY)]
+    close = difflib.get_close_matches(name, known, n=1)
+    guess = f"; did you mean '{close[0]}'?" if close else ""
+    raise AttributeError(f"module {__name__!r} has no op or builder {name!r}{guess}")

@@ -74,8 +74,12 @@ class Copy(Op):
         self, b: MlirBuilder, args: Sequence[Emitted], arg_types: Sequence[IRType], result: IRType
     ) -> None:
         """`memref.copy` into the destination memref: of a buffer's memref, or of a tensor's
-        buffer (`bufferization.to_memref`, any layout); the caller's memory is written."""
+        buffer (`bufferization.to_memref`, any layout); the caller's memory is written. By
+        value (IREE), the buffer holds the source's tensor from now on."""
         dst, src = values(args)
+        if b.by_value:
+            b.write(dst, b.read(src))
+            return
         if src.type.startswith("tensor"):
             source = _contents(arg_types[1])
             layout = ", ".join("?" for _ in source.shape)
@@ -119,8 +123,11 @@ class Load(Op):
         self, b: MlirBuilder, args: Sequence[Emitted], arg_types: Sequence[IRType], result: IRType
     ) -> Emitted:
         """A snapshot: the buffer copied into fresh memory that becomes the tensor's
-        (`to_tensor restrict`: nothing else refers to it), so later writes do not show."""
+        (`to_tensor restrict`: nothing else refers to it), so later writes do not show. By
+        value, the tensor the buffer holds now (a later write gives the buffer another one)."""
         (buffer,) = values(args)
+        if b.by_value:
+            return b.read(buffer)
         (type,) = arg_types
         assert isinstance(type, BufferType)
         sizes = ", ".join(str(s) for s in b.dynamic_sizes(type.shape))
@@ -167,7 +174,11 @@ class Alloc(DtypeOp):
     def emit(
         self, b: MlirBuilder, args: Sequence[Emitted], arg_types: Sequence[IRType], result: IRType
     ) -> Emitted:
-        """`memref.alloc` filled with zeros: fresh memory each time the statement runs."""
+        """`memref.alloc` filled with zeros: fresh memory each time the statement runs (by
+        value: a new buffer holding a zero tensor)."""
+        if b.by_value:
+            fill = zero(b, self.dtype)
+            return b.cell(b.fill(fill, b.empty(TensorType(self.shape, self.dtype))))
         type = memref_type(BufferType(self.shape, self.dtype))
         buffer = b.op(f"memref.alloc() : {type}", type)
         fill = zero(b, self.dtype)

@@ -311,6 +311,12 @@ class ReduceMean(Op):
         import numpy as np
 
         (x,) = arrays
+        if x.shape[self.axis] == 0:  # 0 / 0, NaN: without numpy's "Mean of empty slice"
+            import warnings
+
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", RuntimeWarning)
+                return np.mean(x, axis=self.axis, keepdims=self.keepdims, dtype=x.dtype)
         return np.mean(x, axis=self.axis, keepdims=self.keepdims, dtype=x.dtype)
 
 

@@ -253,11 +253,12 @@ class Concat(Op):
 @register_op(category="tensor")
 class Slice(Op):
     """`x[start:stop:step]` along `axis` (Python's clamping of start and stop; step >= 1). A
-    whole dynamic dim (`start = 0`, `stop` past any size, `step = 1`) stays that DimVar.
+    whole dynamic dim (`start = 0`, `stop` past any size, `step = 1`) stays that DimVar; a
+    slice of one that stops within its least size (`x[:, :1]` of `seq >= 2`) is static.
 
     Types: `axis` is a dim of the input and `step >= 1`; the result has the input's type with
-    that dim the length of `range(start, stop, step)` clamped to it (a dynamic dim only
-    whole).
+    that dim the length of `range(start, stop, step)` clamped to it (a dynamic dim whole, or
+    with `0 <= start` and `0 <= stop <= ` its least size).
 
     FLOPs: none (it moves data).
 
@@ -280,9 +281,15 @@ class Slice(Op):
         size = x.shape[axis]
         new: Dim
         if isinstance(size, DimVar):
-            if (self.start, self.step) != (0, 1) or self.stop < size.hi:
-                raise ValueError(f"a slice of the dynamic dim {size.name} must take all of it")
-            new = size
+            if 0 <= self.start and 0 <= self.stop <= size.lo:  # within any size: static
+                new = len(range(self.start, self.stop, self.step))
+            elif (self.start, self.step) != (0, 1) or self.stop < size.hi:
+                raise ValueError(
+                    f"a slice of the dynamic dim {size.name} must take all of it, or stop "
+                    f"within its least size {size.lo}"
+                )
+            else:
+                new = size
         else:
             new = len(range(*slice(self.start, self.stop, self.step).indices(size)))
         return TensorType((*x.shape[:axis], new, *x.shape[axis + 1 :]), x.dtype)
@@ -299,6 +306,8 @@ class Slice(Op):
         start = 0
         if isinstance(size, int):
             start = slice(self.start, self.stop, self.step).indices(size)[0]
+        elif isinstance(result.shape[axis], int):  # stops within the dim's least size
+            start = self.start
         offsets: list[MValue | int] = [start if i == axis else 0 for i in range(x.rank)]
         strides = [self.step if i == axis else 1 for i in range(x.rank)]
         return extract_slice(b, values(args)[0], offsets, result, strides)
@@ -613,7 +622,9 @@ class Iota(DtypeOp):
 
 @register_op(category="tensor")
 class Full(DtypeOp):
-    """A tensor of `shape` whose every element is `value` (of `dtype`).
+    """A tensor of `shape` whose every element is `value` (of `dtype`), converted as
+    `tf.math.cast` converts the float64 `value` (rounded to nearest even, saturated at an
+    integer dtype's range, NaN 0 in an integer; `numerics.number_as`).
 
     Types: no inputs; `shape` has no negative size; the result has `shape` and `dtype`.
 
@@ -636,22 +647,18 @@ class Full(DtypeOp):
     def emit(
         self, b: MlirBuilder, args: Sequence[Emitted], arg_types: Sequence[IRType], result: IRType
     ) -> Emitted:
-        """A `linalg.fill` of the value as `np.full` converts it (bf16: to float32, then
-        rounded at run time, as the interpreter holds it)."""
-        import numpy as np
-
-        from tilefoundry.dialects.tf.dense import numpy_dtype
+        """A `linalg.fill` of the value as the interpreter converts it (`number_as`)."""
+        from tilefoundry.dialects.tf.numerics import number_as
 
         assert isinstance(result, TensorType)
-        held = "f32" if self.dtype == "bf16" else self.dtype
-        with np.errstate(all="ignore"):  # past a dtype's range is what np.full makes of it
-            element = np.full((), self.value, dtype=numpy_dtype(held))
-        scalar = scalar_constant(b, int(storage_bits(element, held)), held)
-        if self.dtype == "bf16":
-            scalar = convert(b, scalar, "f32", "bf16")
+        element = number_as(self.value, self.dtype)
+        scalar = scalar_constant(b, int(storage_bits(element, self.dtype)), self.dtype)
         return b.fill(scalar, b.empty(result))
 
     def reference(self, *arrays: Any) -> Any:
         import numpy as np
 
-        return np.full(self.shape, self.value, dtype=numpy_dtype(self.dtype))
+        from tilefoundry.dialects.tf.numerics import number_as
+
+        element = number_as(self.value, self.dtype)
+        return np.full(self.shape, element, dtype=numpy_dtype(self.dtype))

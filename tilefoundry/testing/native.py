@@ -111,15 +111,16 @@ def libm_transcendentals() -> Iterator[None]:
 # -- comparing ------------------------------------------------------------------------------------
 
 
-def same_values(expected: Any, actual: Any) -> str | None:
-    """Why two results differ (see the module docstring), or None."""
+def same_values(expected: Any, actual: Any, flushed: bool = False) -> str | None:
+    """Why two results differ (see the module docstring), or None; `flushed` (the IREE check,
+    `testing/iree.py`): an f32 / f64 denormal matches a zero of either sign."""
     if isinstance(expected, tuple) or isinstance(actual, tuple):
         if not (isinstance(expected, tuple) and isinstance(actual, tuple)) or len(expected) != len(
             actual
         ):
             return f"expected {_shown(expected)}, got {_shown(actual)}"
         for index, (e, a) in enumerate(zip(expected, actual, strict=True)):
-            found = same_values(e, a)
+            found = same_values(e, a, flushed)
             if found is not None:
                 return f"field {index}: {found}"
         return None
@@ -131,6 +132,9 @@ def same_values(expected: Any, actual: Any) -> str | None:
     if e.dtype.kind == "f":
         unsigned = f"u{e.itemsize}"
         same = (e.view(unsigned) == a.view(unsigned)) | (np.isnan(e) & np.isnan(a))
+        if flushed and e.dtype != np.float16:
+            tiny = np.finfo(e.dtype).tiny
+            same |= (np.abs(e) < tiny) & (np.abs(a) < tiny)
     else:
         same = e == a
     if bool(np.all(same)):
@@ -166,17 +170,19 @@ def outcome(run: Callable[..., Any], args: Sequence[Any]) -> tuple[str, Any, Any
     return ("ok", result, tuple(copies))
 
 
-def difference(expected: tuple[str, Any, Any], actual: tuple[str, Any, Any]) -> str | None:
+def difference(
+    expected: tuple[str, Any, Any], actual: tuple[str, Any, Any], flushed: bool = False
+) -> str | None:
     if expected[0] == "error" or actual[0] == "error":
         if expected[:2] == actual[:2]:
             return None
         shown = ["refused: " + o[1] if o[0] == "error" else "ran" for o in (expected, actual)]
         return f"interpreter {shown[0]}; compiled {shown[1]}"
-    found = same_values(expected[1], actual[1])
+    found = same_values(expected[1], actual[1], flushed)
     if found is not None:
         return f"result: {found}"
     for index, (e, a) in enumerate(zip(expected[2], actual[2], strict=True)):
-        found = same_values(e, a)
+        found = same_values(e, a, flushed)
         if found is not None:
             return f"argument #{index} after the run (written in place): {found}"
     return None
@@ -222,15 +228,37 @@ def _tree(program: GeneratedProgram) -> tuple[Any, Any]:
     return module, lowered_tree(module.module_op)
 
 
-def check_native(programs: Sequence[GeneratedProgram], cache: Any = None) -> list[NativeMismatch]:
-    """Every run of every program, compiled in one library and interpreted (see the module
-    docstring); the mismatches."""
+def _compiled_modules(backend: str, trees: list[Any], cache: Any, pipeline: Any) -> list[Any]:
+    """The trees compiled together by a backend (`native`: one library, by `pipeline`, else
+    `UNFUSED_PIPELINE`; `iree`: one module)."""
+    if backend == "iree":
+        from tilefoundry.backends.iree.build import compile_iree_modules
+
+        return compile_iree_modules(trees, cache=cache)
     from tilefoundry.backends.native.build import compile_modules
+    from tilefoundry.backends.native.pipeline import UNFUSED_PIPELINE
+
+    return list(compile_modules(trees, cache=cache, pipeline=pipeline or UNFUSED_PIPELINE))
+
+
+def check_native(
+    programs: Sequence[GeneratedProgram],
+    cache: Any = None,
+    backend: str = "native",
+    pipeline: Any = None,
+) -> list[NativeMismatch]:
+    """Every run of every program, compiled in one library (by `backend`: `native`, or `iree`,
+    compared as `testing/iree.py` says) and interpreted (see the module docstring); the
+    mismatches. The native pipeline is `UNFUSED_PIPELINE` unless given: the reference
+    backend's schedules, a float matmul's multiply and add rounded each (the FMAs of
+    `NATIVE_PIPELINE` are within docs/ir.md's matmul bound, not bit for bit:
+    `tests/unit/backends/native/test_schedule.py`)."""
     from tilefoundry.interpreter.evaluate import run_any
+    from tilefoundry.testing.iree import iree_difference, iree_outcomes
     from tilefoundry.testing.validation import functions_by_path
 
     modules = [_tree(program) for program in programs]
-    compiled = compile_modules([tree for _, tree in modules], cache=cache)
+    compiled = _compiled_modules(backend, [tree for _, tree in modules], cache, pipeline)
     found: list[NativeMismatch] = []
     for program, (module, _), native in zip(programs, modules, compiled, strict=True):
         interpreted = functions_by_path(module.module_op)
@@ -238,17 +266,24 @@ def check_native(programs: Sequence[GeneratedProgram], cache: Any = None) -> lis
             if any(m.seed == program.seed and m.path == run.path for m in found):
                 continue
             op = interpreted[run.path]
-            with libm_transcendentals():
-                expected = outcome(lambda *a, op=op: run_any(op, list(a)), run.args)
+            interpret = lambda *a, op=op: run_any(op, list(a))  # noqa: E731
             actual = outcome(native.function(run.path), run.args)
-            what = difference(expected, actual)
+            if backend == "iree":
+                what = iree_difference(*iree_outcomes(interpret, run.args), actual)
+            else:
+                with libm_transcendentals():
+                    expected = outcome(interpret, run.args)
+                what = difference(expected, actual)
             if what is not None:
                 found.append(NativeMismatch(program.seed, run.path, what))
     return found
 
 
 def describe_native(
-    program: GeneratedProgram, mismatch: NativeMismatch, shrunk: bool = True
+    program: GeneratedProgram,
+    mismatch: NativeMismatch,
+    shrunk: bool = True,
+    backend: str = "native",
 ) -> str:
     """The failure report: seed, function, what differs, and a small program that shows it."""
     text = program.text
@@ -257,7 +292,7 @@ def describe_native(
 
         def still_fails(candidate: str) -> bool:
             trial = GeneratedProgram(program.seed, candidate, runs, program.functions)
-            return any(m.path == mismatch.path for m in check_native([trial]))
+            return any(m.path == mismatch.path for m in check_native([trial], backend=backend))
 
         text = shrink(text, still_fails, budget=150)
     return (

@@ -21,7 +21,7 @@ def tool_main(
 ) -> int:
     """The `main` of tf-run and tf-tree: `run()` with a guarded standard output. A refusal (one
     of `refusals`, or an `OutputError`) is one line `<prog>: error: <refusal_text>` and exit 1;
-    a closed pipe (`| head -1`) a quiet exit 1; any other exception (a bug) one line
+    a closed pipe (`| head -1`) a quiet exit 1; Ctrl-C `<prog>: interrupted` and exit 130; any other exception (a bug) one line
     `<prog>: internal error: ...` and exit 2. With TF_OPT_TRACEBACK set, a bug, or one of
     `traced_refusals`, raises (its traceback) instead."""
     try:
@@ -32,6 +32,9 @@ def tool_main(
         return 1
     except OutputClosed:
         return 1
+    except KeyboardInterrupt:  # Ctrl-C: one line and the shell's status, as tf-opt's
+        print(f"{prog}: interrupted", file=sys.stderr)
+        return 130
     except refusals as err:
         print(f"{prog}: error: {refusal_text(err)}", file=sys.stderr)
         return 1

@@ -21,16 +21,12 @@ def source_name(path: str) -> str:
 
 def read_text(path: str) -> str:
     """The module's text, from `path` or (`-`) from standard input (UTF-8; else RunError)."""
+    from tilefoundry.tools.source_text import SourceError, read_source
+
     try:
-        if path == "-":
-            return sys.stdin.buffer.read().decode("utf-8")
-        with open(path, encoding="utf-8") as stream:
-            return stream.read()
-    except OSError as err:
-        raise RunError(f"cannot open input file '{path}': {err.strerror}") from None
-    except UnicodeDecodeError as err:
-        what = "standard input" if path == "-" else f"input file '{path}'"
-        raise RunError(f"{what} is not UTF-8 text: {err.reason}") from None
+        return read_source(path)
+    except SourceError as err:
+        raise RunError(str(err)) from None
 
 
 def parsed_module(path: str) -> ModuleOp | None:

@@ -199,7 +199,7 @@ class _Writer:
         self._stream.flush()
 
 
-def exact_value(value: Any, type: IRType, what: str) -> Any:
+def exact_value(value: Any, type: IRType, what: str, shown: IRType | None = None) -> Any:
     """A value read for a parameter of `type`, in the parameter's dtype: converted only when
     every element is exact in that dtype, else refused naming both dtypes and the first element
     that does not fit (int64 1000 for i8, float64 0.1 or 1e10 for f16, 1.5 for i32, 2 for i1).
@@ -213,6 +213,8 @@ def exact_value(value: Any, type: IRType, what: str) -> Any:
         )
     from tilefoundry.dialects.tf.dense import numpy_dtype
 
+    if isinstance(type, BufferType):  # its initial contents: a tensor's rule
+        return exact_value(value, type.tensor, what, type)
     if not isinstance(type, TensorType):
         return value
     array = np.asarray(value)
@@ -220,7 +222,7 @@ def exact_value(value: Any, type: IRType, what: str) -> Any:
     holds = f"{type.dtype} ({expected})" if type.dtype == "bf16" else str(expected)
     if array.dtype.kind not in "biuf":
         raise RunError(
-            f"{what} ({array.dtype}) is not a bool, integer or float array: {type} takes "
+            f"{what} ({array.dtype}) is not a bool, integer or float array: {shown or type} takes "
             f"{holds} values"
         )
     if array.dtype == expected and type.dtype != "bf16":
@@ -237,7 +239,7 @@ def exact_value(value: Any, type: IRType, what: str) -> Any:
         element = array[index].item()
         raise RunError(
             f"{what} ({array.dtype}) holds {element!r} at {list(index)}, which {type.dtype} "
-            f"cannot hold exactly: {type} takes {holds} values (tf-run converts an input's "
+            f"cannot hold exactly: {shown or type} takes {holds} values (tf-run converts an input's "
             "dtype only when every element is exact)"
         )
     return converted

@@ -183,16 +183,12 @@ class TfOptMain:
         self._write_output(output.getvalue(), succeeded=self.exit_code == 0)
 
     def _read_input(self) -> str:
-        path = self.args.input_file
-        if path is None or path == "-":
-            return sys.stdin.read()
+        from tilefoundry.tools.source_text import SourceError, read_source
+
         try:
-            with open(path, encoding="utf-8") as stream:
-                return stream.read()
-        except OSError as err:
-            raise ToolError(f"cannot open input file '{path}': {err.strerror}") from None
-        except UnicodeDecodeError as err:
-            raise ToolError(f"input file '{path}' is not UTF-8 text: {err.reason}") from None
+            return read_source(self.args.input_file or "-")
+        except SourceError as err:
+            raise ToolError(str(err)) from None
 
     def _split(self, text: str) -> list[tuple[str, int]]:
         if not self.args.split_input_file:
@@ -250,7 +246,10 @@ class TfOptMain:
                 with self._timed("verify"), collection_paused():
                     verify_ir(module)
             if self.tf_pipeline is not None:
-                with collection_paused():  # a pass's clones would trigger full collections
+                from tilefoundry.transforms.reports import reports_to
+
+                # a pass's clones would trigger full collections; tf-analyze's table: stderr
+                with collection_paused(), reports_to(sys.stderr):
                     self._run_pipeline(self.tf_pipeline, module, implicit)
         except OpVerifyError as err:
             fail(op_place(err.op), str(err), err.notes)

@@ -50,16 +50,38 @@ def _color(text: str) -> str:
     return choice
 
 
-def help_through_stdout(parser: argparse.ArgumentParser) -> None:
+def help_through_stdout(
+    parser: argparse.ArgumentParser, more: Callable[[], str] | None = None
+) -> None:
     """`--help` written as the tools' other output is (`tools/output.py`): a full standard output
-    is one line, a closed one a quiet exit."""
+    is one line, a closed one a quiet exit. `more()` is text after argparse's."""
 
     def print_help(file: object = None) -> None:
         from tilefoundry.tools.output import write_stdout
 
-        write_stdout(parser.format_help())
+        write_stdout(parser.format_help() + (more() if more is not None else ""))
 
     setattr(parser, "print_help", print_help)  # noqa: B010
+
+
+def _pass_flags_help() -> str:
+    """The pass flags `--help` lists: one per registered pass, with its one-line summary."""
+    from tilefoundry.transforms import PASSES, describe_passes
+
+    lines = describe_passes(PASSES).splitlines()
+    summaries = {
+        name: summary.strip()
+        for name, summary in zip(lines, lines[1:], strict=False)
+        if name in PASSES and summary.startswith("    ")
+    }
+    width = max(len(name) for name in summaries) + 3
+    out = [
+        "",
+        "pass flags (mlir-opt's: -NAME, or --NAME='OPT=V OPT=V' with options; each a pass, in",
+        "command-line order, not with -p; --list-passes gives the options):",
+    ]
+    out += [f"  -{name:<{width}}{summary}" for name, summary in sorted(summaries.items())]
+    return "\n".join(out) + "\n"
 
 
 def parse_arguments(
@@ -70,9 +92,13 @@ def parse_arguments(
     What argparse does not know is left in `extra`, in order: mlir-opt's pass flags (`-cse`,
     `--tf-inline=max-ops=5`), which only the pass registry can tell from a mistake, once the
     plugins are loaded (`pass_flags`)."""
-    parser = argparse.ArgumentParser(prog="tf-opt", description=_DESCRIPTION)
+    parser = argparse.ArgumentParser(
+        prog="tf-opt",
+        description=_DESCRIPTION,
+        allow_abbrev=False,  # `--split-input` is refused, as mlir-opt refuses it
+    )
     setattr(parser, "error", error)  # noqa: B010 - one line, not usage + exit
-    help_through_stdout(parser)
+    help_through_stdout(parser, _pass_flags_help)
     option_strings: list[str] = []
 
     def add(*names: str, **kwargs: object) -> None:
@@ -150,7 +176,8 @@ def parse_arguments(
         help="print the IR after each pass but the last (stderr)",
     )
     dumps = parser.add_argument_group(
-        "IR dumps (stderr, as mlir-opt: '// -----// IR Dump After Cse (cse) //----- //')"
+        "IR dumps (stderr, headed as mlir-opt heads them: "
+        "'// -----// IR Dump After CommonSubexpressionElimination (cse) //----- //')"
     )
 
     def dump(*names: str, **kwargs: object) -> None:

@@ -70,7 +70,7 @@ def _pairs(specs: Sequence[str], flag: str, value: str) -> dict[str, str]:
 def _sizes(specs: Sequence[str]) -> dict[str, int]:
     sizes: dict[str, int] = {}
     for name, value in _pairs(specs, "--dim", "SIZE").items():
-        if not value.isdigit():
+        if not (value.isascii() and value.isdigit()):  # not ١٢, as the text grammar
             raise RunError(f"--dim takes NAME=SIZE, got '{name}={value}'")
         sizes[name] = int(value)
     return sizes
@@ -155,15 +155,35 @@ def _dim_vars(types: Sequence[Any]) -> dict[str, Any]:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog=PROG, description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog=PROG,
+        description=__doc__.split("\n\n")[0].replace("`", ""),
+        epilog="\n\n".join(__doc__.split("\n\n")[1:]),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        allow_abbrev=False,  # a prefix of a flag is refused, as mlir-opt refuses it
+    )
     parser.add_argument(
         "input_file", nargs="?", default="-", help="the module ('-' or none: standard input)"
     )
     parser.add_argument(
         "--function", help="a dotted path (layer0.mlp) or @layer0::@mlp (default: the entry)"
     )
-    parser.add_argument("--dim", action="append", default=[], metavar="NAME=SIZE")
-    parser.add_argument("--input", action="append", default=[], metavar="NAME=FILE")
+    parser.add_argument(
+        "--dim",
+        action="append",
+        default=[],
+        metavar="NAME=SIZE",
+        help="the size of DimVar NAME (repeatable; default: each one's lower bound, or what an "
+        "--input gives it)",
+    )
+    parser.add_argument(
+        "--input",
+        action="append",
+        default=[],
+        metavar="NAME=FILE",
+        help="parameter NAME's value from a .npy file (.npz for a tuple; repeatable); a "
+        "parameter without one is drawn at random, and the output says which",
+    )
     parser.add_argument(
         "--output",
         action="append",
@@ -173,19 +193,30 @@ def _parser() -> argparse.ArgumentParser:
         "buffer parameter NAME after the run (.npy); '-': standard output, and the summary goes "
         "to stderr",
     )
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--seed", type=int, default=0, help="the seed of the random arguments (default 0)"
+    )
     parser.add_argument(
         "--backend",
-        choices=("interpreter", "native"),
+        choices=("interpreter", "native", "iree"),
         default="interpreter",
         help="run with the reference interpreter (default), or compiled by the native backend "
-        "(upstream MLIR 19 / LLVM 19; docs/compile.md): the same output where the numbers are, "
-        "without the 'ran' lines (compiled code does not record its choices)",
+        "(upstream MLIR 19 / LLVM 19) or the IREE backend (the [iree] extra; docs/compile.md): "
+        "the same output where the numbers are, without the 'ran' lines (compiled code does "
+        "not record its choices)",
     )
     parser.add_argument(
-        "--dump", metavar="DIR", help="with --backend=native: keep every stage's file in DIR"
+        "--dump",
+        metavar="DIR",
+        help="with --backend=native or iree: keep every stage's file in DIR",
     )
-    parser.add_argument("--plugin", action="append", default=[], metavar="MODULE")
+    parser.add_argument(
+        "--plugin",
+        action="append",
+        default=[],
+        metavar="MODULE",
+        help="import a Python module that registers ops or metadata classes (repeatable)",
+    )
 
     def one_line_error(message: str) -> NoReturn:
         raise RunError(message)
@@ -304,7 +335,27 @@ def _outputs(specs: Sequence[str], function: Any) -> tuple[str | None, dict[str,
     paths = [result_path, *buffer_paths.values()]
     if sum(names_stdout(path) for path in paths if path is not None) > 1:
         raise RunError("--output writes at most one value to standard output")
+    _refuse_one_file_twice(result_path, buffer_paths)
     return result_path, buffer_paths
+
+
+def _refuse_one_file_twice(result_path: str | None, buffer_paths: dict[str, str]) -> None:
+    """Two values written to one file: the second would silently replace the first."""
+    import os
+
+    named = [("the result", result_path)] if result_path is not None else []
+    named += [(f"buffer '{name}'", path) for name, path in buffer_paths.items()]
+    seen: dict[str, str] = {}
+    for what, path in named:
+        if names_stdout(path) or path == os.devnull:
+            continue
+        where = os.path.realpath(path)
+        if where in seen:
+            raise RunError(
+                f"--output writes {seen[where]} and {what} to one file ('{path}'): the second "
+                "would replace the first"
+            )
+        seen[where] = what
 
 
 def _arguments(
@@ -352,18 +403,30 @@ def _run_errors(function: Any) -> Iterator[None]:
         raise RunError(f"'{function.function_name()}': out of memory: {err}") from None
 
 
-def _execute_native(
-    module: Any, function: Any, path: str | None, arguments: list[Any], dump: str | None
+def _execute_compiled(
+    backend: str,
+    module: Any,
+    function: Any,
+    path: str | None,
+    arguments: list[Any],
+    dump: str | None,
 ) -> tuple[Any, list[str]]:
-    """The function compiled by the native backend (the tree lowered from it), run on
+    """The function compiled by a backend (`native`, `iree`; the tree lowered from it), run on
     `arguments`; it records no choices."""
     import numpy as np
 
-    from tilefoundry.backends.native.build import compile_native
     from tilefoundry.lowering import lower_module
 
     lowered = lower_module(module, path)  # from the entry when no --function
-    program = compile_native(lowered, dump=dump)
+    program: Any
+    if backend == "iree":
+        from tilefoundry.backends.iree.build import compile_iree
+
+        program = compile_iree(lowered, dump=dump)
+    else:
+        from tilefoundry.backends.native.build import compile_native
+
+        program = compile_native(lowered, dump=dump)
     with np.errstate(all="ignore"):
         result = program.function(function.function_name())(*arguments)
     return result, []
@@ -419,13 +482,15 @@ def run(argv: Sequence[str] | None) -> int:
     _check_not_recursive(function)
     _check_names(function, sizes, inputs)
     result_path, buffer_paths = _outputs(args.output, function)
-    if args.dump is not None and args.backend != "native":
-        raise RunError("--dump keeps the native backend's files: use it with --backend=native")
+    if args.dump is not None and args.backend == "interpreter":
+        raise RunError(
+            "--dump keeps a compiling backend's files: use it with --backend=native or iree"
+        )
     with _run_errors(function):
         arguments = _arguments(function, inputs, sizes, args.seed)
-        if args.backend == "native":
-            result, selections = _execute_native(
-                module, function, args.function, arguments, args.dump
+        if args.backend != "interpreter":
+            result, selections = _execute_compiled(
+                args.backend, module, function, args.function, arguments, args.dump
             )
         else:
             result, selections = _execute(function, arguments)

@@ -125,14 +125,16 @@ def module_tree(module: ModuleOp, depth: int | None = None) -> list[str]:
 
 
 def _depth(text: str) -> int:
-    if not text.isdigit():
+    if not (text.isascii() and text.isdigit()):  # not ١٢, as the text grammar
         raise RunError(f"--depth takes a number of levels (0, 1, ...), got '{text}'")
     return int(text)
 
 
 def run(argv: Sequence[str] | None) -> int:
     parser = argparse.ArgumentParser(
-        prog=PROG, description=" ".join(__doc__.split("\n\n")[0].split())
+        prog=PROG,
+        description=" ".join(__doc__.split("\n\n")[0].split()),
+        allow_abbrev=False,  # a prefix of a flag is refused, as mlir-opt refuses it
     )
     parser.add_argument(
         "input_file", nargs="?", default="-", help="the module ('-' or none: standard input)"

@@ -234,6 +234,8 @@ def _scalar(hint: Any, text: str | None, where: str) -> ParameterType:
     if text is None:
         raise ValueError(f"{where} needs a value")
     try:
+        if hint in (int, float) and (not text.isascii() or not text.isprintable() or "_" in text):
+            raise ValueError  # Python's int() and float() take ١٢, 1_000 and spaces; MLIR does not
         if hint is int:
             return int(text, 0)
         if hint is float:

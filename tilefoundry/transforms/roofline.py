@@ -14,13 +14,25 @@ class="label">`.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
-from xml.sax.saxutils import escape
+from xml.sax.saxutils import escape as _escape
 
 from tilefoundry.dialects.tf.target.devices import DeviceSpec
 from tilefoundry.transforms.cost_report import Row
 
 __all__ = ["roofline_svg"]
+
+# what XML 1.0 cannot hold, escaped or not: control characters, surrogates, U+FFFE and U+FFFF
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def escape(text: str, entities: dict[str, str] | None = None) -> str:
+    """`text` as XML character data (or an attribute's value, with `entities`): `&`, `<`, `>`
+    escaped, and a character XML cannot hold written as `\\xNN` (a name's control character)."""
+    shown = _NOT_XML.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+    return _escape(shown, entities or {})
+
 
 _WIDTH, _HEIGHT = 860, 560
 _LEFT, _RIGHT, _TOP, _BOTTOM = 90, 250, 50, 70

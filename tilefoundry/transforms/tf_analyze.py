@@ -16,8 +16,11 @@ For each function of the tree:
   document of the target;
 - **bound**: `"compute"` or `"memory"`, the larger of the two terms.
 
-The pass prints a table of them, a row per function by its path (`table`: `-` for stderr, a
-file, `""` for none), and draws the roofline (`plot=FILE.svg`; `roofline.py`).
+The pass prints a table of them, a row per function by its path (`table`: `-` for tf-opt's
+stderr, nothing from Python's `run_passes`, which prints nothing; a file; `""` for none), and
+draws the roofline (`plot=FILE.svg`; `roofline.py`); the files are written all or none, a failed
+write leaving the previous ones as they were. A function outside every `tf.module` (no target)
+is refused.
 
 A DimVar takes the size `dims` gives its name, else the largest of its envelope (`hi - 1`):
 the bound holds for every size. `dims` is checked as `tf-run --dim` checks its sizes: each name
@@ -37,12 +40,15 @@ hir.func @mm(%a: tensor<64x32xf32>, %b: tensor<32x16xf32>) -> tensor<64x16xf32> 
 
 from __future__ import annotations
 
+import errno
 import math
-import sys
+import os
+import tempfile
 from collections.abc import Mapping, Sequence
+from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import ClassVar
+from typing import ClassVar, cast
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
@@ -65,6 +71,7 @@ from tilefoundry.transforms.cost import COST_ATTR, Cost
 from tilefoundry.transforms.cost_report import Row, cost_table, device_of, function_paths
 from tilefoundry.transforms.pass_base import Anchors, TFPass
 from tilefoundry.transforms.pass_manager import PassError
+from tilefoundry.transforms.reports import REPORTS
 from tilefoundry.transforms.roofline import roofline_svg
 
 __all__ = [
@@ -363,18 +370,67 @@ def report_rows(
     return rows
 
 
-def _write(pass_name: str, what: str, path: str, text: str, anchor: Operation) -> None:
-    if path == "-":
-        sys.stderr.write(text)
-        sys.stderr.flush()
-        return
+def _write_all(pass_name: str, files: list[tuple[str, str, str]], anchor: Operation) -> None:
+    """Write each `(what, path, text)`, all or none: each regular file through a temporary
+    file beside it, renamed over it only once every one is written (a failure leaves every
+    previous file as it was); a special file (`/dev/null`, a pipe) is written directly, last."""
+    staged: list[tuple[str, str]] = []
     try:
-        Path(path).write_text(text, encoding="utf-8")
-    except OSError as err:
-        reason = err.strerror or str(err)
-        raise PassError(
-            pass_name, f"cannot write the {what} to '{path}': {reason}", anchor
-        ) from None
+        direct = []
+        for what, path, text in files:
+            try:
+                if os.path.isdir(path):
+                    raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR))
+                if os.path.exists(path) and not os.path.isfile(path):
+                    direct.append((what, path, text))
+                    continue
+                where = os.path.dirname(os.path.abspath(path))
+                fd, temporary = tempfile.mkstemp(prefix=".tf-analyze-", dir=where)
+                staged.append((temporary, path))
+                with os.fdopen(fd, "w", encoding="utf-8") as stream:
+                    stream.write(text)
+                kept = os.stat(path).st_mode & 0o7777 if os.path.exists(path) else None
+                os.chmod(temporary, kept if kept is not None else 0o666 & ~_umask())
+            except OSError as err:
+                reason = err.strerror or str(err)
+                raise PassError(
+                    pass_name, f"cannot write the {what} to '{path}': {reason}", anchor
+                ) from None
+        for temporary, path in staged:
+            os.replace(temporary, path)
+        staged = []
+        for what, path, text in direct:
+            try:
+                Path(path).write_text(text, encoding="utf-8")
+            except OSError as err:
+                reason = err.strerror or str(err)
+                raise PassError(
+                    pass_name, f"cannot write the {what} to '{path}': {reason}", anchor
+                ) from None
+    finally:
+        for temporary, _ in staged:
+            with suppress(OSError):
+                os.unlink(temporary)
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def _refuse_unplaced(op: Operation, pass_name: str) -> None:
+    """A function outside every `tf.module` has no target to measure against: refused (it
+    was an empty table, "no functions")."""
+    for inner in op.walk():
+        if isinstance(inner, FunctionLike) and not isinstance(inner.parent_op(), ModuleOp):
+            name = cast(FunctionLike, inner).function_name()
+            raise PassError(
+                pass_name,
+                f"function '@{name}' is in no tf.module, so it has no target to measure "
+                'against; put it in one that declares its target (tf.module @m target "h100")',
+                inner,
+            )
 
 
 @dataclass(frozen=True)
@@ -390,7 +446,10 @@ class TfAnalyze(TFPass):
     )
     table: str = field(
         default="-",
-        metadata={"help": 'where the table of costs goes: - for stderr, a file, or "" for none'},
+        metadata={
+            "help": "where the table of costs goes: - for the tool's stderr (from Python: "
+            'nowhere), a file, or "" for none'
+        },
     )
     plot: str = field(
         default="",
@@ -403,6 +462,8 @@ class TfAnalyze(TFPass):
     def apply(self, ctx: Context, op: Operation) -> None:
         sizes = parse_dims(self.dims)
         roots = roots_of(op)
+        if not roots:
+            _refuse_unplaced(op, self.name)
         check_dims(roots, sizes, self.name)
         measured = [measure_tree(root, sizes, self.name) for root in roots]
         rows = report_rows(roots, measured)
@@ -415,11 +476,16 @@ class TfAnalyze(TFPass):
                     + ", ".join(sorted(devices)),
                     op,
                 )
-        # the files first: a refusal to write one changes nothing
-        if self.table:
-            _write(self.name, "table", self.table, cost_table(rows), op)
+        # the files first, all or none: a refusal to write one changes nothing
+        files = []
+        if self.table and self.table != "-":
+            files.append(("table", self.table, cost_table(rows)))
         if self.plot and rows:
-            svg = roofline_svg(rows, rows[0].device)
-            _write(self.name, "roofline plot", self.plot, svg, op)
+            files.append(("roofline plot", self.plot, roofline_svg(rows, rows[0].device)))
+        _write_all(self.name, files, op)
+        stream = REPORTS.get()
+        if self.table == "-" and stream is not None:
+            stream.write(cost_table(rows))
+            stream.flush()
         for costs in measured:  # every tree measured before any is written
             record_costs(costs)

@@ -13,7 +13,7 @@
 // CHECK-NEXT: -> array[3, 2] float32
 // CHECK: buffer acc -> array[3, 2] float32
 
-// DUMP: tf-run: error: --dump keeps the native backend's files: use it with --backend=native
+// DUMP: tf-run: error: --dump keeps a compiling backend's files: use it with --backend=native or iree
 
 // FILES: module.ll
 // FILES-NEXT: module.llvm.mlir

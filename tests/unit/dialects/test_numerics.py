@@ -184,7 +184,8 @@ def reduction_rows(dtype: str, width: int = 4, rows: int = 12) -> Any:
     values = edge_values(dtype)
     drawn = np.random.default_rng(12).choice(values, size=(rows, width))
     if dtype[0] == "i":
-        return np.concatenate([drawn, np.full((2, width), values[-1]), np.ones((1, width))])
+        ones = np.ones((1, width), values.dtype)  # (float64 ones made i64 max 2^63, wrapped)
+        return np.concatenate([drawn, np.full((2, width), values[-1]), ones])
     finite = values[np.isfinite(values)]
     small = np.random.default_rng(13).choice(finite[np.abs(finite) <= 3], size=(rows, width))
     return np.concatenate([drawn, small.astype(values.dtype)])

@@ -83,20 +83,51 @@ def test_unsupported_python_syntax() -> None:
     def build() -> Any:
         @tf.func
         def f(x: Tensor[(4,), f32]):
-            for _ in range(2):  # loop
+            while True:  # loop
                 pass
             return x
 
-    refused(build, "for _ in range(2):  # loop", "a for loop is not part of the DSL")
+    refused(build, "while True:  # loop", "a while loop is not part of the DSL: write a static")
 
 
 def test_unsupported_expression() -> None:
     def build() -> Any:
         @tf.func
         def f(x: Tensor[(4,), f32]):
-            return x if True else x  # ifexp
+            return {x: x}  # dict
 
-    refused(build, "x if True else x", "a conditional expression is not part of the DSL")
+    refused(build, "{x: x}  # dict", "a dict display is not part of the DSL")
+
+
+def test_a_data_dependent_loop() -> None:
+    def build() -> Any:
+        @tf.func
+        def f(x: Tensor[(4,), f32]):
+            for v in ops.exp(x):  # data
+                x = x + v
+            return x
+
+    refused(build, "ops.exp(x):  # data", "a for loop over an IR value is data-dependent")
+
+
+def test_a_data_dependent_if() -> None:
+    def build() -> Any:
+        @tf.func
+        def f(x: Tensor[(4,), f32]):
+            if x > 0.0:  # data
+                return x
+            return -x
+
+    refused(build, "x > 0.0:  # data", "pick with ops.where(condition, a, b)")
+
+
+def test_a_data_dependent_conditional_expression() -> None:
+    def build() -> Any:
+        @tf.func
+        def f(x: Tensor[(4,), f32]):
+            return x if x < 1.0 else -x  # data
+
+    refused(build, "x < 1.0 else", "a conditional expression on an IR value is data-dependent")
 
 
 def test_unknown_name() -> None:

@@ -166,9 +166,9 @@ class Scale(tf.Op):
 
 @tf.func
 def user_ops(x: Tensor[(4, 8), f32]):
-    s = ops.ReduceSum(axis=1)(x)
-    t = Scale(factor=2.0)(x)
+    s = ops.ReduceSum(axis=1)(x)  # the body holds its ops in the order the statements build them
     u = tf.Call(ops.MatMul(), [x, ops.transpose(x, (1, 0))])
+    t = Scale(factor=2.0)(x)
     first, second = ops.split(t, 1, 2)
     return (s, u, first, second)
 

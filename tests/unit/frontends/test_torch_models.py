@@ -66,13 +66,13 @@ def test_the_tree_mirrors_the_module_hierarchy(name: str) -> None:
         if node.owner is not None:
             sub = m.model.get_submodule(path.removesuffix(".forward"))
             assert node.name == type(sub).__name__ or node.name == node.attached_name
-    # its weights are the state_dict keys (the root's const params)
-    assert set(m.loaded.bindings) <= {
-        k if not k[0].isdigit() else f"_{k}"
-        for k in (*m.model.state_dict(), *dict(m.model.named_buffers()))
-    }
+    # its weights are the state_dict keys exactly (the root's const params), and the model's
+    # own state_dict binds as it is
+    state = {k: v.detach().numpy() for k, v in m.model.state_dict().items()}
+    assert set(m.loaded.bindings) <= set(state)
     for key, value in m.loaded.bindings.items():
         np.testing.assert_array_equal(value, _tensor(m.model, key))
+    _close(tf.LoadedModule(m.loaded.module, state)(*m.inputs), m.want)
 
 
 def _tensor(model: Any, key: str) -> Any:
@@ -80,7 +80,7 @@ def _tensor(model: Any, key: str) -> Any:
         **dict(model.named_parameters(remove_duplicate=False)),
         **dict(model.named_buffers(remove_duplicate=False)),
     }
-    return tensors[key.lstrip("_") if key[1:2].isdigit() else key].detach().numpy()
+    return tensors[key].detach().numpy()
 
 
 @pytest.mark.parametrize("name", [n for n in MODELS if n != "mlp"])

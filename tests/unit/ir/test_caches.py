@@ -104,12 +104,72 @@ def test_a_bounded_mapping_never_holds_more_than_its_limit() -> None:
 
 def test_an_identity_memo_never_holds_more_than_its_limit() -> None:
     memo = IdentityMemo(limit=4)
-    kept = [object() for _ in range(10)]
+    kept = [T4.__class__((i,), "f32") for i in range(10)]  # any objects: weakly held
     for item in kept:
         memo.add((item,))
-        assert len(memo.entries) <= 4
+        assert len(memo) <= 4
     assert memo.holds((kept[-1],))
     assert not memo.holds((object(),))
+
+
+def test_an_identity_memo_entry_goes_with_its_objects() -> None:
+    import gc
+
+    from xdsl.dialects.builtin import StringAttr
+
+    memo = IdentityMemo()
+    first, second = StringAttr("a"), StringAttr("b")
+    memo.add((first, 3, None))
+    memo.add((second, 3, None))
+    assert memo.holds((first, 3, None)) and len(memo) == 2
+    del first
+    gc.collect()
+    assert len(memo) == 1 and memo.holds((second, 3, None))
+
+
+def test_an_identity_memo_never_takes_a_reused_id_for_its_dropped_object() -> None:
+    from xdsl.dialects.builtin import StringAttr
+
+    memo = IdentityMemo()
+    verified = StringAttr("verified")
+    address = id(verified)
+    memo.add((verified,))
+    del verified
+    # CPython hands the freed memory to the next objects of its size: one takes the id.
+    made = [StringAttr(f"other{i}") for i in range(10_000)]  # kept: each takes a new place
+    reused = next((a for a in made if id(a) == address), None)
+    if reused is None:
+        pytest.skip("no new object took the dropped one's id")
+    assert not memo.holds((reused,))
+
+
+def test_parsing_again_keeps_nothing_of_a_dropped_module() -> None:
+    import gc
+    import weakref
+
+    from xdsl.dialects.builtin import UnknownLoc
+
+    text = print_module(_module(BindingMetadata("h")))
+    first = parse_module(text)
+    ops_of_first = [weakref.ref(op) for op in first.module_op.walk()]
+    locations = [
+        weakref.ref(op.location)
+        for op in first.module_op.walk()
+        if not isinstance(op.location, UnknownLoc)  # one object for the whole process
+    ]
+    assert locations
+    sizes = CACHES.sizes()
+    del first
+    gc.collect()
+    assert all(ref() is None for ref in ops_of_first + locations)
+    assert sum(CACHES.sizes().values()) < sum(sizes.values())  # their verdicts went too
+    second = parse_module(text)
+    gc.collect()
+    again = CACHES.sizes()
+    del second
+    parse_module(text)
+    gc.collect()
+    assert CACHES.sizes() == {n: min(c, again[n]) for n, c in CACHES.sizes().items()}
 
 
 def test_library_calls_leave_the_collector_running() -> None:

@@ -70,3 +70,17 @@ def test_a_builder_runs_as_its_op() -> None:
     want = np.exp(data - data.max(-1, keepdims=True))
     want = (want / want.sum(-1, keepdims=True)).max(0)
     np.testing.assert_allclose(tf.Module.implicit(f).f(data), want, rtol=1e-6)
+
+
+def test_a_misspelt_name_gets_the_nearest() -> None:
+    import tilefoundry.ops as library
+
+    with pytest.raises(
+        AttributeError, match="has no op or builder 'matmull'; did you mean 'matmul'"
+    ):
+        library.matmull  # noqa: B018
+    with pytest.raises(AttributeError, match="did you mean 'reduce_sum'"):
+        library.reduce_summ  # noqa: B018
+    with pytest.raises(AttributeError, match=r"has no op or builder 'xyzzy'$"):
+        library.xyzzy  # noqa: B018
+    assert not hasattr(library, "__wrapped__")  # a dunder: plain, for the tools that probe

@@ -96,6 +96,8 @@ def test_concat_slice() -> None:
     assert Call(Slice(axis=0, stop=2**63 - 1), [dyn]).type == dyn.type
     with pytest.raises(VerifyError, match="a slice of the dynamic dim n must take all of it"):
         Call(Slice(axis=0, stop=3), [dyn])
+    # a slice that stops within the dim's least size is static
+    assert Call(Slice(axis=0, stop=N.lo), [dyn]).type == TensorType((N.lo, 8), "f32")
     with pytest.raises(VerifyError, match="concat parts differ in dim 0"):
         Call(
             Concat(axis=1),

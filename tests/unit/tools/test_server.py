@@ -37,6 +37,9 @@ CASES = [
     ("tf-opt $OUT/does-not-exist.mlir", 1),
     ("tf-opt --split-input-file < dialects/tf/ops.mlir", 1),
     ("tf-opt < /dev/null", 1),
+    ("tf-opt <&-", 0),  # a closed stream: run in-process (the socket would take fd 0)
+    ("tf-run <&-", 0),
+    ("tf-opt tools/Inputs/add.mlir 2>&-", 0),
     (
         "tf-opt dialects/tf/ops.mlir --split-input-file --print-op-generic | tf-opt --split-input-file",
         2,
@@ -55,13 +58,18 @@ CASES = [
     ("tf-run tools/Inputs/add.mlir --function nope", 1),
     ("tf-opt transforms/fold-numerics.mlir -p tf-fold-constants | tf-run - --function bf16_sum", 2),
     ("NO_COLOR=1 TF_OPT_TRACEBACK= tf-opt transforms/pass-pipeline.mlir -p 'cse dce'", 1),
+    # the client's umask and resource limits are the run's
+    ("umask 077 && tf-opt tools/Inputs/add.mlir -o $OUT/o.mlir && stat -c %a $OUT/o.mlir", 1),
+    ("umask 000 && tf-opt tools/Inputs/add.mlir -o $OUT/o.mlir && stat -c %a $OUT/o.mlir", 1),
+    ("ulimit -f 0 && tf-opt tools/Inputs/add.mlir -o $OUT/o.mlir; echo $?; ls -A $OUT", 1),
+    ("ulimit -n 64 && tf-opt tools/Inputs/add.mlir -p canonicalize", 1),
 ]
 
 
 def _env(**extra: str) -> dict[str, str]:
     env = {key: value for key, value in os.environ.items() if key != "TF_OPT_SERVER"}
     env["PATH"] = os.pathsep.join([str(BIN), env.get("PATH", "")])
-    env["PYTHONPATH"] = str(LIT / "tools")  # as lit.cfg sets them
+    env["PYTHONPATH"] = os.pathsep.join([str(LIT / "tools"), str(ROOT)])  # as lit.cfg sets them
     env["PYTHONWARNINGS"] = "error::DeprecationWarning,error::RuntimeWarning,error::UserWarning"
     env.update(extra)
     return env

@@ -168,13 +168,16 @@ def test_analyze_uses_the_tensor_peak_for_a_bf16_matmul() -> None:
     assert cost.time_s == pytest.approx(2 * 4096**3 / 9.894e14)
 
 
-def test_analyze_is_keyed_by_selector_paths_and_recorded_in_place(decoder: Module) -> None:
+def test_analyze_is_keyed_by_selector_paths_and_leaves_the_module(decoder: Module) -> None:
+    before = tf.print_module(decoder)
     costs = tf.analyze(decoder, dims={"seq": SEQ})
+    assert tf.print_module(decoder) == before  # a library call changes nothing it is given
+    analyzed = tf.run_passes(decoder, f"tf-analyze{{dims=seq={SEQ}}}")
     assert list(costs) == [path for path, _ in tf.function_selectors(decoder)]
     step, blocks = costs["step"], [costs[f"layer{i}.block"] for i in range(3)]
     assert step.flops == sum(b.flops for b in blocks)
     assert blocks[0].flops == costs["layer0.attention"].flops + costs["layer0.mlp"].flops
-    for path, function in tf.function_selectors(decoder):
+    for path, function in tf.function_selectors(analyzed):  # what the pass records
         recorded = function.function_op.attributes["tf.cost"]
         assert tf.Cost.from_attr(recorded) == costs[path]
     # N cloned layers are N functions, each with its own measurement.

@@ -5,10 +5,13 @@ A rank-r memref descriptor is `{T* allocated, T* aligned, i64 offset, i64 sizes[
 strides[r]}`; the `_mlir_ciface_` wrapper takes a pointer to one per memref argument
 (`codegen/entry.py` says which, in order). `NativeFunction.__call__` checks the arguments as
 the interpreter does (`check_argument`: the same `ExecutionError` text, bf16 rounded, NaNs
-quiet), passes contiguous copies of tensors, passes a buffer's own memory when it can (else a
+quiet; `refuse_aliasing`: no buffer sharing another argument's memory), passes contiguous copies of tensors, passes a buffer's own memory when it can (else a
 copy, written back after the call), allocates each result, calls, and reads the status buffer:
 a run-time error (an index out of range, no dispatch case) raises the interpreter's
 `ExecutionError`.
+
+The IREE backend calls its functions with the same pieces (`bind_arguments`, `to_storage`,
+`from_storage`, `leaf_values`, `assembled`, `raise_status`).
 """
 
 from __future__ import annotations
@@ -24,9 +27,19 @@ from tilefoundry.codegen.builder.builder import STATUS_SLOTS
 from tilefoundry.codegen.entry import EntryABI
 from tilefoundry.dialects.tf.dense import numpy_dtype
 from tilefoundry.dialects.tf.types import BufferType, DimVar, IRType, TensorType, TupleType
-from tilefoundry.interpreter.evaluate import ExecutionError, check_argument
+from tilefoundry.interpreter.evaluate import ExecutionError, check_argument, refuse_aliasing
 
-__all__ = ["NativeFunction", "descriptor"]
+__all__ = [
+    "NativeFunction",
+    "assembled",
+    "bind_arguments",
+    "descriptor",
+    "from_storage",
+    "leaf_values",
+    "raise_status",
+    "result_shape",
+    "to_storage",
+]
 
 _DESCRIPTORS: dict[int, type[ctypes.Structure]] = {}
 _DESCRIPTOR_LOCK = threading.Lock()
@@ -64,7 +77,7 @@ def descriptor(array: Any) -> ctypes.Structure:
     return structure
 
 
-def _storage(array: Any, dtype: str) -> Any:
+def to_storage(array: Any, dtype: str) -> Any:
     """A C-contiguous array of the element type's bits (bf16: the high halves)."""
     if dtype == "bf16":
         bits = np.ascontiguousarray(array, dtype=np.float32).view(np.uint32)
@@ -72,32 +85,54 @@ def _storage(array: Any, dtype: str) -> Any:
     return np.ascontiguousarray(array, dtype=numpy_dtype(dtype))
 
 
-def _held(storage: Any, dtype: str) -> Any:
+def from_storage(storage: Any, dtype: str) -> Any:
     """Storage bits back as the interpreter holds the dtype (bf16 as float32)."""
     if dtype == "bf16":
         return (storage.astype(np.uint32) << np.uint32(16)).view(np.float32)
     return storage
 
 
-def _leaves(type: IRType, value: Any) -> list[tuple[TensorType | BufferType, Any]]:
+def leaf_values(type: IRType, value: Any) -> list[tuple[TensorType | BufferType, Any]]:
     if isinstance(type, TupleType):
         return [
             leaf
             for field, item in zip(type.fields, value, strict=True)
-            for leaf in _leaves(field, item)
+            for leaf in leaf_values(field, item)
         ]
     assert isinstance(type, TensorType | BufferType)
     return [(type, value)]
 
 
-def _shape(type: TensorType, sizes: dict[str, int]) -> tuple[int, ...]:
+def result_shape(type: TensorType, sizes: dict[str, int]) -> tuple[int, ...]:
     return tuple(sizes[d.name] if isinstance(d, DimVar) else d for d in type.shape)
 
 
-def _assembled(type: IRType, results: list[Any]) -> Any:
+def assembled(type: IRType, results: list[Any]) -> Any:
     if isinstance(type, TupleType):
-        return tuple(_assembled(field, results) for field in type.fields)
+        return tuple(assembled(field, results) for field in type.fields)
     return results.pop(0)
+
+
+def bind_arguments(abi: EntryABI, args: Sequence[Any]) -> tuple[dict[str, int], list[Any]]:
+    """The DimVar sizes and each argument as the interpreter holds it (`check_argument`: its
+    `ExecutionError` text); a buffer's is the caller's array when it can be."""
+    params = abi.params
+    if len(args) != len(params):
+        names = ", ".join(p.name for p in params)
+        raise ExecutionError(
+            f"function '{abi.path[-1]}' takes {len(params)} argument(s) ({names}), got {len(args)}"
+        )
+    sizes: dict[str, int] = {}
+    held = [check_argument(p.name, p.type, a, sizes) for p, a in zip(params, args, strict=True)]
+    refuse_aliasing([p.name for p in params], [p.type for p in params], args)
+    return sizes, held
+
+
+def raise_status(status: Any, messages: Sequence[str]) -> None:
+    """The run-time error a status buffer records (slot 0: its code, 0 for none)."""
+    if status[0]:
+        message = messages[int(status[0]) - 1]
+        raise ExecutionError(message.format(*(int(v) for v in status[1:])))
 
 
 class NativeFunction:
@@ -117,41 +152,28 @@ class NativeFunction:
     def __call__(self, *args: Any) -> Any:
         abi = self.abi
         params = abi.params
-        if len(args) != len(params):
-            names = ", ".join(p.name for p in params)
-            raise ExecutionError(
-                f"function '{self.name}' takes {len(params)} argument(s) ({names}), got {len(args)}"
-            )
-        sizes: dict[str, int] = {}
-        held = [check_argument(p.name, p.type, a, sizes) for p, a in zip(params, args, strict=True)]
+        sizes, held = bind_arguments(abi, args)
         keep: list[Any] = []
         pointers: list[Any] = []
         write_back: list[tuple[Any, Any, str]] = []
-        buffers = [
-            value for p, value in zip(params, held, strict=True) if isinstance(p.type, BufferType)
-        ]
         for param, value in zip(params, held, strict=True):
-            for leaf, array in _leaves(param.type, value):
+            for leaf, array in leaf_values(param.type, value):
                 if isinstance(leaf, BufferType):
                     direct = (
                         leaf.dtype != "bf16"
                         and array.flags.c_contiguous
                         and array.dtype == numpy_dtype(leaf.dtype)
                     )
-                    storage = array if direct else _storage(array, leaf.dtype)
+                    storage = array if direct else to_storage(array, leaf.dtype)
                     if not direct:
                         write_back.append((array, storage, leaf.dtype))
                 else:
-                    storage = _storage(array, leaf.dtype)
-                    if any(np.shares_memory(storage, b) for b in buffers):
-                        storage = (
-                            storage.copy()
-                        )  # a tensor is a value: a buffer's writes do not show
+                    storage = to_storage(array, leaf.dtype)  # no buffer's memory (refused above)
                 keep.append(storage)
                 pointers.append(ctypes.byref(descriptor(storage)))
         outputs = []
         for result in abi.results:
-            shape = _shape(result, sizes)
+            shape = result_shape(result, sizes)
             storage = np.empty(
                 shape, np.uint16 if result.dtype == "bf16" else numpy_dtype(result.dtype)
             )
@@ -162,11 +184,9 @@ class NativeFunction:
         keep.append(status)
         self._entry(*pointers)
         for array, storage, dtype in write_back:
-            np.copyto(array, _held(storage, dtype))
-        if status[0]:
-            message = self.messages[int(status[0]) - 1]
-            raise ExecutionError(message.format(*(int(v) for v in status[1:])))
+            np.copyto(array, from_storage(storage, dtype))
+        raise_status(status, self.messages)
         if not abi.results:
             return None
-        values = [_held(storage, t.dtype) for t, storage in outputs]
-        return _assembled(abi.result, values)
+        values = [from_storage(storage, t.dtype) for t, storage in outputs]
+        return assembled(abi.result, values)

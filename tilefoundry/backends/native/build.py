@@ -5,6 +5,7 @@
 | stage | tool | output |
 |---|---|---|
 | `emit` | the emitter | `module.mlir` |
+| `schedule` | (with `dump` only) the passes before bufferization: the schedules' output | `module.scheduled.mlir` |
 | `lower` | `mlir-opt-19 --pass-pipeline=...` (`NativePipeline.passes`) | `module.llvm.mlir` |
 | `translate` | `mlir-translate-19 --mlir-to-llvmir` | `module.ll` |
 | `optimize` | `opt-19 -O3` | `module.opt.ll` |
@@ -82,15 +83,29 @@ def build_library(
     try:
         files = [directory / name for name in _FILES]
         files[0].write_text(text)
+        library = None
+        if pipeline.transform_library:
+            library = directory / "schedule.mlir"
+            library.write_text(pipeline.transform_library)
         commands = [
-            [tools.mlir_opt, str(files[0]), f"--pass-pipeline={pipeline.pass_pipeline}", "-o", str(files[1])],
+            [tools.mlir_opt, str(files[0]), f"--pass-pipeline={pipeline.pass_pipeline(library)}", "-o", str(files[1])],
             [tools.mlir_translate, "--mlir-to-llvmir", str(files[1]), "-o", str(files[2])],
             [tools.opt, *pipeline.opt_flags, "-S", str(files[2]), "-o", str(files[3])],
             [tools.llc, *pipeline.llc_flags, "-filetype=obj", str(files[3]), "-o", str(files[4])],
             [tools.cc, *pipeline.link_flags, str(files[4]), "-o", str(files[5]), tools.runner_utils,
              f"-Wl,-rpath,{Path(tools.runner_utils).parent}"],
         ]  # fmt: skip
-        for stage, command, source in zip(_STAGES, commands, files[:-1], strict=True):
+        stages, sources = list(_STAGES), files[:-1]
+        if dump is not None and library is not None:  # the schedules' output, for inspection
+            scheduled = pipeline.pass_pipeline(library, scheduled_only=True)
+            commands.insert(
+                0,
+                [tools.mlir_opt, str(files[0]), f"--pass-pipeline={scheduled}", "-o",
+                 str(directory / "module.scheduled.mlir")],
+            )  # fmt: skip
+            stages.insert(0, "schedule")
+            sources.insert(0, files[0])
+        for stage, command, source in zip(stages, commands, sources, strict=True):
             kept = None if failed is None else failed / f"{key[:16]}.{source.name}"
             try:
                 run_stage(stage, command, source, kept)
@@ -98,15 +113,15 @@ def build_library(
                 if failed is None and temporary is not None:
                     temporary = None  # keep the directory: the diagnostic names its file
                 raise
-        library = files[5]
+        built = files[5]
         if store is not None:
-            return store.store(key, library)
+            return store.store(key, built)
         if temporary is not None:  # loaded, then deleted (`load_library`)
             handle, name = tempfile.mkstemp(prefix="tf-native-", suffix=".so")
             os.close(handle)
-            shutil.copyfile(library, name)
+            shutil.copyfile(built, name)
             return Path(name)
-        return library
+        return built
     finally:
         if temporary is not None:
             shutil.rmtree(temporary, ignore_errors=True)

@@ -1,12 +1,13 @@
-"""The artifact cache of the native backend: shared libraries by the key of what made them.
+"""The artifact cache of the backends: compiled artifacts by the key of what made them (the
+native backend's shared libraries, `<key>.so`; the IREE backend's modules, `<key>.vmfb`).
 
 The key is a SHA-256 of the emitted MLIR, the tools' versions (`Toolchain.versions`: paths and
 `--version` texts) and the pipeline's passes and flags (`NativePipeline.fingerprint`), so a
-library is reused only for the same inputs and a stale one is never run. It lives in
-`$TF_CACHE_DIR` (default `$XDG_CACHE_HOME/tilefoundry/native`, `~/.cache/tilefoundry/native`),
-one `<key>.so` per artifact, written aside and renamed into place (two processes may fill it at
+library is reused only for the same inputs (the IREE backend: its versions and flags) and a stale one is never run. It lives in
+`$TF_CACHE_DIR` (default `$XDG_CACHE_HOME/tilefoundry/<backend>`, `~/.cache/tilefoundry/<backend>`),
+one `<key><suffix>` per artifact, written aside and renamed into place (two processes may fill it at
 once). It is bounded: past `$TF_CACHE_MAX_BYTES` (default 256 MiB) the least recently used
-libraries are deleted (a hit refreshes its time). `TF_CACHE_DIR=` (empty) turns it off.
+artifacts of that suffix are deleted (a hit refreshes its time). `TF_CACHE_DIR=` (empty) turns it off.
 """
 
 from __future__ import annotations
@@ -20,9 +21,9 @@ __all__ = ["ArtifactCache", "cache_key", "default_cache"]
 DEFAULT_MAX_BYTES = 256 * 1024 * 1024
 
 
-def cache_key(text: str, versions: str, fingerprint: str) -> str:
+def cache_key(text: str, versions: str, fingerprint: str, backend: str = "native") -> str:
     digest = hashlib.sha256()
-    for part in ("tilefoundry-native-1", text, versions, fingerprint):
+    for part in (f"tilefoundry-{backend}-1", text, versions, fingerprint):
         digest.update(part.encode())
         digest.update(b"\0")
     return digest.hexdigest()
@@ -32,12 +33,15 @@ class ArtifactCache:
     """Libraries by key in one directory, at most `max_bytes` of them (see the module
     docstring)."""
 
-    def __init__(self, directory: Path, max_bytes: int = DEFAULT_MAX_BYTES) -> None:
+    def __init__(
+        self, directory: Path, max_bytes: int = DEFAULT_MAX_BYTES, suffix: str = ".so"
+    ) -> None:
         self.directory = directory
         self.max_bytes = max_bytes
+        self.suffix = suffix
 
     def path(self, key: str) -> Path:
-        return self.directory / f"{key}.so"
+        return self.directory / f"{key}{self.suffix}"
 
     def lookup(self, key: str) -> Path | None:
         path = self.path(key)
@@ -59,7 +63,7 @@ class ArtifactCache:
 
     def evict(self, keep: Path | None = None) -> None:
         entries = []
-        for path in self.directory.glob("*.so"):
+        for path in self.directory.glob(f"*{self.suffix}"):
             try:
                 stat = path.stat()
             except FileNotFoundError:
@@ -75,13 +79,13 @@ class ArtifactCache:
             total -= size
 
 
-def default_cache() -> ArtifactCache | None:
+def default_cache(backend: str = "native", suffix: str = ".so") -> ArtifactCache | None:
     """The cache the environment names (see the module docstring), or None when turned off."""
     configured = os.environ.get("TF_CACHE_DIR")
     if configured == "":
         return None
     if configured is None:
         base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-        configured = os.path.join(base, "tilefoundry", "native")
+        configured = os.path.join(base, "tilefoundry", backend)
     limit = os.environ.get("TF_CACHE_MAX_BYTES")
-    return ArtifactCache(Path(configured), int(limit) if limit else DEFAULT_MAX_BYTES)
+    return ArtifactCache(Path(configured), int(limit) if limit else DEFAULT_MAX_BYTES, suffix)

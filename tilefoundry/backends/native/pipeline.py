@@ -14,8 +14,13 @@ one and a test of `tests/unit/backends/native/` fails; docs/decisions.md, "The n
   `convert-math-to-libm` (`tanh`, `erf`, ... as libm calls), `convert-to-llvm`,
   `reconcile-unrealized-casts`.
 
-A pipeline with a schedule (tiling, vectorization) is this one with passes added:
-`NATIVE_PIPELINE.inserted_before("one-shot-bufferize", ("transform-interpreter",))`.
+`NATIVE_PIPELINE` is `UNSCHEDULED_PIPELINE` with the schedules (`schedule.py`) added:
+`transform-interpreter, canonicalize, cse` before bufferization (the transform library, loaded by
+`transform-preload-library` from the build directory's `schedule.mlir`, tiles and vectorizes the
+ops the emitter tagged), `convert-vector-to-scf{full-unroll=true}` (unrolled: the default keeps
+a vector transfer's temporaries in an `alloca` inside the loop, and the stack overflows) and
+`convert-vector-to-llvm`; `opt-19` and `llc-19` with `-mcpu=native` (AVX-512 and FMA where the
+host has them).
 """
 
 from __future__ import annotations
@@ -24,8 +29,11 @@ import dataclasses
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
-__all__ = ["NATIVE_PIPELINE", "NativePipeline"]
+from tilefoundry.backends.native.schedule import schedule_library
+
+__all__ = ["NATIVE_PIPELINE", "UNFUSED_PIPELINE", "UNSCHEDULED_PIPELINE", "NativePipeline"]
 
 _BUFFERIZE = (
     "one-shot-bufferize{bufferize-function-boundaries "
@@ -42,11 +50,26 @@ class NativePipeline:
     opt_flags: tuple[str, ...] = ("-O3",)
     llc_flags: tuple[str, ...] = ("-O3", "--relocation-model=pic")
     link_flags: tuple[str, ...] = ("-shared",)
+    transform_library: str = ""
+    """The text of the transform library `transform-interpreter` applies (`schedule.py`),
+    written as `schedule.mlir` beside the build's files; empty: none."""
 
-    @property
-    def pass_pipeline(self) -> str:
-        """The `--pass-pipeline` argument of mlir-opt."""
-        return f"builtin.module({','.join(self.passes)})"
+    def pass_pipeline(self, library: Path | None = None, scheduled_only: bool = False) -> str:
+        """The `--pass-pipeline` argument of mlir-opt; `library` is the file that holds
+        `transform_library` (loaded just before `transform-interpreter`). `scheduled_only`:
+        the passes before bufferization (the schedules' output, still in tensors: `--dump`'s
+        `module.scheduled.mlir`)."""
+        passes: list[str] = []
+        chosen = (
+            self.passes[: self._position("one-shot-bufferize")] if scheduled_only else self.passes
+        )
+        for item in chosen:
+            if item == "transform-interpreter":
+                if library is None:
+                    raise ValueError("the pipeline's transform-interpreter needs its library file")
+                passes.append(f"transform-preload-library{{transform-library-paths={library}}}")
+            passes.append(item)
+        return f"builtin.module({','.join(passes)})"
 
     def _position(self, name: str) -> int:
         for index, item in enumerate(self.passes):
@@ -72,11 +95,12 @@ class NativePipeline:
     def fingerprint(self) -> str:
         text = "\n".join(
             [*self.passes, "--", *self.opt_flags, "--", *self.llc_flags, "--", *self.link_flags]
+            + ["--", self.transform_library]
         )
         return hashlib.sha256(text.encode()).hexdigest()
 
 
-NATIVE_PIPELINE = NativePipeline(
+UNSCHEDULED_PIPELINE = NativePipeline(
     passes=(
         _BUFFERIZE,
         "canonicalize",
@@ -95,4 +119,23 @@ NATIVE_PIPELINE = NativePipeline(
         "reconcile-unrealized-casts",
     )
 )
-"""The reference backend's pipeline (see the module docstring)."""
+"""The pipeline without schedules: every linalg op as scalar loops, code for any x86-64."""
+
+NATIVE_PIPELINE = dataclasses.replace(
+    UNSCHEDULED_PIPELINE.inserted_before(
+        "one-shot-bufferize", ("transform-interpreter", "canonicalize", "cse")
+    )
+    .inserted_before("convert-scf-to-cf", ("convert-vector-to-scf{full-unroll=true}",))
+    .inserted_after("lower-affine", ("convert-vector-to-llvm",)),
+    opt_flags=("-O3", "-mcpu=native"),
+    llc_flags=("-O3", "-mcpu=native", "--relocation-model=pic"),
+    transform_library=schedule_library(),
+)
+"""The reference backend's pipeline (see the module docstring): the schedules, and code for
+the host's CPU (`-mcpu=native`; the cache key holds the tools' `--version` text, which names
+the host CPU). A float matmul's multiply-adds are FMAs: within docs/ir.md's matmul bound."""
+
+UNFUSED_PIPELINE = dataclasses.replace(NATIVE_PIPELINE, transform_library=schedule_library(False))
+"""`NATIVE_PIPELINE` with a float matmul's multiply and add rounded each (no FMA): the same
+tiles and vectors, the bits of the scalar loops (what translation validation compares bit for
+bit with the interpreter; the fused pipeline's matmul is checked against the bound)."""

@@ -9,6 +9,7 @@ It sits below `tilefoundry.ops` (tests/unit/test_layering.py): each op class's e
 from __future__ import annotations
 
 from tilefoundry.codegen.builder.builder import (
+    STATUS_TENSOR,
     STATUS_TYPE,
     EmitError,
     Emitted,
@@ -20,6 +21,7 @@ from tilefoundry.codegen.builder.builder import (
 )
 
 __all__ = [
+    "STATUS_TENSOR",
     "STATUS_TYPE",
     "EmitError",
     "Emitted",

@@ -9,6 +9,11 @@ tensor of any type the function mentions. Errors a compiled program detects at r
 index out of range, no dispatch case) are written into the function's status buffer with
 `fail_if`, one message template per site (`ErrorSite`).
 
+By value (`ModuleState.by_value`, for a backend that takes only tensors at function boundaries,
+IREE): the status is a `tensor<8xi64>` value and a buffer is a tensor value held in a cell
+(`cell`, `read`, `write`): its identity stays the same `MValue` while each write gives it a new
+tensor. An `if_(..., state=True)` carries the status and the cells through its branches.
+
 Module-level helper functions (an exact pairwise float sum, ...) are registered once per
 module with `helper(name, make)`; the emitter writes them after the functions.
 
@@ -81,6 +86,7 @@ class ModuleState:
     and the error sites."""
 
     prefix: str
+    by_value: bool = False
     helpers: dict[str, list[str]] = field(default_factory=dict)
     sites: list[ErrorSite] = field(default_factory=list)
     counter: int = 0
@@ -95,6 +101,8 @@ STATUS_SLOTS = 8
 others its recorded values."""
 
 STATUS_TYPE = f"memref<{STATUS_SLOTS}xi64>"
+STATUS_TENSOR = f"tensor<{STATUS_SLOTS}xi64>"
+"""The status by value (`ModuleState.by_value`)."""
 
 
 def affine_map(rank: int, results: Sequence[str]) -> str:
@@ -115,6 +123,7 @@ class MlirBuilder:
         self.indent = indent
         self.dims: dict[str, MValue] = {}
         self.status: MValue | None = None
+        self.cells: dict[MValue, MValue] = {}
         self.location = ""
         self.views: set[str] = set()
         """The values whose buffer may be a strided view of another's (a `tensor.extract_slice`,
@@ -122,6 +131,34 @@ class MlirBuilder:
         callee's identity layout, which a view is not cast compatible with, so a call copies
         them (`materialized`)."""
         self._index_constants: dict[int, MValue] = {}
+
+    @property
+    def by_value(self) -> bool:
+        return self.module.by_value
+
+    @property
+    def status_type(self) -> str:
+        return STATUS_TENSOR if self.by_value else STATUS_TYPE
+
+    # -- buffers by value ----------------------------------------------------------------------
+
+    def cell(self, value: MValue) -> MValue:
+        """A buffer by value: a new identity that holds `value` now."""
+        self.module.counter += 1
+        identity = MValue(f"%buffer{self.module.counter}", value.type)
+        self.cells[identity] = value
+        return identity
+
+    def read(self, value: MValue) -> MValue:
+        """What a value holds now: a buffer's current tensor (by value), else the value."""
+        return self.cells.get(value, value)
+
+    def write(self, buffer: MValue, value: MValue) -> None:
+        """A buffer (by value) holds `value` from now on (cast to the buffer's type)."""
+        assert buffer in self.cells, f"{buffer} is not a buffer"
+        if value.type != buffer.type:
+            value = self.op(f"tensor.cast {value} : {value.type} to {buffer.type}", buffer.type)
+        self.cells[buffer] = value
 
     # -- text --------------------------------------------------------------------------------
 
@@ -232,13 +269,16 @@ class MlirBuilder:
         outs: Sequence[tuple[MValue, str]],
         iterators: Sequence[str],
         body: Callable[[list[MValue]], Sequence[MValue]],
+        attributes: Sequence[tuple[str, str]] = (),
     ) -> list[MValue]:
         """A `linalg.generic` over tensors: `ins` and `outs` with their indexing maps, the
         iterator types, and the body (given the block's scalar arguments, returns the values
-        it yields). Its results have the types of `outs`."""
+        it yields). Its results have the types of `outs`. `attributes` (name, value text) are
+        added to its attribute dictionary (a schedule's tag: `tf_schedule = "matmul"`)."""
         maps = ", ".join(m for _, m in (*ins, *outs))
         kinds = ", ".join(f'"{k}"' for k in iterators)
-        header = f"linalg.generic {{indexing_maps = [{maps}], iterator_types = [{kinds}]}}"
+        extra = "".join(f", {name} = {value}" for name, value in attributes)
+        header = f"linalg.generic {{indexing_maps = [{maps}], iterator_types = [{kinds}]{extra}}}"
         if ins:
             header += (
                 f" ins({', '.join(v.name for v, _ in ins)} : {', '.join(v.type for v, _ in ins)})"
@@ -272,8 +312,13 @@ class MlirBuilder:
         types: Sequence[str],
         then: Callable[[], Sequence[MValue]],
         otherwise: Callable[[], Sequence[MValue]] | None,
+        state: bool = False,
     ) -> list[MValue]:
-        """`scf.if` with results of `types`; each branch returns the values it yields."""
+        """`scf.if` with results of `types`; each branch returns the values it yields. With
+        `state` (by value), the branches may change the status and the buffers: the `scf.if`
+        carries them out (extra results after `types`)."""
+        if state and self.by_value and self.status is not None:
+            return self._if_with_state(condition, types, then, otherwise)
         result = ", ".join(types)
         arrow = f" -> ({result})" if types else ""
         name = self.fresh()
@@ -293,6 +338,32 @@ class MlirBuilder:
         if len(types) == 1:
             return [MValue(name, types[0])]
         return [MValue(f"{name}#{i}", t) for i, t in enumerate(types)]
+
+    def _if_with_state(
+        self,
+        condition: MValue,
+        types: Sequence[str],
+        then: Callable[[], Sequence[MValue]],
+        otherwise: Callable[[], Sequence[MValue]] | None,
+    ) -> list[MValue]:
+        assert self.status is not None
+        status, cells = self.status, dict(self.cells)
+        carried = list(cells)
+
+        def branch(make: Callable[[], Sequence[MValue]] | None) -> Callable[[], list[MValue]]:
+            def run() -> list[MValue]:
+                self.status, self.cells = status, dict(cells)
+                made = list(make()) if make is not None else []
+                assert self.status is not None
+                return [*made, self.status, *(self.cells[c] for c in carried)]
+
+            return run
+
+        state_types = [self.status_type, *(c.type for c in carried)]
+        found = self.if_(condition, [*types, *state_types], branch(then), branch(otherwise))
+        self.status = found[len(types)]
+        self.cells = dict(zip(carried, found[len(types) + 1 :], strict=True))
+        return found[: len(types)]
 
     def _yield(self, values: Sequence[MValue]) -> None:
         if values:
@@ -346,6 +417,9 @@ class MlirBuilder:
         assert len(values) < STATUS_SLOTS
         code = self.module.site(message)
         zero = self.index(0)
+        if self.by_value:
+            self._record(condition, code, values)
+            return
         current = self.op(f"memref.load {self.status}[{zero}] : {STATUS_TYPE}", "i64")
         none = self.int_constant(0, "i64")
         first = self.op(f"arith.cmpi eq, {current}, {none} : i64", "i1")
@@ -362,6 +436,22 @@ class MlirBuilder:
             return []
 
         self.if_(record, [], store, None)
+
+    def _record(self, condition: MValue, code: int, values: Sequence[MValue]) -> None:
+        """`fail_if` by value: the status tensor, updated where the error is the first."""
+        assert self.status is not None
+        type = STATUS_TENSOR
+        zero = self.index(0)
+        current = self.op(f"tensor.extract {self.status}[{zero}] : {type}", "i64")
+        first = self.op(f"arith.cmpi eq, {current}, {self.int_constant(0, 'i64')} : i64", "i1")
+        record = self.op(f"arith.andi {condition}, {first} : i1", "i1")
+        code_value = self.int_constant(code, "i64")
+        updated = self.op(f"tensor.insert {code_value} into {self.status}[{zero}] : {type}", type)
+        for slot, value in enumerate(values, start=1):
+            updated = self.op(
+                f"tensor.insert {value} into {updated}[{self.index(slot)}] : {type}", type
+            )
+        self.status = self.op(f"arith.select {record}, {updated}, {self.status} : {type}", type)
 
     # -- helper functions --------------------------------------------------------------------
 

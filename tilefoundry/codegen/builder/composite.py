@@ -116,7 +116,9 @@ def matmul(
     result: TensorType,
 ) -> MValue:
     """`[..., M, K] x [..., K, N]`, batch dims broadcast; the k loop innermost and in order,
-    accumulating in the compute type (an f16 / bf16 product rounded once); i1: an or of ands."""
+    accumulating in the compute type (an f16 / bf16 product rounded once); i1: an or of ands.
+    The generic (but an i1 one) is tagged `tf_schedule = "matmul<number of batch dims>"`: the
+    native backend's schedule tiles and vectorizes it (`backends/native/schedule.py`)."""
     dtype = result.dtype
     batch = result.shape[:-2]
     nb = len(batch)
@@ -152,6 +154,8 @@ def matmul(
         [(out, affine_map(rank, [f"d{i}" for i in range(nb)] + [m, n]))],
         ["parallel"] * (nb + 2) + ["reduction"],
         body,
+        # i1 is not vectorized: a vector of i1 in memory is packed bits, a memref of i1 bytes
+        attributes=[] if dtype == "i1" else [("tf_schedule", f'"matmul{nb}"')],
     )
     if acc_dtype == dtype:
         return value

@@ -53,19 +53,24 @@ def fold(
     dtype: str,
 ) -> MValue:
     """`acc = combine(acc, x_i)` from `init` along `axis`, in increasing order; the result has
-    `dtype` elements."""
+    `dtype` elements. A fold of rank >= 2 (but of i1) is tagged `tf_schedule =
+    "fold<rank>_<axis>"`: the native backend's schedule runs it on vectors across a kept dim,
+    the axis still walked in order (`backends/native/schedule.py`)."""
     rank = len(type.shape)
-    result = reduced(type, axis, keepdims, dtype)
+    result = reduced(type, axis, False, dtype)
     out = b.fill(init, b.empty(result))
-    exprs = [("0" if i == axis else f"d{i}") for i in range(rank) if keepdims or i != axis]
+    exprs = [f"d{i}" for i in range(rank) if i != axis]
     iterators = ["reduction" if i == axis else "parallel" for i in range(rank)]
+    vectorized = rank >= 2 and type.dtype != "i1" and dtype != "i1"
     (value,) = b.generic(
         [(x, identity_map(rank))],
         [(out, affine_map(rank, exprs))],
         iterators,
         lambda s: [combine(s[1], s[0])],
+        attributes=[("tf_schedule", f'"fold{rank}_{axis}"')] if vectorized else [],
     )
-    return value
+    # the kept dim by a reshape (a constant index in the output's map stalls the schedule)
+    return reshape(b, value, result, reduced(type, axis, True, dtype)) if keepdims else value
 
 
 def _count(b: MlirBuilder, dims: Sequence[Dim]) -> MValue:

@@ -109,7 +109,13 @@ def _check_fits(array: Any, dtype: str) -> None:
         width = int(dtype[1:])
         lo, hi = (0, 1) if width == 1 else (-(2 ** (width - 1)), 2 ** (width - 1) - 1)
         if flat.dtype.kind == "f":
-            bad = ~np.isfinite(flat) | (flat != np.floor(flat)) | (flat < lo) | (flat > hi)
+            # hi + 1 is a power of two, exact as a float (hi itself is not, for i64)
+            bad = (
+                ~np.isfinite(flat)
+                | (flat != np.floor(flat))
+                | (flat < float(lo))
+                | (flat >= float(hi + 1))
+            )
             if bad.any():
                 _refuse_value(flat[bad][0], dtype)
             return

@@ -8,6 +8,9 @@ the folder bakes into a literal (docs/ir.md, "Numeric semantics").
   f16 directly, with no double rounding from f64; every NaN is quiet); a float to an integer
   truncates toward zero and saturates at the dtype's range, NaN is 0; an integer to a narrower
   one wraps; anything to i1 is `x != 0`.
+- `number_as(value, dtype)`: a number (an attribute's, as `tf.tensor.full`'s `value`) as `dtype`
+  holds it: the float64 `value` through `cast_array`, the one conversion rule (docs/ir.md,
+  "Numeric semantics").
 - `held_as(x, dtype)`: `x` as the interpreter holds a value of `dtype` (an argument entering a
   function): `x` itself when it already is exactly that (so an in-place write reaches the
   caller's array), else `cast_array(x, dtype)`.
@@ -28,7 +31,7 @@ from typing import Any
 
 from tilefoundry.dialects.tf.dense import numpy_dtype
 
-__all__ = ["cast_array", "held_as", "int_range", "round_bf16", "widened"]
+__all__ = ["cast_array", "held_as", "int_range", "number_as", "round_bf16", "widened"]
 
 
 def round_bf16(x: Any) -> Any:
@@ -104,6 +107,13 @@ def cast_array(x: Any, dtype: str) -> Any:
     return _quieted(x)
 
 
+def number_as(value: float, dtype: str) -> Any:
+    """`value` (a float64) as `dtype` holds it, a 0-d array: as `tf.math.cast` converts it."""
+    import numpy as np
+
+    return cast_array(np.float64(value), dtype)
+
+
 def _quieted(x: Any) -> Any:
     """A float array with each NaN quiet (its quiet bit set), as every arithmetic result is, so
     that an identity (`x * 1` is `x`) keeps the bits of a NaN argument."""
@@ -132,6 +142,8 @@ def held_as(x: Any, dtype: str) -> Any:
 
     x = np.asarray(x)
     converted = cast_array(x, dtype)
+    if converted is x:  # nothing to change (no copy made: no bytes to compare)
+        return x
     if converted.dtype == x.dtype and converted.tobytes() == x.tobytes():
         return x
     return converted

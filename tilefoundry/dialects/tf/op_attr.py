@@ -224,7 +224,7 @@ def op_to_attr(op: Op) -> OpAttr:
     return attr
 
 
-_ATTRS: BoundedMapping[Op, OpAttr] = CACHES.mapping()
+_ATTRS: BoundedMapping[Op, OpAttr] = CACHES.mapping("op_to_attr")
 """`op_to_attr`'s answers: bounded, and emptied when a registry changes (`ir/caches.py`)."""
 
 
@@ -239,7 +239,7 @@ def canonical(name: StringAttr, values: DictionaryAttr) -> OpAttr:
         return attr
 
 
-_OPS: BoundedMapping[OpAttr, Op] = CACHES.mapping()
+_OPS: BoundedMapping[OpAttr, Op] = CACHES.mapping("attr_to_op")
 """`attr_to_op`'s answers: bounded, and emptied when a registry changes (`ir/caches.py`)."""
 
 

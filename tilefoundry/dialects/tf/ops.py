@@ -299,6 +299,7 @@ class CallSymbolUse(SymbolUserOpInterface):
         _check_function_call(callee, _types_of(call.args_), call.type, _symbol_text(call.callee))
 
 
+@CACHES.owns
 @functools.lru_cache(maxsize=4096)
 def _symbol_text(ref: SymbolRefAttr) -> str:
     """`@a::@b`, each name quoted where it is not an identifier (`@"a b"`), as printed."""
@@ -553,7 +554,7 @@ register_plain_call(CallOp, "callee")  # the parser reads plain call lines in on
 
 register_plain_constant(ConstantOp, "value")  # and plain constant lines
 
-_CHECKED_CALLS = CACHES.memo()
+_CHECKED_CALLS = CACHES.memo("verified op calls")
 """The signatures (callee, argument types, result types) of op calls that verified: a module
 repeats a few signatures thousands of times."""
 

@@ -50,6 +50,7 @@ from xdsl.printer import Printer
 
 from tilefoundry.arguments import items_of, refuse_type, shown
 from tilefoundry.diagnostics import VerifyError
+from tilefoundry.ir.caches import CACHES
 from tilefoundry.ir.text.irdl_syntax import IRDLFormAttribute
 
 __all__ = [
@@ -344,6 +345,7 @@ ONE_VALUE_TYPE: AttrConstraint = VarConstraint("V", VALUE_TYPES)
 so all of one type, which IRDL states with a single binding (`dialects/*.irdl.mlir`)."""
 
 
+@CACHES.owns
 @functools.lru_cache(maxsize=4096)
 def to_attr(type: IRType) -> Attribute:
     """The IR form of a type (see the module docstring). Both directions are pure functions
@@ -362,6 +364,7 @@ def to_attr(type: IRType) -> Attribute:
     raise TypeError(f"expected a TensorType, BufferType, TupleType or UnitType, got {shown(type)}")
 
 
+@CACHES.owns
 @functools.lru_cache(maxsize=4096)
 def from_attr(attr: Attribute) -> IRType:
     """The type an IR type attribute stands for; a `VerifyError` says why when it is none.

@@ -11,7 +11,7 @@ import numpy as np
 from tilefoundry import ops
 from tilefoundry.dialects.tf.dense import numpy_dtype
 from tilefoundry.dialects.tf.ops import ConstantOp, TupleOp
-from tilefoundry.dialects.tf.types import TensorType
+from tilefoundry.dialects.tf.types import DimVar, TensorType
 from tilefoundry.frontends.torch.emitter import (
     Emitter,
     Handler,
@@ -65,6 +65,10 @@ def diff(em: Emitter, node: Any, args: list[Any], kwargs: dict[str, Any]) -> Any
     prepend = arg(args, kwargs, 3, "prepend", None)
     append = arg(args, kwargs, 4, "append", None)
     out = em.out_type(node)
+    t = x.type
+    assert isinstance(t, TensorType)
+    if isinstance(t.shape[axis % t.rank], DimVar):
+        return _dynamic_diff(em, x, axis % t.rank, n, prepend, append, out)
     parts = [p for p in (prepend, x, append) if p is not None]
     value = x if len(parts) == 1 else em.call(ops.Concat(axis=axis), TupleOp(parts))
     kind = ops.BinaryKind.CMP_NE if out.dtype == "i1" else ops.BinaryKind.SUB
@@ -73,6 +77,35 @@ def diff(em: Emitter, node: Any, args: list[Any], kwargs: dict[str, Any]) -> Any
         earlier = slice_of(em, value, axis, 0, -1, 1)
         value = em.call(ops.Binary(kind=kind), later, earlier)
     return value
+
+
+def _dynamic_diff(
+    em: Emitter, x: Expr, axis: int, n: int, prepend: Any, append: Any, out: TensorType
+) -> Expr:
+    """`diff` along a dynamic dim with a one-element `prepend` (the length stays the dim's):
+    `x - previous`, the previous element gathered at `max(i - 1, 0)`, and `prepend` at 0."""
+    if n != 1 or append is not None or prepend is None:
+        raise TorchImportError("diff along a dynamic dim other than with a one-element prepend")
+    size = out.shape[axis]
+    assert isinstance(size, DimVar)
+    t = x.type
+    assert isinstance(t, TensorType)
+    positions = em.iota(size)
+    column = tuple(-1 if i == axis else 1 for i in range(t.rank))
+    shape = tuple(-1 if isinstance(d, DimVar) else d for d in t.shape)
+    earlier = em.call(
+        ops.Binary(kind=ops.BinaryKind.MAX),
+        em.call(ops.Binary(kind=ops.BinaryKind.SUB), positions, em.literal(1, "i64")),
+        em.literal(0, "i64"),
+    )
+    index = em.call(ops.BroadcastTo(shape=shape), em.call(ops.Reshape(shape=column), earlier))
+    first = em.call(
+        ops.Reshape(shape=column),
+        em.call(ops.Binary(kind=ops.BinaryKind.CMP_EQ), positions, em.literal(0, "i64")),
+    )
+    previous = em.call(ops.Where(), first, prepend, em.call(ops.Gather(axis=axis), x, index))
+    kind = ops.BinaryKind.CMP_NE if out.dtype == "i1" else ops.BinaryKind.SUB
+    return em.call(ops.Binary(kind=kind), x, previous)
 
 
 def softmax(em: Emitter, node: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
@@ -104,6 +137,33 @@ def addmm(em: Emitter, node: Any, args: list[Any], kwargs: dict[str, Any]) -> An
     if kwargs.get("beta", 1) != 1 or kwargs.get("alpha", 1) != 1:
         raise TorchImportError("addmm with beta or alpha other than 1")
     return em.call(ops.Binary(kind=ops.BinaryKind.ADD), em.call(ops.MatMul(), x, w), bias)
+
+
+def baddbmm(em: Emitter, node: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
+    """`beta * self + alpha * (batch1 @ batch2)` (a factor of 1 left out, `self` with beta 0)."""
+    base, lhs, rhs = args[0], args[1], args[2]
+    beta = arg(args, kwargs, 3, "beta", 1)
+    alpha = arg(args, kwargs, 4, "alpha", 1)
+    out = em.out_type(node)
+    product = em.call(ops.MatMul(), em.cast(lhs, out.dtype), em.cast(rhs, out.dtype))
+    if alpha != 1:
+        product = em.call(
+            ops.Binary(kind=ops.BinaryKind.MUL), product, em.literal(alpha, out.dtype)
+        )
+    if beta == 0:
+        return product
+    base = em.cast(base, out.dtype)
+    if beta != 1:
+        base = em.call(ops.Binary(kind=ops.BinaryKind.MUL), base, em.literal(beta, out.dtype))
+    return em.call(ops.Binary(kind=ops.BinaryKind.ADD), base, product)
+
+
+def topk(em: Emitter, node: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
+    """`topk` (sorted, as `tf.tensor.topk` always is): the (values, indices) tuple."""
+    x, k = args[0], args[1]
+    axis = arg(args, kwargs, 2, "dim", -1)
+    largest = arg(args, kwargs, 3, "largest", True)
+    return em.call(ops.TopK(k=k, axis=axis, largest=bool(largest)), x)
 
 
 def mm(em: Emitter, node: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:

@@ -34,6 +34,39 @@ class Emitter:
 
     def __init__(self, dims: DimTable) -> None:
         self.dims = dims
+        self.carriers: dict[str, tuple[Expr, int]] = {}  # DimVar name -> a tensor and its axis
+
+    def carry(self, x: Expr) -> None:
+        """Note the dynamic dims of `x` (a parameter): what a tensor built from their size
+        (`arange(seq)`) is built from."""
+        t = x.type
+        if isinstance(t, TensorType):
+            for axis, dim in enumerate(t.shape):
+                if isinstance(dim, DimVar):
+                    self.carriers.setdefault(dim.name, (x, axis))
+
+    def iota(self, dim: DimVar) -> Expr:
+        """`0, 1, ..., dim - 1` (i64) for a dynamic dim: the ones of a tensor that has it (zeros
+        plus one, reduced to that dim), summed up, minus one."""
+        found = self.carriers.get(dim.name)
+        if found is None:
+            raise TorchImportError(f"a tensor of the dynamic size {dim.name} that no input has")
+        x, axis = found
+        t = x.type
+        assert isinstance(t, TensorType)
+        zeros = self.call(
+            ops.Binary(kind=ops.BinaryKind.MUL), self.cast(x, "i64"), self.literal(0, "i64")
+        )
+        for other in reversed(range(t.rank)):
+            if other != axis:
+                zeros = self.call(ops.ReduceMax(axis=other, keepdims=True), zeros)
+        ones = self.call(
+            ops.Binary(kind=ops.BinaryKind.ADD),
+            self.call(ops.Reshape(shape=(-1,)), zeros),
+            self.literal(1, "i64"),
+        )
+        counted = self.call(ops.Cumsum(axis=0), ones)
+        return self.call(ops.Binary(kind=ops.BinaryKind.SUB), counted, self.literal(1, "i64"))
 
     def out_type(self, node: Any) -> TensorType:
         val = node.meta.get("val")

@@ -18,7 +18,8 @@ from tilefoundry.dialects.tf.ops import CallOp, ConstantOp, TupleOp
 from tilefoundry.dialects.tf.target import Topology
 from tilefoundry.dialects.tf.types import DimVar
 from tilefoundry.frontends.torch.emitter import Emitter
-from tilefoundry.frontends.torch.errors import TorchImportError, source_line
+from tilefoundry.frontends.torch.errors import TorchImportError, missing_ops, source_line
+from tilefoundry.frontends.torch.fx_sources import forgetting_fx_sources
 from tilefoundry.frontends.torch.table import ATEN
 from tilefoundry.frontends.torch.types import DimTable, tensor_type
 from tilefoundry.hir import Function
@@ -30,6 +31,11 @@ from tilefoundry.runtime import LoadedModule
 __all__ = ["from_exported_program", "from_torch"]
 
 FUNCTION = "forward"
+TIED = "tied_weights"
+"""The root's metadata entry of its tied weights: (key, the weight's name) pairs."""
+UNUSED = "unused_weights"
+"""The root's metadata entry of the checkpoint's keys the program never reads (a batch norm's
+`num_batches_tracked`, a buffer no forward uses)."""
 
 
 def from_torch(
@@ -46,23 +52,26 @@ def from_torch(
     import torch
 
     model.eval()
-    with torch.no_grad():
-        ep = torch.export.export(
-            model,
-            tuple(example_args),
-            kwargs=dict(example_kwargs or {}),
-            dynamic_shapes=dynamic_shapes,
+    with forgetting_fx_sources():
+        with torch.no_grad(), warnings.catch_warnings():
+            # an nn.LSTM / GRU / RNN re-lists its weights (`_flat_weights`) when called: harmless
+            warnings.filterwarnings("ignore", message=r".*_flat_weights.*assigned during export")
+            ep = torch.export.export(
+                model,
+                tuple(example_args),
+                kwargs=dict(example_kwargs or {}),
+                dynamic_shapes=dynamic_shapes,
+            )
+        names = _dim_names(ep, dynamic_shapes)
+        classes = {path: type(sub).__name__ for path, sub in model.named_modules() if path}
+        return from_exported_program(
+            ep,
+            name=type(model).__name__,
+            dim_names=names,
+            class_names=classes,
+            target=target,
+            topologies=topologies,
         )
-    names = _dim_names(ep, dynamic_shapes)
-    classes = {path: type(sub).__name__ for path, sub in model.named_modules() if path}
-    return from_exported_program(
-        ep,
-        name=type(model).__name__,
-        dim_names=names,
-        class_names=classes,
-        target=target,
-        topologies=topologies,
-    )
 
 
 def from_exported_program(
@@ -78,27 +87,36 @@ def from_exported_program(
     weights bound. A dynamic dim becomes a DimVar with its range (named by `dim_names`, torch's
     symbol -> name, else by the symbol); each child module's own name is its class's (from
     `class_names`, submodule path -> class name, else the nodes' `nn_module_stack`)."""
-    lowered, root = lower(ep)
-    return import_lowered(
-        lowered,
-        root,
-        name=name,
-        dim_names=dim_names,
-        class_names=class_names,
-        target=target,
-        topologies=topologies,
-    )
+    with forgetting_fx_sources():
+        lowered, root = lower(ep)
+        return import_lowered(
+            lowered,
+            root,
+            name=name,
+            dim_names=dim_names,
+            class_names=class_names,
+            target=target,
+            topologies=topologies,
+        )
+
+
+DECOMPOSED = ("lstm", "gru", "rnn_tanh", "rnn_relu")
+"""The ATen ops (their `.input` overloads) torch's own decompositions replace (exactly: the recurrent layers are their
+cells' linears, sigmoids and tanhs, step by step)."""
 
 
 def lower(ep: Any) -> tuple[Any, Any]:
-    """What the import asks of torch: the program's inference IR (`run_decompositions({})`:
-    no ATen op decomposed, no autograd wrapper left) and its module hierarchy (`unflatten`)."""
+    """What the import asks of torch: the program's inference IR (`run_decompositions` of only
+    the `DECOMPOSED` ops: no other ATen op decomposed, no autograd wrapper left) and its module
+    hierarchy (`unflatten`)."""
     import torch
+    from torch._decomp import get_decompositions
 
+    table = get_decompositions([getattr(torch.ops.aten, op).input for op in DECOMPOSED])
     with warnings.catch_warnings():
         # torch 2.13 warns about its own pytree internals while copying the program
         warnings.filterwarnings("ignore", message=".*LeafSpec.*", category=FutureWarning)
-        lowered = ep.run_decompositions({})
+        lowered = ep.run_decompositions(table)
         root = torch.export.unflatten(lowered)
     return lowered, root
 
@@ -114,14 +132,17 @@ def import_lowered(
     topologies: Sequence[Topology] = (),
 ) -> LoadedModule:
     """The IR build of `from_exported_program`, on what `lower` gives."""
+    refusal = missing_ops(ep.graph.nodes, ATEN)
+    if refusal is not None:
+        raise refusal
     dims = DimTable(ep.range_constraints, dim_names or {})
     classes = {**_class_names(ep), **(class_names or {})}
-    importer = _Importer(root, dims, classes)
-    module = importer.build_root(name or "Model", target, tuple(topologies))
     tensors = {
         **dict(root.named_parameters(remove_duplicate=False)),
         **dict(root.named_buffers(remove_duplicate=False)),
     }
+    importer = _Importer(root, dims, classes, _tied(tensors), tuple(ep.state_dict))
+    module = importer.build_root(name or "Model", target, tuple(topologies))
     weights: dict[str, Any] = {}
     for key in importer.root_weights:
         value = tensors.get(key)
@@ -130,6 +151,17 @@ def import_lowered(
         array = value.detach().cpu().numpy()
         weights[param_name(key)] = array.reshape(1) if array.ndim == 0 else array  # as typed
     return LoadedModule(module, weights)
+
+
+def _tied(tensors: Mapping[str, Any]) -> dict[str, str]:
+    """Each key of a tensor that an earlier key also names (a tied weight) -> that first key."""
+    first: dict[int, str] = {}
+    tied: dict[str, str] = {}
+    for key, tensor in tensors.items():
+        known = first.setdefault(id(tensor), key)
+        if known != key:
+            tied[key] = known
+    return tied
 
 
 def _dim_names(ep: Any, dynamic_shapes: Any) -> dict[str, str]:
@@ -185,6 +217,13 @@ class _Importer:
     root: Any
     dims: DimTable
     classes: dict[str, str]
+    tied: dict[str, str] = field(default_factory=dict)  # a tied weight's key -> its first key
+    checkpoint: tuple[str, ...] = ()  # the state_dict's keys
+    checkpoint_keys: frozenset[str] = frozenset()
+
+    def __post_init__(self) -> None:
+        self.checkpoint_keys = frozenset(self.checkpoint)
+
     attr_values: dict[str, Any] = field(default_factory=dict)
     root_weights: list[str] = field(default_factory=list)
 
@@ -217,6 +256,7 @@ class _Importer:
         if has_body:
             function, weights = _FunctionBuilder(self, path, torch_module, functions).build()
             own = [function]
+        metadata = self._checkpoint_keys(weights) if not path else None
         module = Module(
             name=own_name,
             functions=own,
@@ -224,9 +264,23 @@ class _Importer:
             entry=FUNCTION if has_body else None,
             target=target,
             topologies=topologies,
+            metadata=metadata,
         )
         placed = module.lookup(FUNCTION) if has_body else None
         return _Built(placed, weights, module, functions)
+
+    def _checkpoint_keys(self, weights: list[str]) -> dict[str, object] | None:
+        """The root's metadata of the checkpoint's other keys, which LoadedModule accepts: the
+        tied keys its one weight stands for, and the keys the program never reads."""
+        metadata: dict[str, object] = {}
+        aliases = tuple((k, v) for k, v in self.tied.items() if v in weights)
+        if aliases:
+            metadata[TIED] = aliases
+        known = {*weights, *(k for k, _ in aliases)}
+        unused = tuple(k for k in self.checkpoint if k not in known)
+        if unused:
+            metadata[UNUSED] = unused
+        return metadata or None
 
     def _functions_of(self, built: _Built, attr: str) -> dict[str, _Built]:
         """The callable functions of a built child's tree, by path relative to the parent."""
@@ -270,6 +324,7 @@ class _FunctionBuilder:
                 var = Var(node.name, tensor_type(val, self.importer.dims, self.where(node)))
                 params.append(var)
                 self.env[node] = var
+                self.emitter.carry(var)
             elif node.op == "get_attr":
                 self.env[node] = self._attribute(node)
             elif node.op == "call_module":
@@ -295,10 +350,17 @@ class _FunctionBuilder:
             raise TorchImportError(
                 f"unsupported attribute '{target}' ({type(value).__name__}) in {self.where(node)}"
             )
-        if self._is_state(target):
+        if self._is_state(target) and self._in_checkpoint(target):
             return self._weight(target, value, node)
-        # a lifted constant: a literal of the function
-        return ConstantOp(value.detach().cpu().numpy())
+        # a lifted constant, or a buffer the checkpoint does not hold (a non-persistent one,
+        # computed when the model is built: rotary frequencies): a literal of the function
+        array = value.detach().cpu().numpy()
+        return ConstantOp(array.reshape(1) if array.ndim == 0 else array)  # rank 0 as (1,)
+
+    def _in_checkpoint(self, target: str) -> bool:
+        checkpoint = self.importer.checkpoint_keys
+        full = f"{self.path}.{target}" if self.path else target
+        return not checkpoint or full in checkpoint
 
     def _is_state(self, target: str) -> bool:
         owner_path, _, leaf = target.rpartition(".")
@@ -308,9 +370,13 @@ class _FunctionBuilder:
         )
 
     def _weight(self, key: str, value: Any, node: Any) -> Var:
+        prefix = f"{self.path}." if self.path else ""
+        first = self.importer.tied.get(prefix + key)
+        if first is not None and first.startswith(prefix):
+            key = first.removeprefix(prefix)  # a tied weight: one param, by its first key
         var = self.weights.get(key)
         if var is None:
-            full = f"{self.path}.{key}" if self.path else key
+            full = prefix + key
             self.importer.attr_values.setdefault(full, value)
             var = Var(
                 param_name(key),
@@ -410,9 +476,9 @@ def _binding(name: str) -> list[BindingMetadata]:
 
 
 def param_name(key: str) -> str:
-    """The const param of a state_dict key: the key itself, with a leading `_` when it starts
-    with a digit (a key inside an `nn.Sequential`: `0.weight` -> `_0.weight`)."""
-    return f"_{key}" if key[:1].isdigit() else key
+    """The const param of a state_dict key: the key itself (`0.weight` inside an
+    `nn.Sequential` too; the text escapes a name that is no SSA name, `%$0.weight`)."""
+    return key
 
 
 def _get_attr(module: Any, target: str) -> Any:

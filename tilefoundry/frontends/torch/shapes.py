@@ -128,13 +128,87 @@ def embedding(em: Emitter, node: Any, args: list[Any], kwargs: dict[str, Any]) -
 
 
 def index(em: Emitter, node: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
+    """`x[indices]`, a None a whole dim: the indexed dims moved to the front, `tf.tensor.index`,
+    and (when they were adjacent) the index dims moved back to where the first one was, as
+    torch places them (else they lead)."""
     x, indices = args
-    if any(i is None for i in indices):
-        raise TorchImportError("index with a None (a sliced dim before the indexed ones)")
     for i in indices:
-        if value_dtype(i) == "i1":
+        if i is not None and value_dtype(i) == "i1":
             raise TorchImportError("index by a boolean mask")
-    return em.call(ops.Index(), x, TupleOp(list(indices)))
+    rank = x.type.rank
+    taken = [axis for axis, i in enumerate(indices) if i is not None]
+    tensors = [i for i in indices if i is not None]
+    if taken == list(range(len(taken))):
+        return em.call(ops.Index(), x, TupleOp(tensors))
+    rest = [axis for axis in range(rank) if axis not in taken]
+    moved = em.call(ops.Transpose(perm=tuple(taken + rest)), x)
+    value = em.call(ops.Index(), moved, TupleOp(tensors))
+    result = value.type
+    assert isinstance(result, TensorType)
+    lead = result.rank - len(rest)  # the broadcast index dims
+    first = taken[0]
+    if taken != list(range(first, first + len(taken))):
+        return value  # not adjacent: the index dims lead, as in numpy
+    before = [lead + i for i in range(first)]
+    perm = (*before, *range(lead), *range(lead + first, result.rank))
+    return em.call(ops.Transpose(perm=perm), value)
+
+
+def repeat_interleave(em: Emitter, node: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
+    """`repeat_interleave` by an int: a size-1 dim after `dim`, broadcast to the repeats, merged
+    into `dim` (the flattened input when `dim` is None)."""
+    x: Expr = args[0]
+    repeats = args[1]
+    axis = arg(args, kwargs, 2, "dim", None)
+    if not isinstance(repeats, int):
+        raise TorchImportError("repeat_interleave by a tensor of repeats")
+    out = em.out_type(node)
+    if axis is None:
+        x, axis = em.call(ops.Reshape(shape=(-1,)), x), 0
+    t = x.type
+    assert isinstance(t, TensorType)
+    axis %= t.rank
+    shape = [-1 if isinstance(d, DimVar) else d for d in t.shape]
+    if shape.count(-1) > 1:
+        raise TorchImportError("repeat_interleave of a tensor with two dynamic dims")
+    spread = em.call(ops.Reshape(shape=(*shape[: axis + 1], 1, *shape[axis + 1 :])), x)
+    tiled = em.call(
+        ops.BroadcastTo(shape=(*shape[: axis + 1], repeats, *shape[axis + 1 :])), spread
+    )
+    return em.reshape(tiled, out)
+
+
+def unbind(em: Emitter, node: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
+    """`unbind`: each index of `dim`, the dim dropped."""
+    x: Expr = args[0]
+    axis = arg(args, kwargs, 1, "dim", 0)
+    t = x.type
+    assert isinstance(t, TensorType)
+    axis %= t.rank
+    size = t.shape[axis]
+    if not isinstance(size, int):
+        raise TorchImportError("unbind of a dynamic dim")
+    kept = [-1 if isinstance(d, DimVar) else d for i, d in enumerate(t.shape) if i != axis]
+    return [
+        em.call(ops.Reshape(shape=tuple(kept) or (1,)), slice_of(em, x, axis, i, i + 1, 1))
+        for i in range(size)
+    ]
+
+
+def stack(em: Emitter, node: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
+    """`stack`: each tensor with a size-1 dim at `dim`, joined along it."""
+    parts = args[0]
+    axis = arg(args, kwargs, 1, "dim", 0)
+    out = em.out_type(node)
+    axis %= out.rank
+    grown = []
+    for part in parts:
+        t = part.type
+        shape = [-1 if isinstance(d, DimVar) else d for d in t.shape]
+        grown.append(
+            em.call(ops.Reshape(shape=(*shape[:axis], 1, *shape[axis:])), em.cast(part, out.dtype))
+        )
+    return em.call(ops.Concat(axis=axis), TupleOp(grown))
 
 
 def index_select(em: Emitter, node: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
@@ -160,6 +234,16 @@ def static_type(em: Emitter, node: Any) -> TensorType:
 
 
 def arange(em: Emitter, node: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
+    out = em.out_type(node)
+    end = args[0] if len(args) == 1 else args[1]
+    if isinstance(out.shape[0], DimVar):  # arange(seq): from a tensor that has the dim
+        start = 0 if len(args) == 1 else args[0]
+        step = args[2] if len(args) > 2 else 1
+        if not isinstance(end, int | DimVar):  # a size the submodule was passed (a SymInt)
+            end = em.dims.dim(end, "arange")
+        if end != out.shape[0] or start != 0 or step != 1:
+            raise TorchImportError("arange of a dynamic size other than arange(dim)")
+        return em.cast(em.iota(out.shape[0]), out.dtype)
     out = static_type(em, node)
     start, step = (0, 1) if len(args) == 1 else (args[0], args[2] if len(args) > 2 else 1)
     if not (isinstance(start, int) and isinstance(step, int)):

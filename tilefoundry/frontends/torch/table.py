@@ -10,9 +10,11 @@ attributes from the arguments (`linear`, `layer_norm`, `sdpa`). Adding an ATen o
 
 from __future__ import annotations
 
+from tilefoundry.frontends.torch import activations as a
 from tilefoundry.frontends.torch import composites as c
 from tilefoundry.frontends.torch import elementwise as e
 from tilefoundry.frontends.torch import shapes as s
+from tilefoundry.frontends.torch import vision as v
 from tilefoundry.frontends.torch.emitter import Handler
 from tilefoundry.ops.math import BinaryKind, Unary, UnaryKind
 from tilefoundry.ops.nn import Activation, ActivationKind, LogicalKind, ReduceMean
@@ -123,6 +125,15 @@ ATEN: dict[str, Handler] = {
     "aten.cos.default": e.elementwise(Activation(kind=ActivationKind.COS)),
     "aten.erf.default": e.elementwise(Activation(kind=ActivationKind.ERF)),
     "aten.gelu.default": e.gelu,
+    "aten.leaky_relu.default": a.leaky_relu,
+    "aten.hardtanh.default": a.hardtanh,
+    "aten.elu.default": a.elu,
+    "aten.softplus.default": a.softplus,
+    "aten.hardsigmoid.default": a.hardsigmoid,
+    "aten.hardswish.default": a.hardswish,
+    "aten.mish.default": a.mish,
+    "aten.log_sigmoid.default": a.log_sigmoid,
+    "aten.log_sigmoid_forward.default": a.log_sigmoid,
     "aten.softmax.int": c.softmax,
     "aten._softmax.default": c.softmax,
     "aten._safe_softmax.default": c.softmax,
@@ -168,6 +179,7 @@ ATEN: dict[str, Handler] = {
     "aten.t.default": s.t,
     "aten.numpy_T.default": s.t,
     "aten.permute.default": s.permute,
+    "aten.flip.default": a.flip,
     "aten.cat.default": s.cat,
     "aten.concat.default": s.cat,
     "aten.slice.Tensor": s.slice_tensor,
@@ -175,6 +187,9 @@ ATEN: dict[str, Handler] = {
     "aten.split.Tensor": s.split,
     "aten.split_with_sizes.default": s.split,
     "aten.sym_size.int": c.sym_size,
+    "aten.unbind.int": s.unbind,
+    "aten.stack.default": s.stack,
+    "aten.repeat_interleave.self_int": s.repeat_interleave,
     # -- indexing
     "aten.embedding.default": s.embedding,
     "aten.index.Tensor": s.index,
@@ -207,6 +222,25 @@ ATEN: dict[str, Handler] = {
     "aten.mm.default": c.mm,
     "aten.bmm.default": c.mm,
     "aten.matmul.default": c.mm,
+    "aten.baddbmm.default": c.baddbmm,
     "aten.layer_norm.default": c.layer_norm,
     "aten.scaled_dot_product_attention.default": c.sdpa,
+    "aten.topk.default": c.topk,
+    # -- convolution, pooling and the norms
+    "aten.conv1d.default": v.conv,
+    "aten.conv2d.default": v.conv,
+    "aten.conv3d.default": v.conv,
+    "aten.conv1d.padding": v.conv,
+    "aten.conv2d.padding": v.conv,
+    "aten.convolution.default": v.conv,
+    "aten.max_pool1d.default": v.pool,
+    "aten.max_pool2d.default": v.pool,
+    "aten.avg_pool1d.default": v.pool,
+    "aten.avg_pool2d.default": v.pool,
+    "aten.adaptive_avg_pool1d.default": v.adaptive_avg_pool,
+    "aten.adaptive_avg_pool2d.default": v.adaptive_avg_pool,
+    "aten._native_batch_norm_legit_no_training.default": v.batch_norm,
+    "aten.batch_norm.default": v.batch_norm,
+    "aten.group_norm.default": v.group_norm,
+    "aten.rms_norm.default": v.rms_norm,
 }

@@ -58,6 +58,10 @@ __all__ = [
     "Var",
     "VarOwner",
     "binding_name",
+    "check_param_name",
+    "escape_param_name",
+    "is_param_name",
+    "unescape_param_name",
     "diagnostic_location",
     "expr_value",
     "get_metadata",
@@ -68,7 +72,8 @@ __all__ = [
 ]
 
 _VAR_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_$.\-]*")
-"""A Var name is printed as its SSA name, so it must be one."""
+"""A name the text spells as itself (an SSA name); any other parameter name is escaped
+(`escape_param_name`)."""
 
 T = TypeVar("T", bound=IRMetadata)
 E = TypeVar("E", bound="Expr")
@@ -104,8 +109,11 @@ def _apply_metadata(
 
 
 def _hint(name: str) -> str | None:
-    """The SSA name hint for a label, or None when the label cannot be an SSA name."""
-    return name if SSAValue.is_valid_name(name) else None
+    """The SSA name hint for a label, or None when the label cannot be an SSA name (or is all
+    uniquing suffix, `_0`, which xDSL would strip to nothing)."""
+    if not SSAValue.is_valid_name(name) or re.fullmatch(r"_\d+", name):
+        return None
+    return name
 
 
 class ExprOp(Expr):
@@ -161,7 +169,7 @@ class ExprOp(Expr):
         return f"<{self.name} : {_type_text(self)}>"
 
 
-_CHECKED_LOCATIONS = CACHES.memo()
+_CHECKED_LOCATIONS = CACHES.memo("verified locations")
 """Locations found to hold valid metadata (locations are immutable)."""
 
 
@@ -230,7 +238,7 @@ class Var(Expr):
         *,
         metadata: Iterable[IRMetadata] = (),
     ) -> None:
-        check_var_name(name)
+        check_param_name(name)
         if not isinstance(type, TensorType | BufferType | TupleType | UnitType):
             raise TypeError(f"Var '{name}' type must be an IRType, got {shown(type)}")
         if not isinstance(is_const, bool):
@@ -466,7 +474,7 @@ def _used_from_outside(op: Operation) -> list[SSAValue]:
 def _free_var(value: SSAValue) -> SSAValue:
     """A new detached Var standing for a value of a function (a parameter, a TIR binding)."""
     var = Var.view(value)
-    name = var.name if _VAR_NAME.fullmatch(var.name) else "v"
+    name = var.name if is_param_name(var.name) else "v"
     return Var(name, var.type, var.is_const, metadata=var.metadata).value
 
 
@@ -540,6 +548,50 @@ def dominates(value: SSAValue, op: Operation) -> bool:
             return True
         previous = previous.prev_op
     return False
+
+
+def is_param_name(name: object) -> bool:
+    """Whether `name` may name a parameter (a weight): any non-empty printable string (a
+    `state_dict` key such as `0.weight`), the text escaping one that is no SSA name."""
+    return isinstance(name, str) and bool(name) and name.isprintable()
+
+
+def check_param_name(name: object) -> str:
+    if not is_param_name(name):
+        raise ValueError(
+            f"invalid parameter name {shown(name)}: a name is a non-empty printable string"
+        )
+    assert isinstance(name, str)
+    return name
+
+
+_PLAIN = re.compile(r"[A-Za-z0-9_.\-]")
+
+
+def escape_param_name(name: str) -> str:
+    """The SSA name the text spells a parameter name with: the name itself when it is one
+    (`layers.0.weight`), else `$` and the name with each character other than a letter, digit,
+    `_`, `.` or `-` written as `$` and the two hex digits of each of its UTF-8 bytes
+    (`0.weight` -> `$0.weight`, `a b` -> `$a$20b`). No plain name starts with `$`."""
+    if _VAR_NAME.fullmatch(name):
+        return name
+    parts = [c if _PLAIN.fullmatch(c) else "".join(f"${b:02x}" for b in c.encode()) for c in name]
+    return "$" + "".join(parts)
+
+
+def unescape_param_name(text: str) -> str:
+    """The parameter name an SSA name of the text spells (`escape_param_name` undone)."""
+    if not text.startswith("$"):
+        return text
+    out, index, body = bytearray(), 0, text[1:]
+    while index < len(body):
+        if body[index] == "$" and re.fullmatch(r"[0-9a-fA-F]{2}", body[index + 1 : index + 3]):
+            out.append(int(body[index + 1 : index + 3], 16))
+            index += 3
+        else:
+            out.extend(body[index].encode())
+            index += 1
+    return out.decode("utf-8", "replace")
 
 
 def check_var_name(name: object) -> str:

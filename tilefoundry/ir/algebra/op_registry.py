@@ -347,14 +347,30 @@ class Op:
         raise NotImplementedError(f"{type(self).__name__} has no reference implementation")
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Op) and type(other) is type(self) and other._attrs == self._attrs
+        return (
+            isinstance(other, Op)
+            and type(other) is type(self)
+            and _exact(other._attrs) == _exact(self._attrs)
+        )
 
     def __hash__(self) -> int:
-        return hash((type(self), tuple(self._attrs.items())))
+        return hash((type(self), _exact(self._attrs)))
 
     def __repr__(self) -> str:
         fields = ", ".join(f"{k}={v!r}" for k, v in self._attrs.items())
         return f"{type(self).__name__}({fields})"
+
+
+def _exact(value: Any) -> Any:
+    """A value as an Op's equality sees it: a float by its bits (`-0.0` is not `0.0`, as it is
+    not to the IR's attributes), in tuples, lists and dicts too."""
+    if isinstance(value, float):
+        return (float, value.hex())
+    if isinstance(value, tuple | list):
+        return (type(value), tuple(_exact(item) for item in value))
+    if isinstance(value, dict):
+        return tuple((key, _exact(item)) for key, item in value.items())
+    return value
 
 
 def _immutable(op: Op, name: str, verb: str) -> NoReturn:

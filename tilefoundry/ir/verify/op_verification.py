@@ -56,7 +56,7 @@ class MemoizedOpDefVerifier:
         self.property_names = tuple(op_def.properties)
         self.attribute_names = tuple(op_def.attributes)
         self.traits = tuple(op_def.traits)
-        self.memo = CACHES.memo()
+        self.memo = CACHES.memo(f"verified signatures of {op_def.name}")
 
     def __call__(self, op: Operation) -> None:
         """What xDSL's generated `verify_` checks of `op`, the definition's part remembered."""

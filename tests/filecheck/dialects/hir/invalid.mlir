@@ -23,8 +23,8 @@ tf.module @m {
 // -----
 
 tf.module @m {
-  // expected-error @+1 {{invalid Var name '0x': a name starts with a letter or '_'}}
-  "hir.func"() <{sym_name = "f", function_type = (tensor<4xf32>) -> (), param_names = ["0x"]}> ({
+  // expected-error @+1 {{invalid parameter name '': a name is a non-empty printable string}}
+  "hir.func"() <{sym_name = "f", function_type = (tensor<4xf32>) -> (), param_names = [""]}> ({
   ^bb0(%a: tensor<4xf32>):
     "hir.return"() : () -> ()
   }) : () -> ()

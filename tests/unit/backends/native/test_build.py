@@ -36,7 +36,16 @@ def test_dump_keeps_every_stages_file(tmp_path: Path) -> None:
     program = compile_native(parse_module(TEXT, "m.mlir").module_op, dump=tmp_path)
     names = sorted(p.name for p in tmp_path.iterdir())
     assert names == sorted(
-        ["module.mlir", "module.llvm.mlir", "module.ll", "module.opt.ll", "module.o", "module.so"]
+        [
+            "module.mlir",
+            "schedule.mlir",
+            "module.scheduled.mlir",
+            "module.llvm.mlir",
+            "module.ll",
+            "module.opt.ll",
+            "module.o",
+            "module.so",
+        ]
     )
     assert "llvm.func" in (tmp_path / "module.llvm.mlir").read_text()
     x = np.arange(5, dtype=np.float32)
@@ -119,6 +128,6 @@ def test_without_a_cache_nothing_is_left_behind(
 
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     program = compile_native(parse_module(TEXT, "m.mlir").module_op, cache=None)
-    x = np.float32([3.0])
+    x = np.array([3.0], np.float32)
     assert program.function("f")(x) == 9.0
     assert list(tmp_path.iterdir()) == []

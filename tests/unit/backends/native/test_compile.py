@@ -38,10 +38,12 @@ def decoder() -> tf.CompiledModule:
     return tf.compile(DECODER, weights(DECODER))
 
 
-def test_compile_is_the_function_and_the_module() -> None:
-    import tilefoundry.compile as module
+def test_compile_is_a_plain_function() -> None:
+    import inspect
 
-    assert callable(tf.compile) and callable(module)
+    import tilefoundry.compiler
+
+    assert inspect.isfunction(tf.compile) and tf.compile is tilefoundry.compiler.compile
 
 
 @pytest.mark.parametrize("rows", [1, 4, 16, 17, 256])
@@ -190,3 +192,19 @@ def test_a_slice_passed_to_a_call_is_copied_into_memory_of_its_own() -> None:
     )
     x = np.arange(16, dtype=np.int64).reshape(2, 8)
     assert tf.compile(module).f(x).tolist() == module.f(x).tolist() == (2 * x[:, 2:5]).tolist()
+
+
+def test_aliased_arguments_are_refused_as_the_interpreter_refuses_them(kernel: Any) -> None:
+    """A buffer sharing memory with a tensor argument (tests/unit/interpreter/test_aliasing.py):
+    the same refusal, the same text, nothing written."""
+    acc = np.ones(8, np.float32)
+    with pytest.raises(ExecutionError) as native:
+        kernel.accumulate(acc, acc)
+    with pytest.raises(ExecutionError) as interpreted:
+        KERNEL.accumulate(acc, acc)
+    assert str(native.value) == str(interpreted.value)
+    assert (
+        "argument 'acc' (a buffer, written in place) shares memory with tensor argument 'x'"
+        in str(native.value)
+    )
+    assert (acc == 1).all()

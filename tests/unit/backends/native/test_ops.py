@@ -26,6 +26,8 @@ from tilefoundry.interpreter.evaluate import run_any  # noqa: E402
 from tilefoundry.testing.native import difference, libm_transcendentals, outcome  # noqa: E402
 
 CASES = all_cases()
+NOT_EMITTED = frozenset({"tf.nn.conv", "tf.nn.pool", "tf.tensor.topk"})
+"""The library's ops with no emission rule (yet): the native backend refuses them by name."""
 
 
 @pytest.fixture(scope="module")
@@ -39,11 +41,14 @@ def test_the_cases_cover_every_registered_op() -> None:
     from tilefoundry.ir.algebra.op_registry import op_schemas
 
     text = module_text(CASES)
-    names = {
-        s.op_class.op_name
+    library = [
+        s.op_class
         for s in op_schemas()
         if s.op_class is not None and s.op_class.__module__.startswith("tilefoundry.ops")
-    }
+    ]
+    # an op with no emission rule yet is refused by the native emitter, by name
+    assert {c.op_name for c in library if not hasattr(c, "emit")} <= NOT_EMITTED
+    names = {c.op_name for c in library if hasattr(c, "emit")}
     missing = sorted(n for n in names if n not in text)
     assert missing == []
 

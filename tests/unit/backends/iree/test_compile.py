@@ -1,0 +1,166 @@
+"""`tilefoundry.compile(..., backend="iree")`: the compiled module has the native one's surface
+(functions, child modules, bindings, a bare call runs the entry), buffers are written in place,
+dynamic dims and dispatch are decided at run time, arguments are refused with the interpreter's
+text; the examples against the interpreter; the artifact cache."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+import tilefoundry as tf
+from tilefoundry.backends.iree.build import build_vmfb
+from tilefoundry.backends.iree.toolchain import IreeFlags
+from tilefoundry.backends.native.cache import ArtifactCache
+from tilefoundry.codegen.emitter import emit_tree
+from tilefoundry.diagnostics import ExecutionError
+
+ROOT = Path(__file__).parents[4]
+KERNEL = tf.parse_module((ROOT / "examples" / "kernel.mlir").read_text(), "kernel.mlir")
+DECODER = tf.parse_module((ROOT / "examples" / "decoder.mlir").read_text(), "decoder.mlir")
+
+
+def weights(module: tf.Module, seed: int = 0) -> dict[str, Any]:
+    rng = np.random.default_rng(seed)
+    return {
+        name: rng.standard_normal([int(d) for d in type.shape]).astype(np.float32) * 0.3
+        for name, type in module.weights.items()
+    }
+
+
+@pytest.fixture(scope="module")
+def kernel() -> tf.CompiledModule:
+    return tf.compile(KERNEL, backend="iree")
+
+
+@pytest.fixture(scope="module")
+def decoder() -> tf.CompiledModule:
+    return tf.compile(DECODER, weights(DECODER), backend="iree")
+
+
+@pytest.mark.parametrize("rows", [1, 4, 16, 17, 256])
+def test_the_kernel_dispatch_and_buffers_match_the_interpreter(kernel: Any, rows: int) -> None:
+    rng = np.random.default_rng(rows)
+    x = rng.standard_normal((rows, 8)).astype(np.float32)
+    gain = rng.standard_normal(8).astype(np.float32)
+    out, expected = np.zeros((rows, 8), np.float32), np.zeros((rows, 8), np.float32)
+    assert kernel(x, gain, out) is None  # the entry, scale_rows: effect only
+    KERNEL.scale_rows(x, gain, expected)
+    assert out.tobytes() == expected.tobytes()
+
+
+def test_a_buffer_is_written_in_place_even_when_it_is_a_strided_view(kernel: Any) -> None:
+    acc = np.zeros((2, 8), np.float32)
+    x = np.arange(8, dtype=np.float32)
+    view = acc[1]
+    kernel.accumulate(view, x)
+    kernel.accumulate(view, x)
+    assert (acc[1] == 2 * x).all() and not acc[0].any()
+
+
+@pytest.mark.parametrize(
+    "name, args",
+    [
+        ("scale_rows", (np.zeros((300, 8), np.float32), np.zeros(8, np.float32), np.zeros((300, 8), np.float32))),
+        ("scale_rows", (np.zeros((4, 8), np.float32), np.zeros(8, np.float32))),
+        ("accumulate", (np.zeros(8, np.float64), np.zeros(8, np.float32))),
+    ],
+)  # fmt: skip
+def test_arguments_are_refused_as_the_interpreter_refuses_them(
+    kernel: Any, name: str, args: tuple[Any, ...]
+) -> None:
+    with pytest.raises(ExecutionError) as compiled:
+        getattr(kernel, name)(*args)
+    with pytest.raises(ExecutionError) as interpreted:
+        getattr(KERNEL, name)(*args)
+    assert str(compiled.value) == str(interpreted.value)
+
+
+def test_the_decoder_matches_the_interpreter(decoder: Any) -> None:
+    """Within the float tolerance the native backend's decoder test states (IREE's exp in
+    softmax is its own, `test_bounds.py`)."""
+    bound = tf.LoadedModule(DECODER, weights(DECODER))
+    for seq in (1, 5, 64):
+        x = np.random.default_rng(seq).standard_normal((seq, 16)).astype(np.float32)
+        expected = bound.step(x)
+        got = decoder.step(x)
+        assert got.dtype == expected.dtype and got.shape == expected.shape
+        np.testing.assert_allclose(got, expected, rtol=2e-5, atol=2e-6)
+        np.testing.assert_allclose(decoder(x), expected, rtol=2e-5, atol=2e-6)  # the entry
+
+
+def test_a_child_module_takes_every_param(decoder: Any) -> None:
+    bound = tf.LoadedModule(DECODER, weights(DECODER))
+    x = np.random.default_rng(3).standard_normal((3, 16)).astype(np.float32)
+    named = weights(DECODER)
+    names = ["norm1", "wq", "wk", "wv", "wo", "norm2", "w_up", "w_down"]
+    block = [named[f"layer2.{n}"] for n in names]
+    layer = decoder.layer2
+    assert isinstance(layer, tf.CompiledModule)
+    np.testing.assert_allclose(
+        layer.block(x, *block), bound.module.layer2.block(x, *block), rtol=2e-5, atol=2e-6
+    )
+
+
+def test_an_index_out_of_range_is_the_interpreters_error() -> None:
+    module = tf.parse_module(
+        """tf.module @m entry @f {
+  tir.prim_func @f(%x: tensor<8xf32>, %i: tensor<2xi64>) -> tensor<2xf32> {
+    %y = tir.let tf.call tf.tensor.gather<axis = 0>(%x, %i) : (tensor<8xf32>, tensor<2xi64>) -> tensor<2xf32>
+    tir.return %y : tensor<2xf32>
+  }
+}
+""",
+        "m.mlir",
+    )
+    compiled = tf.compile(module, backend="iree")
+    x = np.arange(8, dtype=np.float32)
+    assert compiled.f(x, np.int64([7, -8])).tolist() == [7.0, 0.0]
+    with pytest.raises(ExecutionError) as refused:
+        compiled.f(x, np.int64([1, 9]))
+    with pytest.raises(ExecutionError) as interpreted:
+        module.f(x, np.int64([1, 9]))
+    assert str(refused.value) == str(interpreted.value)
+
+
+def test_bf16_and_bool_cross_the_boundary() -> None:
+    module = tf.parse_module(
+        """tf.module @m entry @f {
+  tir.prim_func @f(%x: tensor<4xbf16>, %b: !tf.buffer<4xbf16>) -> tensor<4xi1> {
+    %y = tir.let tf.call tf.math.binary<kind = add>(%x, %x) : (tensor<4xbf16>, tensor<4xbf16>) -> tensor<4xbf16>
+    tir.evaluate tf.call tf.memory.copy(%b, %y) : (!tf.buffer<4xbf16>, tensor<4xbf16>) -> ()
+    %z = tir.let tf.call tf.math.binary<kind = cmp_gt>(%y, %x) : (tensor<4xbf16>, tensor<4xbf16>) -> tensor<4xi1>
+    tir.return %z : tensor<4xi1>
+  }
+}
+""",
+        "m.mlir",
+    )
+    compiled = tf.compile(module, backend="iree")
+    x = np.float32([1.5, -2.0, 0.0, 3.0e38])
+    out, expected = np.zeros(4, np.float32), np.zeros(4, np.float32)
+    got = compiled.f(x, out)
+    assert got.dtype == np.bool_ and got.tolist() == module.f(x, expected).tolist()
+    assert out.tobytes() == expected.tobytes()  # bf16 held in float32, +inf past the range
+
+
+def test_the_cache_reuses_an_artifact_and_keys_the_flags(tmp_path: Path) -> None:
+    cache = ArtifactCache(tmp_path, suffix=".vmfb")
+    text = emit_tree(KERNEL.module_op, by_value=True).text
+    first, path = build_vmfb(text, cache=cache)
+    again, same = build_vmfb(text, cache=cache)
+    assert same == path and again == first and path.suffix == ".vmfb"
+    flags = IreeFlags(flags=(*IreeFlags().flags, "--iree-opt-level=O1"))
+    _, other = build_vmfb(text, cache=cache, flags=flags)
+    assert other != path and len(list(tmp_path.glob("*.vmfb"))) == 2
+
+
+def test_dump_keeps_the_input_the_module_and_the_phases(tmp_path: Path) -> None:
+    compiled = tf.compile(KERNEL, backend="iree", dump=tmp_path)
+    assert (tmp_path / "module.mlir").read_text().startswith("module {")
+    assert (tmp_path / "module.vmfb").stat().st_size > 0
+    assert any((tmp_path / "phases").iterdir())
+    assert repr(compiled).endswith(".vmfb)>")
