@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
-__all__ = ["block_ops", "operands_of", "result_types_of", "same_result_types"]
+__all__ = ["block_ops", "operands_of", "pair_results", "result_types_of"]
 
 
 def block_ops(block: Block) -> list[Operation]:
@@ -33,8 +33,9 @@ def result_types_of(op: Operation) -> tuple[Attribute, ...]:
     return tuple([result._type for result in op.results])  # private: `type` is a property
 
 
-def same_result_types(a: Operation, b: Operation) -> bool:
-    """Whether `a` and `b` have as many results, of equal types (identity checked first)."""
+def pair_results(a: Operation, b: Operation, pairs: dict[int, SSAValue]) -> bool:
+    """Whether `a` and `b` have as many results, of equal types (identity checked first);
+    if so, each result of `a` is recorded in `pairs` (by `id`) with `b`'s."""
     results_a, results_b = a.results, b.results
     if len(results_a) != len(results_b):
         return False
@@ -42,4 +43,6 @@ def same_result_types(a: Operation, b: Operation) -> bool:
         type_a, type_b = x._type, y._type  # private: `type` is a property
         if type_a is not type_b and type_a != type_b:
             return False
+    for x, y in zip(results_a, results_b, strict=True):
+        pairs[id(x)] = y
     return True

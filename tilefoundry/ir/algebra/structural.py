@@ -19,8 +19,8 @@ from tilefoundry.ir.algebra.expr import Expr, Var
 from tilefoundry.xdsl_adapter.structure import (
     block_ops,
     operands_of,
+    pair_results,
     result_types_of,
-    same_result_types,
 )
 
 __all__ = ["structural_equal", "structural_hash"]
@@ -142,13 +142,10 @@ class _Equal:
         paired = self.ops.get(id(a))
         if paired is not None:
             return paired is b
-        if id(b) in self.matched or not same_result_types(a, b):
+        if id(b) in self.matched or not pair_results(a, b, self.values):
             return False
         self.ops[id(a)] = b
         self.matched.add(id(b))
-        values = self.values
-        for ra, rb in zip(a.results, b.results, strict=True):
-            values[id(ra)] = rb
         self.pending.append((a, b))
         return True
 
@@ -195,12 +192,10 @@ class _Equal:
                         if ops[id(x)] is not y:
                             return False
                         continue
-                    if id(y) in matched or not same_result_types(x, y):
+                    if id(y) in matched or not pair_results(x, y, values):
                         return False
                     ops[id(x)] = y
                     matched.add(id(y))
-                    for rx, ry in zip(x.results, y.results, strict=True):
-                        values[id(rx)] = ry
                     if x.regions:
                         pending.append((x, y))  # compared later: no recursion into regions
                     elif not same_op(x, y):
