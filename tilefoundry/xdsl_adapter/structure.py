@@ -30,15 +30,27 @@ def operands_of(op: Operation) -> tuple[SSAValue, ...]:
 
 def result_types_of(op: Operation) -> tuple[Attribute, ...]:
     """The types of `op`'s results."""
-    return tuple([result._type for result in op.results])  # private: `type` is a property
+    results = op.results
+    if len(results) == 1:  # most ops; unpacked, as `SSAValues.__getitem__` is a Python call
+        (result,) = results
+        return (result._type,)  # private: `type` is a property
+    return tuple([result._type for result in results])  # private: as above
 
 
 def pair_results(a: Operation, b: Operation, pairs: dict[int, SSAValue]) -> bool:
     """Whether `a` and `b` have as many results, of equal types (identity checked first);
     if so, each result of `a` is recorded in `pairs` (by `id`) with `b`'s."""
     results_a, results_b = a.results, b.results
-    if len(results_a) != len(results_b):
+    count = len(results_a)
+    if count != len(results_b):
         return False
+    if count == 1:  # most ops; unpacked, as `SSAValues.__getitem__` is a Python call
+        ((x,), (y,)) = results_a, results_b
+        type_a, type_b = x._type, y._type  # private: `type` is a property
+        if type_a is not type_b and type_a != type_b:
+            return False
+        pairs[id(x)] = y
+        return True
     for x, y in zip(results_a, results_b, strict=True):
         type_a, type_b = x._type, y._type  # private: `type` is a property
         if type_a is not type_b and type_a != type_b:

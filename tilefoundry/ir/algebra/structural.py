@@ -327,11 +327,17 @@ class _Hash:
             own = hash((name, attr_hash(value) if found is None else found))
         else:
             own = attrs.hash_mapping(properties)
+        types = result_types_of(op)
+        if len(types) == 1:
+            found = known.get(id(types[0]))
+            result_hash: object = attr_hash(types[0]) if found is None else found
+        else:
+            result_hash = _types_hash(attrs, types)
         parts: list[object] = [
             op.name,
             own,
             attrs.hash_mapping(op.attributes) if op.attributes else 0,
-            _types_hash(attrs, result_types_of(op)),
+            result_hash,
             tuple(operands),
         ]
         for blocks, all_ops in self.inner[id(op)]:
@@ -340,8 +346,12 @@ class _Hash:
             for ops in all_ops:
                 parts.append(tuple([hashes[id(x)] for x in ops]))
         hashes[id(op)] = mine = hash(tuple(parts))
-        for result in results:
-            values[id(result)] = hash((mine, result.index))
+        if len(results) == 1:  # unpacked: `SSAValues.__getitem__` is a Python call
+            (result,) = results
+            values[id(result)] = hash((mine, 0))
+        else:
+            for result in results:
+                values[id(result)] = hash((mine, result.index))
         return True
 
 
