@@ -333,19 +333,26 @@ class _Hash:
             result_hash: object = attr_hash(types[0]) if found is None else found
         else:
             result_hash = _types_hash(attrs, types)
-        parts: list[object] = [
+        discardable = op.attributes
+        head = (
             op.name,
             own,
-            attrs.hash_mapping(op.attributes) if op.attributes else 0,
+            attrs.hash_mapping(discardable) if discardable else 0,
             result_hash,
             tuple(operands),
-        ]
-        for blocks, all_ops in self.inner[id(op)]:
-            for block in blocks:
-                parts.append(_types_hash(attrs, block.arg_types))
-            for ops in all_ops:
-                parts.append(tuple([hashes[id(x)] for x in ops]))
-        hashes[id(op)] = mine = hash(tuple(parts))
+        )
+        regions = self.inner[id(op)]
+        if regions:
+            parts: list[object] = [head]
+            for blocks, all_ops in regions:
+                for block in blocks:
+                    parts.append(_types_hash(attrs, block.arg_types))
+                for ops in all_ops:
+                    parts.append(tuple([hashes[id(x)] for x in ops]))
+            mine = hash(tuple(parts))
+        else:
+            mine = hash(head)
+        hashes[id(op)] = mine
         if len(results) == 1:  # unpacked: `SSAValues.__getitem__` is a Python call
             (result,) = results
             values[id(result)] = hash((mine, 0))
