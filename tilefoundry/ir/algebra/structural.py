@@ -274,8 +274,6 @@ class _Hash:
                 for _, all_ops in expand(op):
                     for ops in all_ops:
                         pending += ops
-            else:
-                self.inner[id(op)] = []
         hashes, own = self.hashes, self.own
         for op in reversed(order):
             if id(op) not in hashes and not own(op):
@@ -341,7 +339,7 @@ class _Hash:
             result_hash,
             tuple(operands),
         )
-        regions = self.inner[id(op)]
+        regions = self.inner.get(id(op)) if op.regions else None
         if regions:
             parts: list[object] = [head]
             for blocks, all_ops in regions:
