@@ -64,11 +64,13 @@ dialects: $(STAMP)
 	$(BIN)/python -m tilefoundry.tools.op_docs
 
 ## Speed: the whole tool against xdsl-opt and mlir-opt, in-process scaling, the Python surface,
-## bounded work on adversarial inputs, a lit RUN line's start-up (the tf-opt server).
+## bounded work on adversarial inputs, a lit RUN line's start-up (the tf-opt server), building,
+## hashing and comparing next to TVM Relax (TVM from the [bench] extra; without it, ours alone).
 bench: $(STAMP)
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python benchmarks/run.py
 	cd benchmarks && ../$(BIN)/python inprocess.py
 	$(BIN)/python benchmarks/surface.py
+	$(BIN)/python benchmarks/build_hash_compare.py
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python benchmarks/bounded.py
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python benchmarks/lit_speed.py --lit-path tests/filecheck/transforms
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
-__all__ = ["block_ops", "operands_of", "result_types_of", "same_result_types"]
+__all__ = ["block_ops", "operands_of", "pair_results", "result_types_of"]
 
 
 def block_ops(block: Block) -> list[Operation]:
@@ -30,16 +30,31 @@ def operands_of(op: Operation) -> tuple[SSAValue, ...]:
 
 def result_types_of(op: Operation) -> tuple[Attribute, ...]:
     """The types of `op`'s results."""
-    return tuple([result._type for result in op.results])  # private: `type` is a property
+    results = op.results
+    if len(results) == 1:  # most ops; unpacked, as `SSAValues.__getitem__` is a Python call
+        (result,) = results
+        return (result._type,)  # private: `type` is a property
+    return tuple([result._type for result in results])  # private: as above
 
 
-def same_result_types(a: Operation, b: Operation) -> bool:
-    """Whether `a` and `b` have as many results, of equal types (identity checked first)."""
+def pair_results(a: Operation, b: Operation, pairs: dict[int, SSAValue]) -> bool:
+    """Whether `a` and `b` have as many results, of equal types (identity checked first);
+    if so, each result of `a` is recorded in `pairs` (by `id`) with `b`'s."""
     results_a, results_b = a.results, b.results
-    if len(results_a) != len(results_b):
+    count = len(results_a)
+    if count != len(results_b):
         return False
+    if count == 1:  # most ops; unpacked, as `SSAValues.__getitem__` is a Python call
+        ((x,), (y,)) = results_a, results_b
+        type_a, type_b = x._type, y._type  # private: `type` is a property
+        if type_a is not type_b and type_a != type_b:
+            return False
+        pairs[id(x)] = y
+        return True
     for x, y in zip(results_a, results_b, strict=True):
         type_a, type_b = x._type, y._type  # private: `type` is a property
         if type_a is not type_b and type_a != type_b:
             return False
+    for x, y in zip(results_a, results_b, strict=True):
+        pairs[id(x)] = y
     return True

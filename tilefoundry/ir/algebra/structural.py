@@ -19,8 +19,8 @@ from tilefoundry.ir.algebra.expr import Expr, Var
 from tilefoundry.xdsl_adapter.structure import (
     block_ops,
     operands_of,
+    pair_results,
     result_types_of,
-    same_result_types,
 )
 
 __all__ = ["structural_equal", "structural_hash"]
@@ -102,11 +102,37 @@ class _Equal:
         self.pending: list[tuple[Operation, Operation]] = []
 
     def run(self, a: Operation, b: Operation) -> bool:
+        """Pair the roots, then compare each pair of ops in turn: its own data, its regions
+        op by op (pairing their ops), its operands' pairing."""
         if not self.pair(a, b):
             return False
-        pending, local = self.pending, self.local
+        pending, same_op = self.pending, self.same_op
         while pending:
-            if not local(*pending.pop()):
+            if not same_op(*pending.pop()):
+                return False
+        return True
+
+    def same_op(self, a: Operation, b: Operation) -> bool:
+        """Two paired ops: their own data, their regions op by op (pairing their ops), their
+        operands' pairing."""
+        operands_a, operands_b = operands_of(a), operands_of(b)
+        regions_a, regions_b = a.regions, b.regions
+        if (
+            a.name != b.name
+            or len(operands_a) != len(operands_b)
+            or len(regions_a) != len(regions_b)
+            or a.properties != b.properties
+            or a.attributes != b.attributes
+            or (regions_a and not self.regions(regions_a, regions_b))
+        ):
+            return False
+        values = self.values
+        for x, y in zip(operands_a, operands_b, strict=True):
+            paired = values.get(id(x))
+            if paired is None:
+                if not self.value(x, y):
+                    return False
+            elif paired is not y:
                 return False
         return True
 
@@ -116,13 +142,10 @@ class _Equal:
         paired = self.ops.get(id(a))
         if paired is not None:
             return paired is b
-        if id(b) in self.matched or not same_result_types(a, b):
+        if id(b) in self.matched or not pair_results(a, b, self.values):
             return False
         self.ops[id(a)] = b
         self.matched.add(id(b))
-        values = self.values
-        for ra, rb in zip(a.results, b.results, strict=True):
-            values[id(ra)] = rb
         self.pending.append((a, b))
         return True
 
@@ -144,33 +167,11 @@ class _Equal:
         self.values[id(a)] = b
         return True
 
-    def local(self, a: Operation, b: Operation) -> bool:
-        """The op's own data, its operands' pairing, and its regions op by op."""
-        operands_a, operands_b = operands_of(a), operands_of(b)
-        regions_a, regions_b = a.regions, b.regions
-        if (
-            a.name != b.name
-            or len(operands_a) != len(operands_b)
-            or len(regions_a) != len(regions_b)
-            or a.properties != b.properties
-            or a.attributes != b.attributes
-        ):
-            return False
-        if regions_a and not self.regions(regions_a, regions_b):
-            return False
-        values = self.values
-        for x, y in zip(operands_a, operands_b, strict=True):
-            paired = values.get(id(x))
-            if paired is None:
-                if not self.value(x, y):
-                    return False
-            elif paired is not y:
-                return False
-        return True
-
     def regions(self, regions_a: Sequence[Region], regions_b: Sequence[Region]) -> bool:
+        """Pair the blocks and ops of two ops' regions; an op without regions is compared at
+        once (its operands defined before it are paired by then), one with regions later."""
         values, blocks, ops, matched = self.values, self.blocks, self.ops, self.matched
-        pending = self.pending
+        pending, same_op = self.pending, self.same_op
         for ra, rb in zip(regions_a, regions_b, strict=True):
             blocks_a, blocks_b = _blocks_of(ra), _blocks_of(rb)
             if len(blocks_a) != len(blocks_b):
@@ -191,13 +192,14 @@ class _Equal:
                         if ops[id(x)] is not y:
                             return False
                         continue
-                    if id(y) in matched or not same_result_types(x, y):
+                    if id(y) in matched or not pair_results(x, y, values):
                         return False
                     ops[id(x)] = y
                     matched.add(id(y))
-                    for rx, ry in zip(x.results, y.results, strict=True):
-                        values[id(rx)] = ry
-                    pending.append((x, y))
+                    if x.regions:
+                        pending.append((x, y))  # compared later: no recursion into regions
+                    elif not same_op(x, y):
+                        return False
         return True
 
 
@@ -212,6 +214,14 @@ def structural_equal(a: Expr | object, b: Expr | object) -> bool:
     if ra is rb:
         return True
     return _Equal().run(ra, rb)
+
+
+def _types_hash(attrs: _AttrHashes, types: Sequence[Attribute]) -> object:
+    """One type's hash (most results), or the tuple of several."""
+    if len(types) == 1:
+        found = attrs.hashes.get(id(types[0]))
+        return attrs.hash(types[0]) if found is None else found
+    return tuple([attrs.hash(t) for t in types])
 
 
 _Regions = list[tuple[list[Block], list[list[Operation]]]]
@@ -264,18 +274,10 @@ class _Hash:
                 for _, all_ops in expand(op):
                     for ops in all_ops:
                         pending += ops
-            else:
-                self.inner[id(op)] = []
-        hashes, values, own = self.hashes, self.values, self.own
+        hashes, own = self.hashes, self.own
         for op in reversed(order):
-            if id(op) in hashes:
-                continue
-            for v in operands_of(op):
-                if id(v) not in values and isinstance(v, OpResult):
-                    self.producers_first(op)
-                    break
-            else:
-                own(op)
+            if id(op) not in hashes and not own(op):
+                self.producers_first(op)
         return hashes[id(root)]
 
     def producers_first(self, start: Operation) -> None:
@@ -286,7 +288,8 @@ class _Hash:
         while stack:
             op, done = stack.pop()
             if done:
-                self.own(op)
+                hashed = self.own(op)
+                assert hashed  # its producers were hashed first
                 continue
             if id(op) in hashes or id(op) in visited:
                 continue
@@ -299,34 +302,62 @@ class _Hash:
             stack.append((op, True))
             stack.extend([(x, False) for x in reversed(needed) if id(x) not in hashes])
 
-    def own(self, op: Operation) -> None:
-        """`op`'s hash, its regions' ops and its operands' producers hashed."""
-        attrs, hashes, values = self.attrs, self.hashes, self.values
-        attr_hash = attrs.hash
-        results = op.results
-        parts: list[object] = [
-            op.name,
-            attrs.hash_mapping(op.properties),
-            attrs.hash_mapping(op.attributes) if op.attributes else 0,
-            attr_hash(results[0].type)
-            if len(results) == 1
-            else tuple([attr_hash(t) for t in result_types_of(op)]),
-        ]
-        for blocks, all_ops in self.inner[id(op)]:
-            for block in blocks:
-                parts.append(tuple([attr_hash(t) for t in block.arg_types]))
-            for ops in all_ops:
-                parts.append(tuple([hashes[id(x)] for x in ops]))
+    def own(self, op: Operation) -> bool:
+        """`op`'s hash, its regions' ops hashed; False (nothing done) when the producer of an
+        operand is not hashed yet."""
+        values = self.values
+        operands: list[int] = []
         for v in operands_of(op):
             found = values.get(id(v))
-            if found is None:  # a value from outside what is hashed: a free Var
-                assert isinstance(v, BlockArgument)
+            if found is None:
+                if isinstance(v, OpResult):
+                    return False
+                assert isinstance(v, BlockArgument)  # a value from outside: a free Var
                 var = Var.view(v)
-                found = hash(("free", var.name, attr_hash(v.type), var.is_const))
-            parts.append(found)
-        hashes[id(op)] = mine = hash(tuple(parts))
-        for result in results:
-            values[id(result)] = hash((mine, result.index))
+                found = hash(("free", var.name, self.attrs.hash(v.type), var.is_const))
+            operands.append(found)
+        attrs, hashes = self.attrs, self.hashes
+        attr_hash, known = attrs.hash, attrs.hashes
+        properties, results = op.properties, op.results
+        if len(properties) == 1:  # most ops: one property, its value's hash known
+            ((name, value),) = properties.items()
+            found = known.get(id(value))
+            own = hash((name, attr_hash(value) if found is None else found))
+        else:
+            own = attrs.hash_mapping(properties)
+        types = result_types_of(op)
+        if len(types) == 1:
+            found = known.get(id(types[0]))
+            result_hash: object = attr_hash(types[0]) if found is None else found
+        else:
+            result_hash = _types_hash(attrs, types)
+        discardable = op.attributes
+        head = (
+            op.name,
+            own,
+            attrs.hash_mapping(discardable) if discardable else 0,
+            result_hash,
+            tuple(operands),
+        )
+        regions = self.inner.get(id(op)) if op.regions else None
+        if regions:
+            parts: list[object] = [head]
+            for blocks, all_ops in regions:
+                for block in blocks:
+                    parts.append(_types_hash(attrs, block.arg_types))
+                for ops in all_ops:
+                    parts.append(tuple([hashes[id(x)] for x in ops]))
+            mine = hash(tuple(parts))
+        else:
+            mine = hash(head)
+        hashes[id(op)] = mine
+        if len(results) == 1:  # unpacked: `SSAValues.__getitem__` is a Python call
+            (result,) = results
+            values[id(result)] = hash((mine, 0))
+        else:
+            for result in results:
+                values[id(result)] = hash((mine, result.index))
+        return True
 
 
 def structural_hash(node: Expr | object) -> int:
