@@ -10,18 +10,19 @@ from typing import Any
 
 import numpy as np
 import pytest
+from xdsl.dialects.builtin import UnitAttr
 
 from tilefoundry import (
     Module,
     TensorType,
     Topology,
     Var,
-    analyze,
     ops,
     parse_module,
     print_module,
     structural_equal,
 )
+from tilefoundry.dialects.hir import FuncOp
 from tilefoundry.hir import Function
 
 T4 = TensorType((4,), "f32")
@@ -78,8 +79,9 @@ def test_a_copy_is_independent(how: str) -> None:
     root = tree()
     before = print_module(root, debuginfo=True)
     duplicate = COPIES[how](root)
-    analyze(duplicate)  # writes tf.cost on the copy's functions, in place
-    assert "tf.cost" in print_module(duplicate)
+    function = next(op for op in duplicate.module_op.walk() if isinstance(op, FuncOp))
+    function.attributes["tf.mark"] = UnitAttr()  # the copy changed in place
+    assert "tf.mark" in print_module(duplicate)
     assert print_module(root, debuginfo=True) == before
 
 
