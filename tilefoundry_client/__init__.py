@@ -25,36 +25,13 @@ import socket
 import sys
 from typing import NoReturn
 
+from tilefoundry_client.protocol import PROTOCOL, installation, peer_uid
+from tilefoundry_client.protocol import __version__ as __version__
+
 __all__ = ["ENV", "PROTOCOL", "installation", "peer_uid", "request", "served", "tf_opt", "tf_run"]
 
 ENV = "TF_OPT_SERVER"
 TOOLS = ("tf-opt", "tf-run")
-PROTOCOL = b"tf-opt-server/2"
-__version__ = "0.1.0"  # the distribution's (pyproject.toml); a server of another declines
-
-
-def installation() -> bytes:
-    """What makes two processes run the same code: where `tilefoundry` and this package are
-    imported from, their version, the interpreter and its version. A server declines a
-    client whose installation differs from its own."""
-    import importlib.util
-
-    spec = importlib.util.find_spec("tilefoundry")
-    origin = spec.origin if spec is not None and spec.origin else ""
-    parts = [
-        os.path.realpath(origin) if origin else "",
-        os.path.realpath(__file__),
-        __version__,
-        os.path.realpath(sys.executable),
-        sys.version,
-    ]
-    return "\n".join(parts).encode()
-
-
-def peer_uid(sock: socket.socket) -> int:
-    """The effective uid of the process at the other end of a connected Unix socket."""
-    creds = sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, 12)  # pid, uid, gid
-    return int.from_bytes(creds[4:8], sys.byteorder)
 
 
 def _limits() -> list[bytes]:

@@ -21,6 +21,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "tilefoundry.ir.caches",
             "tilefoundry.ir.values",
             "tilefoundry.ir.text.irdl_syntax",
+            "tilefoundry_client.protocol",  # the server's and the client's shared words
         ),
     ),
     (

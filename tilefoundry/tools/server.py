@@ -42,7 +42,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import NoReturn, cast
 
-from tilefoundry_client import PROTOCOL, installation, peer_uid
+from tilefoundry_client.protocol import PROTOCOL, installation, peer_uid
 
 __all__ = ["MAX_REQUEST", "PRELOAD", "ServerError", "main", "refusal", "serve"]
 
