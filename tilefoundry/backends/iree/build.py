@@ -129,13 +129,17 @@ def build_vmfb(
 
 
 _CONFIG: list[Any] = []  # the runtime's host driver, made once per process
+HOST_DRIVER = "local-sync"
+"""IREE's synchronous host driver: each call runs on the caller's thread, as the native
+backend's do (docs/decisions.md: `local-task`'s thread pool made a tiny Llama's call 2.3x
+slower, 1.12 ms against 0.49 ms, and one thread is what the benchmarks compare)."""
 _CONFIG_LOCK = threading.Lock()
 
 
 def _config(runtime: Any) -> Any:
     with _CONFIG_LOCK:
         if not _CONFIG:
-            _CONFIG.append(runtime.Config("local-task"))
+            _CONFIG.append(runtime.Config(HOST_DRIVER))
         return _CONFIG[0]
 
 
@@ -157,7 +161,12 @@ class IreeProgram:
 
     def function(self, path: str) -> IreeFunction:
         abi = self.emitted.entries[path]
-        return IreeFunction(self.context.modules.module[abi.symbol], abi, self.emitted.messages)
+        return IreeFunction(
+            self.context.modules.module[abi.symbol],
+            abi,
+            self.emitted.messages,
+            self.context.config.device,
+        )
 
 
 def compile_iree(

@@ -77,7 +77,7 @@ def descriptor(array: Any) -> ctypes.Structure:
     return structure
 
 
-def _signature(array: Any) -> tuple[Any, ...]:
+def array_signature(array: Any) -> tuple[Any, ...]:
     """What a descriptor of the array depends on: its memory, shape and strides."""
     return (array.__array_interface__["data"][0], array.shape, array.strides, array.dtype)
 
@@ -178,7 +178,7 @@ class NativeFunction:
                 continue
             storage = to_storage(array, type.dtype)
             structure = descriptor(storage)
-            self._trusted[index] = (array, storage, structure, _signature(array))
+            self._trusted[index] = (array, storage, structure, array_signature(array))
 
     @property
     def name(self) -> str:
@@ -190,7 +190,7 @@ class NativeFunction:
         reused = {
             index: known
             for index, known in self._trusted.items()
-            if index < len(args) and args[index] is known[0] and known[3] == _signature(known[0])
+            if index < len(args) and args[index] is known[0] and known[3] == array_signature(known[0])
         }
         sizes, held = bind_arguments(abi, args, reused)
         keep: list[Any] = []

@@ -178,3 +178,39 @@ def test_a_failing_compile_is_one_line_naming_the_stage_and_the_kept_input(
     assert "error:" in message and "\n" not in message
     kept = Path(message.rsplit("(input kept: ", 1)[1].rstrip(")"))
     assert kept.read_text() == text
+
+
+def test_bound_weights_are_checked_once_then_reused(monkeypatch: pytest.MonkeyPatch) -> None:
+    """As on the native backend: a weight is checked when bound; each call then checks only the
+    free arguments, and passes the weight's input (on the device) as it is."""
+    from tilefoundry.interpreter.evaluate import check_argument
+
+    module = tf.parse_module(
+        """
+tf.module @m entry @f {
+  hir.func @f(%x: tensor<3xf32>, %w: tensor<3xbf16> {const}) -> tensor<3xf32> {
+    %c = tf.call tf.math.cast<dtype = f32>(%w) : (tensor<3xbf16>) -> tensor<3xf32>
+    %y = tf.call tf.math.binary<kind = mul>(%x, %c) : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+    hir.return %y : tensor<3xf32>
+  }
+}
+""",
+        "m.mlir",
+    )
+    w = np.array([1.00390625, -2.5, 3.0], np.float32)  # the first is bf16's 1.0 once bound
+    bound = tf.compile(module, {"w": w}, backend="iree")
+    x = np.array([1, 2, 3], np.float32)
+    assert bound.f(x).tobytes() == module.f(x, w).tobytes()  # the runner made: `w` trusted
+    checked: list[str] = []
+
+    def counting(name: str, *rest: Any) -> Any:
+        checked.append(name)
+        return check_argument(name, *rest)
+
+    monkeypatch.setattr("tilefoundry.backends.native.abi.check_argument", counting)
+    for _ in range(3):
+        assert bound.f(x).tobytes() == module.f(x, w).tobytes()
+    assert checked == ["x", "x", "x"]
+    y = np.array([4, 5, 6], np.float32)
+    assert bound.f(y).tobytes() == module.f(y, w).tobytes()  # a new free argument, checked
+    assert checked == ["x", "x", "x", "x"]  # the free parameter's name, whatever the array
