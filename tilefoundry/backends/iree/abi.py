@@ -24,10 +24,10 @@ from tilefoundry.backends.native.abi import (
     leaf_values,
     raise_status,
     to_storage,
+    trusted_arguments,
 )
 from tilefoundry.codegen.entry import EntryABI
-from tilefoundry.dialects.tf.types import BufferType, TensorType
-from tilefoundry.interpreter.evaluate import check_argument
+from tilefoundry.dialects.tf.types import BufferType
 
 __all__ = ["IreeFunction"]
 
@@ -66,23 +66,10 @@ class IreeFunction:
         """Arguments checked once for all, as `NativeFunction.trust` says (a `LoadedModule`'s
         read-only bindings): a call given the same array object, with the same memory, shape and
         strides, reuses its check and its input."""
-        params = self.abi.params
-        if any(isinstance(p.type, BufferType) for p in params):
-            return
-        for index, param in enumerate(params):
-            array = values.get(param.name)
-            type = param.type
-            if (
-                not isinstance(array, np.ndarray)
-                or array.flags.writeable
-                or not isinstance(type, TensorType)
-                or not all(isinstance(d, int) for d in type.shape)
-                or check_argument(param.name, type, array, {}) is not array
-            ):
-                continue
+        for index, array, dtype in trusted_arguments(self.abi, values):
             self._trusted[index] = (
                 array,
-                self._placed(_input(array, type.dtype)),
+                self._placed(_input(array, dtype)),
                 array_signature(array),
             )
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import ctypes
 import threading
-from collections.abc import Container, Mapping, Sequence
+from collections.abc import Container, Iterator, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -36,9 +36,11 @@ __all__ = [
     "descriptor",
     "from_storage",
     "leaf_values",
+    "array_signature",
     "raise_status",
     "result_shape",
     "to_storage",
+    "trusted_arguments",
 ]
 
 _DESCRIPTORS: dict[int, type[ctypes.Structure]] = {}
@@ -139,6 +141,27 @@ def bind_arguments(
     return sizes, held
 
 
+def trusted_arguments(abi: EntryABI, values: Mapping[str, Any]) -> Iterator[tuple[int, Any, str]]:
+    """The parameters whose bound value (`values`, by name: a `LoadedModule`'s bindings) a
+    backend may check once for all: each index, array and dtype of a statically shaped tensor
+    parameter whose value is a read-only array its check returns as it is; none in a function
+    with buffers."""
+    params = abi.params
+    if any(isinstance(p.type, BufferType) for p in params):
+        return
+    for index, param in enumerate(params):
+        array = values.get(param.name)
+        type = param.type
+        if (
+            isinstance(array, np.ndarray)
+            and not array.flags.writeable
+            and isinstance(type, TensorType)
+            and all(isinstance(d, int) for d in type.shape)
+            and check_argument(param.name, type, array, {}) is array
+        ):
+            yield index, array, type.dtype
+
+
 def raise_status(status: Any, messages: Sequence[str]) -> None:
     """The run-time error a status buffer records (slot 0: its code, 0 for none)."""
     if status[0]:
@@ -162,21 +185,8 @@ class NativeFunction:
         read-only array its parameter's check returned): a call given the same array object,
         with the same memory, shape and strides, reuses its check and its descriptor. Only
         statically shaped tensor parameters of a function without buffers are trusted."""
-        params = self.abi.params
-        if any(isinstance(p.type, BufferType) for p in params):
-            return
-        for index, param in enumerate(params):
-            array = values.get(param.name)
-            type = param.type
-            if (
-                not isinstance(array, np.ndarray)
-                or array.flags.writeable
-                or not isinstance(type, TensorType)
-                or not all(isinstance(d, int) for d in type.shape)
-                or check_argument(param.name, type, array, {}) is not array
-            ):
-                continue
-            storage = to_storage(array, type.dtype)
+        for index, array, dtype in trusted_arguments(self.abi, values):
+            storage = to_storage(array, dtype)
             structure = descriptor(storage)
             self._trusted[index] = (array, storage, structure, array_signature(array))
 
@@ -190,7 +200,9 @@ class NativeFunction:
         reused = {
             index: known
             for index, known in self._trusted.items()
-            if index < len(args) and args[index] is known[0] and known[3] == array_signature(known[0])
+            if index < len(args)
+            and args[index] is known[0]
+            and known[3] == array_signature(known[0])
         }
         sizes, held = bind_arguments(abi, args, reused)
         keep: list[Any] = []
