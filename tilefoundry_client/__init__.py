@@ -1,11 +1,13 @@
-"""The `tf-opt` and `tf-run` commands: a client of the resident server when there is one.
+"""The `tf-opt`, `tf-run` and `tf-tree` commands: for the first two, a client of the resident
+server when there is one; for all three, a Ctrl-C while they import is one line and exit 130,
+and a standard stream closed at start is held (`streams.py`) before anything is imported.
 
 When `TF_OPT_SERVER` names the Unix socket of a running `tilefoundry.tools.server` (lit starts
 one per run, `tests/filecheck/lit.cfg`), the command sends its argv, working directory,
 environment, `sys.path`, umask and resource limits, passes its standard input, output and
 error (SCM_RIGHTS), and exits as the server's fresh fork of a pristine, pre-imported parent
-exited: same bytes, same status. It imports only `os`, `socket` and `sys` (and `resource`),
-so that a RUN line costs a Python start-up, not the import of xDSL. Without the variable, or
+exited: same bytes, same status. It imports only the standard library (`os`, `socket`, `sys`,
+`resource`, `io`), so that a RUN line costs a Python start-up, not the import of xDSL. Without the variable, or
 when the server cannot be reached, is another user's, or declines the request (another
 installation, another interpreter environment), the tool runs in this process, as it always
 has:
@@ -27,8 +29,19 @@ from typing import NoReturn
 
 from tilefoundry_client.protocol import PROTOCOL, installation, peer_uid
 from tilefoundry_client.protocol import __version__ as __version__
+from tilefoundry_client.streams import hold_closed_streams
 
-__all__ = ["ENV", "PROTOCOL", "installation", "peer_uid", "request", "served", "tf_opt", "tf_run"]
+__all__ = [
+    "ENV",
+    "PROTOCOL",
+    "installation",
+    "peer_uid",
+    "request",
+    "served",
+    "tf_opt",
+    "tf_run",
+    "tf_tree",
+]
 
 ENV = "TF_OPT_SERVER"
 TOOLS = ("tf-opt", "tf-run")
@@ -131,7 +144,12 @@ def _exit(status: int) -> NoReturn:
 
 def _interrupted(tool: str) -> NoReturn:
     """Ctrl-C before the tool's own `main` could catch it (while importing): one line."""
-    sys.stderr.write(f"{tool}: interrupted\n")
+    if sys.stderr is not None:
+        try:
+            sys.stderr.write(f"{tool}: interrupted\n")
+            sys.stderr.flush()
+        except (OSError, ValueError):  # a closed or broken standard error: the status says it
+            pass
     os._exit(130)
 
 
@@ -141,6 +159,7 @@ def tf_opt() -> NoReturn:
         status = served("tf-opt")
         if status is not None:
             _exit(status)
+        hold_closed_streams()  # after `served`, which runs in-process when one is closed
         from tilefoundry.tools.tf_opt import entry
     except KeyboardInterrupt:
         _interrupted("tf-opt")
@@ -153,7 +172,18 @@ def tf_run() -> NoReturn:
         status = served("tf-run")
         if status is not None:
             _exit(status)
+        hold_closed_streams()
         from tilefoundry.tools.tf_run import main
     except KeyboardInterrupt:
         _interrupted("tf-run")
+    sys.exit(main())
+
+
+def tf_tree() -> NoReturn:
+    """The `tf-tree` command (never served: it is not run by lit's RUN lines in bulk)."""
+    try:
+        hold_closed_streams()
+        from tilefoundry.tools.tf_tree import main
+    except KeyboardInterrupt:
+        _interrupted("tf-tree")
     sys.exit(main())

@@ -22,6 +22,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "tilefoundry.ir.values",
             "tilefoundry.ir.text.irdl_syntax",
             "tilefoundry_client.protocol",  # the server's and the client's shared words
+            "tilefoundry_client.streams",  # standard streams closed at start: commands and mains
         ),
     ),
     (

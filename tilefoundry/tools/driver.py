@@ -7,7 +7,14 @@ import os
 import sys
 from collections.abc import Callable, Iterable
 
-from tilefoundry.tools.output import OutputClosed, OutputError, guarded_stdout
+from tilefoundry.tools.output import (
+    ErrorStreamFailed,
+    OutputClosed,
+    OutputError,
+    guarded_stderr,
+    guarded_stdout,
+)
+from tilefoundry_client.streams import hold_closed_streams
 
 __all__ = ["load_plugins", "tool_main"]
 
@@ -23,7 +30,25 @@ def tool_main(
     of `refusals`, or an `OutputError`) is one line `<prog>: error: <refusal_text>` and exit 1;
     a closed pipe (`| head -1`) a quiet exit 1; Ctrl-C `<prog>: interrupted` and exit 130; any other exception (a bug) one line
     `<prog>: internal error: ...` and exit 2. With TF_OPT_TRACEBACK set, a bug, or one of
-    `traced_refusals`, raises (its traceback) instead."""
+    `traced_refusals`, raises (its traceback) instead. A standard stream closed at start is
+    held first (`tilefoundry_client.streams`): a closed stdout fails the first write in one line
+    (`Bad file descriptor`), a closed stderr swallows what is written to it; a failed write to
+    stderr (full, or a pipe with no reader) ends the run with exit 1, nothing more said."""
+    hold_closed_streams()
+    try:
+        with guarded_stderr():
+            return _main(prog, run, refusals, refusal_text, traced_refusals)
+    except ErrorStreamFailed:
+        return 1
+
+
+def _main(
+    prog: str,
+    run: Callable[[], int],
+    refusals: tuple[type[Exception], ...],
+    refusal_text: Callable[[Exception], str],
+    traced_refusals: tuple[type[Exception], ...],
+) -> int:
     try:
         with guarded_stdout():  # a full or closed standard output: one line, or quiet
             return run()

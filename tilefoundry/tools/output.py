@@ -12,6 +12,10 @@
 - A write to standard output that fails is one line (`cannot write to standard output: No space
   left on device`); a closed pipe (EPIPE: `tf-opt big.mlir | head -1`) ends the run quietly,
   as Unix tools end theirs.
+- A write to standard error that fails (a full disk, `2>/dev/full`, a reader gone: `2>&1 | head
+  -1`) ends the run with exit 1 and nothing more said: nothing can be (`guarded_stderr`,
+  `ErrorStreamFailed`). mlir-opt exits 74 or 1 there; a closed standard error
+  (`2>&-`) is not a failure: it swallows what is written (`tilefoundry_client.streams`).
 
 ```python
 write_file("out.mlir", lambda stream: stream.write(text.encode()))   # OutputError on failure
@@ -31,8 +35,10 @@ from contextlib import contextmanager
 from typing import Any, BinaryIO, TextIO, cast
 
 __all__ = [
+    "ErrorStreamFailed",
     "OutputClosed",
     "OutputError",
+    "guarded_stderr",
     "guarded_stdout",
     "names_stdout",
     "write_file",
@@ -48,17 +54,27 @@ class OutputClosed(Exception):
     """Standard output is a closed pipe (EPIPE): the run ends quietly."""
 
 
-def _silence_stdout() -> None:
-    """Point standard output at the null device, so that what is still buffered in it is not
-    written again (and reported again) when the process exits."""
+class ErrorStreamFailed(BaseException):
+    """A write to standard error failed: the run ends with exit 1, saying nothing (it cannot).
+    A BaseException, as KeyboardInterrupt: no `except Exception` of a pass or of the pass
+    manager may turn it into a diagnostic, which would fail to be written in turn."""
+
+
+def _silence(stream: Any) -> None:
+    """Point `stream`'s descriptor at the null device, so that what is still buffered in it is
+    not written again (and reported again) when the process exits."""
     try:
         null = os.open(os.devnull, os.O_WRONLY)
         try:
-            os.dup2(null, sys.stdout.fileno())
+            os.dup2(null, stream.fileno())
         finally:
             os.close(null)
     except (OSError, ValueError):  # no file descriptor (a test's captured stream): nothing to do
         pass
+
+
+def _silence_stdout() -> None:
+    _silence(sys.stdout)
 
 
 def write_stdout(data: str | bytes) -> None:
@@ -92,6 +108,30 @@ class _GuardedStdout:
         return getattr(self._stream, name)
 
 
+class _GuardedStderr:
+    """Standard error whose failed `write` or `flush` raises `ErrorStreamFailed` (standard
+    error silenced first, so the exit is quiet)."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+
+    def _step(self, step: Callable[[], object]) -> object:
+        try:
+            return step()
+        except (OSError, ValueError):  # EPIPE, ENOSPC, EIO; a stream closed under us
+            _silence(self._stream)
+            raise ErrorStreamFailed from None
+
+    def write(self, text: str) -> int:
+        return cast(int, self._step(lambda: self._stream.write(text)))
+
+    def flush(self) -> None:
+        self._step(self._stream.flush)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
 def _guarded(step: Callable[[], object]) -> object:
     """`step()`, a failure to write to standard output raised as `OutputClosed` (a closed pipe)
     or `OutputError` (with standard output silenced either way)."""
@@ -117,6 +157,20 @@ def guarded_stdout() -> Iterator[None]:
         sys.stdout.flush()
     finally:
         sys.stdout = original
+
+
+@contextmanager
+def guarded_stderr() -> Iterator[None]:
+    """Within it, a failed write to `sys.stderr` raises `ErrorStreamFailed`, and it is flushed
+    at the end (so a failure is seen there, not at exit); restored afterwards."""
+    original = sys.stderr
+    guarded = _GuardedStderr(original)
+    sys.stderr = cast(TextIO, guarded)
+    try:
+        yield
+        guarded.flush()
+    finally:
+        sys.stderr = original
 
 
 def _failed(path: str, err: OSError) -> OutputError:

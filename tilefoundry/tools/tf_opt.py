@@ -43,8 +43,10 @@ from tilefoundry.ir.text.irdl_form import IRDLFormError
 from tilefoundry.ir.verify.verifier import OpVerifyError, verify_ir
 from tilefoundry.tools.driver import load_plugins
 from tilefoundry.tools.output import (
+    ErrorStreamFailed,
     OutputClosed,
     OutputError,
+    guarded_stderr,
     guarded_stdout,
     write_file,
     write_stdout,
@@ -513,6 +515,17 @@ def internal_error(err: Exception) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from tilefoundry_client.streams import hold_closed_streams
+
+    hold_closed_streams()  # a closed stdout: one line at the first write; a closed stderr: quiet
+    try:
+        with guarded_stderr():  # a failed write to stderr: exit 1, nothing more can be said
+            return _main(argv)
+    except ErrorStreamFailed:
+        return 1
+
+
+def _main(argv: Sequence[str] | None) -> int:
     try:
         with guarded_stdout():  # any print: a full or closed standard output is one line
             driver = TfOptMain(argv)
