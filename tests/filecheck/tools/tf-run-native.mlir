@@ -4,7 +4,6 @@
 // RUN: tf-run %s --dim n=3 --backend=native | filecheck %s
 // RUN: not tf-run %s --dump %t.d 2>&1 | filecheck %s --check-prefix=DUMP
 // RUN: tf-run %s --dim n=3 --backend=native --dump %t.dir > /dev/null && ls %t.dir | filecheck %s --check-prefix=FILES
-// Last: lit's builtin diff leaves the commands after it lit's own PYTHONPATH.
 // RUN: diff %t.interpreter %t.native
 
 // tf-run --backend=native: the function compiled by the native backend, its output the
