@@ -60,11 +60,15 @@ def test_the_catalogue_has_every_registered_op_and_alias() -> None:
         assert f"### `{entry.name}`" in markdown
 
 
-def test_the_ops_of_this_branch_document_their_fields() -> None:
+def test_every_op_documents_its_fields() -> None:
+    """Every op and alias of the library (the zoo's `tf.nn.conv`, `tf.nn.pool`,
+    `tf.tensor.topk` included) states its types, FLOPs and example: nothing in `--list-ops` or
+    docs/ops.md says "not documented" (issue 22: 15 of 49 did)."""
     missing = {e.name: e.missing for e in LIBRARY if e.missing}
-    assert {name: missing[name] for name in ON_THIS_BRANCH if name in missing} == {}, (
-        f"every op missing a docstring field: {missing}"
-    )
+    assert missing == {}, f"every op missing a docstring field: {missing}"
+    assert {"tf.nn.conv", "tf.nn.pool", "tf.tensor.topk"} <= {e.name for e in LIBRARY}
+    assert "not documented" not in describe_ops(LIBRARY)
+    assert "not documented" not in render(LIBRARY)
 
 
 @pytest.mark.parametrize("entry", [e for e in LIBRARY if e.example], ids=lambda e: e.name)
