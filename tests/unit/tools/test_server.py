@@ -40,6 +40,12 @@ CASES = [
     ("tf-opt <&-", 0),  # a closed stream: run in-process (the socket would take fd 0)
     ("tf-run <&-", 0),
     ("tf-opt tools/Inputs/add.mlir 2>&-", 0),
+    ("tf-opt tools/Inputs/add.mlir >&-", 0),  # closed stdout: one line, exit 1
+    ("tf-run tools/Inputs/add.mlir >&-", 0),
+    # a standard error that fails a write: exit 1 where something must go there
+    ("tf-opt dialects/tf/invalid.mlir --split-input-file 2>/dev/full", 1),
+    ("tf-opt ../../examples/kernel.mlir -p tf-analyze 2>/dev/full", 1),
+    ("tf-run tools/Inputs/add.mlir 2>/dev/full", 1),
     (
         "tf-opt dialects/tf/ops.mlir --split-input-file --print-op-generic | tf-opt --split-input-file",
         2,
