@@ -1,12 +1,14 @@
 """The tf-opt server (`tilefoundry/tools/server.py`, `tilefoundry_client`): every RUN-line shape
 of the lit suite gives the same stdout, stderr, exit status and output files served as run
 in-process; the server served each tool it was asked to (its log says so); nothing of one run
-reaches the next; a stale or refusing server leaves the tool to run in-process."""
+reaches the next; a stale or refusing server leaves the tool to run in-process; a Ctrl-C of a
+served run is one line and exit 130, as in-process."""
 
 from __future__ import annotations
 
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -177,3 +179,45 @@ def test_a_different_interpreter_environment_is_declined(
     assert [line.split()[0] for line in _served(log)[before:]] == ["declined"]
     assert declined == _run(command, tmp_path / "p", PYTHONWARNINGS="default")
     assert declined[0] == 0
+
+
+def _opened_by_a_reader(fifo: Path, proc: subprocess.Popen[bytes]) -> int:
+    """The FIFO's write end, once the tool has opened it to read its input: the tool is then
+    inside its `main`, waiting for the text."""
+    while True:
+        try:
+            return os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
+        except OSError:  # ENXIO: no reader yet
+            assert proc.poll() is None, proc.communicate()
+            time.sleep(0.02)
+
+
+@pytest.mark.parametrize("served", [True, False], ids=["served", "in-process"])
+@pytest.mark.parametrize("tool", ["tf-opt", "tf-run"])
+def test_ctrl_c_of_a_run_is_one_line_served_or_not(
+    server: tuple[str, Path], tmp_path: Path, tool: str, served: bool
+) -> None:
+    """Ctrl-C (SIGINT to the client, as a terminal sends it) while the run waits for its input:
+    served, the client passes it on and the fork says `<tool>: interrupted` and exits 130, as
+    the tool does in a process of its own."""
+    sock, log = server
+    fifo = tmp_path / "in.mlir"
+    os.mkfifo(fifo)
+    before = len(_served(log))
+    env = _env(**({"TF_OPT_SERVER": sock} if served else {}))
+    proc = subprocess.Popen(
+        [str(BIN / tool), str(fifo)],
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    writer = _opened_by_a_reader(fifo, proc)
+    try:
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=120)
+    finally:
+        os.close(writer)
+    assert (proc.returncode, err, out) == (130, f"{tool}: interrupted\n".encode(), b"")
+    lines = _served(log)[before:]
+    assert [line.split()[0] for line in lines] == (["served"] if served else [])
