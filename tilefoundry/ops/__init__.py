@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from tilefoundry.ir.algebra.op_registry import Op, schemas_defined_in
-from tilefoundry.ops.builders import alias_builder, call_surface, op_builder
+from tilefoundry.ops.builders import alias_builder, builder_name_of, call_surface, op_builder
 from tilefoundry.ops.conv import Conv, Pool, PoolKind, TopK
 from tilefoundry.ops.linalg import MatMul, Transpose
 from tilefoundry.ops.math import (
@@ -67,7 +67,7 @@ def _builders() -> dict[str, Any]:
         if op_class is None:
             name, builder = schema.name, alias_builder(schema)
         else:
-            name = op_class.builder_name or schema.name
+            name = builder_name_of(op_class)
             builder = op_builder(op_class, name)
         if name in found:
             raise ValueError(f"two builders of the op library are named '{name}'")
@@ -81,6 +81,20 @@ LIBRARY: tuple[type[Op], ...] = tuple(
 """The op classes of the library (each has a builder), in registry order."""
 
 BUILDERS = _builders()
+
+_ALIASED: dict[Op, str] = {}
+for _schema in reversed(schemas_defined_in(__name__)):
+    if _schema.op_class is None:
+        _ALIASED[_schema.builder()] = _schema.name
+del _schema
+
+
+def alias_of(op: Op) -> str | None:
+    """The name of the library's alias that builds exactly `op` (`Binary(kind=ADD)` -> `add`),
+    the first in registry order; None when no alias does."""
+    return _ALIASED.get(op)
+
+
 globals().update(BUILDERS)
 globals().update({op_class.__name__: op_class for op_class in LIBRARY})
 
@@ -124,6 +138,8 @@ __all__ = [
     "Unary",
     "UnaryKind",
     "Where",
+    "alias_of",
+    "builder_name_of",
     "call_surface",
 ]
 __all__ += [c.__name__ for c in LIBRARY if c.__name__ not in __all__]

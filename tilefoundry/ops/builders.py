@@ -25,7 +25,7 @@ from tilefoundry.dialects.tf.ops import CallOp
 from tilefoundry.ir.algebra.expr import Expr, check_expr
 from tilefoundry.ir.algebra.op_registry import Op, OpSchema, ParamDef, resolve_schema
 
-__all__ = ["alias_builder", "call_surface", "op_builder"]
+__all__ = ["alias_builder", "builder_name_of", "call_surface", "op_builder"]
 
 Builder = Callable[..., CallOp]
 
@@ -75,6 +75,12 @@ def _attribute_value(param: ParamDef, value: Any) -> Any:
         except TypeError:
             return value  # the Op refuses it, naming what it expects
     return value
+
+
+def builder_name_of(op_class: type[Op]) -> str:
+    """The name of an op class's builder: its `builder_name`, else its own name
+    (`tf.nn.softmax` -> `softmax`)."""
+    return op_class.builder_name or op_class.op_name.rsplit(".", 1)[-1]
 
 
 def op_builder(op_class: type[Op], name: str) -> Builder:
