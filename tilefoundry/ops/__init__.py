@@ -17,7 +17,7 @@ p = softmax(y, axis=-1)            # Call(Softmax(axis=-1), [y])
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tilefoundry.ir.algebra.op_registry import Op, schemas_defined_in
 from tilefoundry.ops.builders import alias_builder, builder_name_of, call_surface, op_builder
@@ -56,6 +56,9 @@ from tilefoundry.ops.tensor import (
     Slice,
     Where,
 )
+
+if TYPE_CHECKING:  # the builders' signatures, generated from the registry (`make dialects`)
+    from tilefoundry.ops._builders import *  # noqa: F403
 
 
 def _builders() -> dict[str, Any]:
@@ -146,14 +149,16 @@ __all__ += [c.__name__ for c in LIBRARY if c.__name__ not in __all__]
 __all__ += list(BUILDERS)
 
 
-def __getattr__(name: str) -> Any:
-    """A name the library does not have: AttributeError with the nearest builder or op class
-    (`ops.matmull`: did you mean 'matmul'?)."""
-    if name.startswith("_"):
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import difflib
+if not TYPE_CHECKING:  # a type checker sees the names above and the stub's, and no others
 
-    known = [*BUILDERS, *(c.__name__ for c in LIBRARY)]
-    close = difflib.get_close_matches(name, known, n=1)
-    guess = f"; did you mean '{close[0]}'?" if close else ""
-    raise AttributeError(f"module {__name__!r} has no op or builder {name!r}{guess}")
+    def __getattr__(name: str) -> Any:
+        """A name the library does not have: AttributeError with the nearest builder or op class
+        (`ops.matmull`: did you mean 'matmul'?)."""
+        if name.startswith("_"):
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        import difflib
+
+        known = [*BUILDERS, *(c.__name__ for c in LIBRARY)]
+        close = difflib.get_close_matches(name, known, n=1)
+        guess = f"; did you mean '{close[0]}'?" if close else ""
+        raise AttributeError(f"module {__name__!r} has no op or builder {name!r}{guess}")
