@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from tilefoundry.ir.algebra.op_registry import Op, schemas_defined_in
-from tilefoundry.ops.builders import alias_builder, builder_name_of, call_surface, op_builder
+from tilefoundry.ops.builders import builder_name_of, builders_of, call_surface
 from tilefoundry.ops.conv import Conv, Pool, PoolKind, TopK
 from tilefoundry.ops.linalg import MatMul, Transpose
 from tilefoundry.ops.math import (
@@ -61,29 +61,12 @@ if TYPE_CHECKING:  # the builders' signatures, generated from the registry (`mak
     from tilefoundry.ops._builders import *  # noqa: F403
 
 
-def _builders() -> dict[str, Any]:
-    """Every op's and alias's builder, by name, from the registry: the schemas of the modules of
-    this package (a name given twice is a bug of the library)."""
-    found: dict[str, Any] = {}
-    for schema in schemas_defined_in(__name__):
-        op_class = schema.op_class
-        if op_class is None:
-            name, builder = schema.name, alias_builder(schema)
-        else:
-            name = builder_name_of(op_class)
-            builder = op_builder(op_class, name)
-        if name in found:
-            raise ValueError(f"two builders of the op library are named '{name}'")
-        found[name] = builder
-    return found
-
-
 LIBRARY: tuple[type[Op], ...] = tuple(
     s.op_class for s in schemas_defined_in(__name__) if s.op_class is not None
 )
 """The op classes of the library (each has a builder), in registry order."""
 
-BUILDERS = _builders()
+BUILDERS = builders_of(__name__)
 
 _ALIASED: dict[Op, str] = {}
 for _schema in reversed(schemas_defined_in(__name__)):
@@ -143,6 +126,7 @@ __all__ = [
     "Where",
     "alias_of",
     "builder_name_of",
+    "builders_of",
     "call_surface",
 ]
 __all__ += [c.__name__ for c in LIBRARY if c.__name__ not in __all__]

@@ -26,7 +26,7 @@ import enum
 import inspect
 import sys
 import typing
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from tilefoundry.ir.algebra.op_registry import Op, OpSchema, ParamDef
@@ -123,51 +123,47 @@ def _parameters(signature: inspect.Signature, types: dict[str, str]) -> list[str
     return parts
 
 
-def _op_def(name: str, op_class: type[Op], imports: _Imports) -> str:
-    from tilefoundry import ops
-
-    signature = inspect.signature(ops.BUILDERS[name])
+def _op_def(
+    name: str, builder: Callable[..., object], op_class: type[Op], imports: _Imports
+) -> str:
+    signature = inspect.signature(builder)
     types = {p.name: "Expr" for p in op_class.input_params()}
     types.update({p.name: _attribute_type(p, imports) for p in op_class.attribute_params()})
     types["metadata"] = "Iterable[IRMetadata]"
     head = _wrapped(f"def {name}(", _parameters(signature, types), " -> CallOp:")
-    return f"{head}\n    {_doc(name)}\n"
+    return f"{head}\n    {_doc(builder)}\n"
 
 
-def _alias_def(schema: OpSchema) -> str:
+def _alias_def(schema: OpSchema, builder: Callable[..., object]) -> str:
     params = [f"{p.name}: Expr" for p in schema.input_params]
     params += ["/", "*", "metadata: Iterable[IRMetadata] = ..."]
     head = _wrapped(f"def {schema.name}(", params, " -> CallOp:")
-    return f"{head}\n    {_doc(schema.name)}\n"
+    return f"{head}\n    {_doc(builder)}\n"
 
 
-def _doc(name: str) -> str:
-    from tilefoundry import ops
-
-    doc = (ops.BUILDERS[name].__doc__ or "").replace("\\", "\\\\").replace('"""', '\\"\\"\\"')
+def _doc(builder: Callable[..., object]) -> str:
+    doc = (builder.__doc__ or "").replace("\\", "\\\\").replace('"""', '\\"\\"\\"')
     return f'"""{doc}"""'
 
 
-def render() -> str:
-    """The stub's text, from the registry's schemas of `tilefoundry.ops`."""
-    from tilefoundry import ops
+def render(package: str = "tilefoundry.ops") -> str:
+    """The stub's text, from the registry's schemas of the ops defined in `package` (the op
+    library's, by default; a library of ops gets its own the same way)."""
     from tilefoundry.ir.algebra.op_registry import schemas_defined_in
-    from tilefoundry.ops.builders import builder_name_of
+    from tilefoundry.ops.builders import builder_name_of, builders_of
 
+    builders = builders_of(package)
     imports = _Imports()
     defs: list[str] = []
     names: list[str] = []
-    for schema in schemas_defined_in(ops.__name__):
+    for schema in schemas_defined_in(package):
         if schema.op_class is None:
-            defs.append(_alias_def(schema))
+            defs.append(_alias_def(schema, builders[schema.name]))
             names.append(schema.name)
         else:
             name = builder_name_of(schema.op_class)
-            defs.append(_op_def(name, schema.op_class, imports))
-            names.append(name)
-    for op_class in ops.LIBRARY:
-        imports.name(op_class)
-        names.append(op_class.__name__)
+            defs.append(_op_def(name, builders[name], schema.op_class, imports))
+            names += [name, imports.name(schema.op_class)]
     lines = [
         _HEADER.rstrip("\n"),
         "",
