@@ -263,3 +263,25 @@ def test_the_scan_leaves_code_that_only_builds_ops() -> None:
         "y = em.call(ops.Binary(kind=ops.BinaryKind.ADD), a, b)\nATEN = {'aten.add': arith(ADD)}"
     )
     assert op_keyed_code(source, _op_vocabulary()) == []
+
+
+def test_builders_of_a_library_refuse_two_of_one_name() -> None:
+    def make(name: str) -> type[Op]:
+        namespace = {"__module__": "onedef_dupes", "builder_name": "same"}
+        namespace["input"] = ParamDef(kind="input", pattern=Tensor)
+        klass = type(name, (Op,), namespace)
+        return register_op(dialect="test", category="onedefdupes", name=name.lower())(klass)
+
+    make("First")
+    assert list(builders_of("onedef_dupes")) == ["same"]
+    make("Second")
+    with pytest.raises(ValueError, match="two builders of the op library are named 'same'"):
+        builders_of("onedef_dupes")
+
+
+def test_an_op_is_spelt_by_the_alias_that_builds_it() -> None:
+    assert library.alias_of(library.Binary(kind=library.BinaryKind.ADD)) == "add"
+    assert library.alias_of(library.Unary(kind=library.UnaryKind.EXP)) == "exp"
+    assert library.alias_of(library.Softmax(axis=-1)) is None
+    assert library.builder_name_of(library.ReduceSum) == "reduce_sum"
+    assert library.builder_name_of(library.MatMul) == "matmul"
