@@ -62,6 +62,7 @@ dialects: $(STAMP)
 	$(BIN)/python -m tilefoundry.tools.irdl_export
 	$(BIN)/python -m tilefoundry.tools.dialect_docs
 	$(BIN)/python -m tilefoundry.tools.op_docs
+	$(BIN)/python -m tilefoundry.tools.op_stubs
 
 ## Speed: the whole tool against xdsl-opt and mlir-opt, in-process scaling, the Python surface,
 ## bounded work on adversarial inputs, a lit RUN line's start-up (the tf-opt server), building,

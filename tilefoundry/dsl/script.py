@@ -26,6 +26,7 @@ than the script prints.
 
 from __future__ import annotations
 
+import ast
 import enum
 import keyword
 import linecache
@@ -60,28 +61,32 @@ from tilefoundry.dialects.tir import DispatchOp, EvaluateOp, LetOp, PrimFuncOp
 from tilefoundry.dialects.tir import ReturnOp as TirReturn
 from tilefoundry.dialects.tir import YieldOp as TirYield
 from tilefoundry.dsl.errors import DSLError
+from tilefoundry.dsl.expressions import BINARY_OPERATORS
 from tilefoundry.ir.algebra.expr import Var, check_var_name
 from tilefoundry.ir.algebra.op_registry import Op
 from tilefoundry.ir.algebra.patterns import DimVarRangePat
 from tilefoundry.module import Module
-from tilefoundry.ops.linalg import MatMul
-from tilefoundry.ops.math import Binary, BinaryKind, Unary, UnaryKind
 
 __all__ = ["ScriptError", "print_script"]
 
-_OPERATORS = {
-    BinaryKind.ADD: "+",
-    BinaryKind.SUB: "-",
-    BinaryKind.MUL: "*",
-    BinaryKind.DIV: "/",
-    BinaryKind.POW: "**",
-    BinaryKind.CMP_LT: "<",
-    BinaryKind.CMP_LE: "<=",
-    BinaryKind.CMP_GT: ">",
-    BinaryKind.CMP_GE: ">=",
-    BinaryKind.CMP_EQ: "==",
-    BinaryKind.CMP_NE: "!=",
+_SYMBOLS: dict[type[ast.AST], str] = {
+    ast.Add: "+",
+    ast.Sub: "-",
+    ast.Mult: "*",
+    ast.Div: "/",
+    ast.Pow: "**",
+    ast.MatMult: "@",
+    ast.Lt: "<",
+    ast.LtE: "<=",
+    ast.Gt: ">",
+    ast.GtE: ">=",
+    ast.Eq: "==",
+    ast.NotEq: "!=",
 }
+_INFIX = {name: _SYMBOLS[node] for node, name in BINARY_OPERATORS.items()}
+"""The builder each binary Python operator of the DSL calls, and the operator (`add`: `+`)."""
+_PREFIX = {"neg": "-"}
+"""The builder the DSL's unary minus calls."""
 
 _CONSTANT_LIMIT = 1 << 16
 """The largest constant (in elements) the script writes out as a Python list."""
@@ -620,19 +625,19 @@ class _Function:
         raise ValueError(f"'{op.name}' is not part of the DSL")
 
     def op_call(self, target: Op, args: list[str], operators: bool = True) -> str:
-        if isinstance(target, Binary) and len(args) == 2:
-            kind = cast(BinaryKind, target.attrs["kind"])
-            if kind in _OPERATORS and operators:
-                return f"({args[0]} {_OPERATORS[kind]} {args[1]})"
-            return f"ops.{kind.value}({args[0]}, {args[1]})"
-        if isinstance(target, Unary) and len(args) == 1:
-            unary = cast(UnaryKind, target.attrs["kind"])
-            if unary is UnaryKind.NEG and operators:
-                return f"(-{args[0]})"
-            return f"ops.{unary.value}({args[0]})"
-        if isinstance(target, MatMul) and len(args) == 2:
-            return f"({args[0]} @ {args[1]})" if operators else f"ops.matmul({args[0]}, {args[1]})"
-        return f"{self.script.op(target)}({', '.join(args)})"
+        """A call of an op: the Python operator the DSL reads as it (`(a + b)`), or the builder
+        that makes exactly this op from the arguments alone (an alias, `ops.exp(a)`), else the op
+        built from its attributes and called (`ops.Softmax(axis=-1)(a)`)."""
+        name = ops.alias_of(target)
+        if name is None and not target.attrs and ops.builder_name_of(type(target)) in _INFIX:
+            name = ops.builder_name_of(type(target))
+        if name is None:
+            return f"{self.script.op(target)}({', '.join(args)})"
+        if operators and len(args) == 2 and name in _INFIX:
+            return f"({args[0]} {_INFIX[name]} {args[1]})"
+        if operators and len(args) == 1 and name in _PREFIX:
+            return f"({_PREFIX[name]}{args[0]})"
+        return f"ops.{name}({', '.join(args)})"
 
     def symbol(self, ref: SymbolRefAttr) -> str:
         parts = [ref.root_reference.data, *(r.data for r in ref.nested_references)]

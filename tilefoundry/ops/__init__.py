@@ -17,10 +17,10 @@ p = softmax(y, axis=-1)            # Call(Softmax(axis=-1), [y])
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tilefoundry.ir.algebra.op_registry import Op, schemas_defined_in
-from tilefoundry.ops.builders import alias_builder, call_surface, op_builder
+from tilefoundry.ops.builders import builder_name_of, builders_of, call_surface
 from tilefoundry.ops.conv import Conv, Pool, PoolKind, TopK
 from tilefoundry.ops.linalg import MatMul, Transpose
 from tilefoundry.ops.math import (
@@ -57,22 +57,8 @@ from tilefoundry.ops.tensor import (
     Where,
 )
 
-
-def _builders() -> dict[str, Any]:
-    """Every op's and alias's builder, by name, from the registry: the schemas of the modules of
-    this package (a name given twice is a bug of the library)."""
-    found: dict[str, Any] = {}
-    for schema in schemas_defined_in(__name__):
-        op_class = schema.op_class
-        if op_class is None:
-            name, builder = schema.name, alias_builder(schema)
-        else:
-            name = op_class.builder_name or schema.name
-            builder = op_builder(op_class, name)
-        if name in found:
-            raise ValueError(f"two builders of the op library are named '{name}'")
-        found[name] = builder
-    return found
+if TYPE_CHECKING:  # the builders' signatures, generated from the registry (`make dialects`)
+    from tilefoundry.ops._builders import *  # noqa: F403
 
 
 LIBRARY: tuple[type[Op], ...] = tuple(
@@ -80,7 +66,21 @@ LIBRARY: tuple[type[Op], ...] = tuple(
 )
 """The op classes of the library (each has a builder), in registry order."""
 
-BUILDERS = _builders()
+BUILDERS = builders_of(__name__)
+
+_ALIASED: dict[Op, str] = {}
+for _schema in reversed(schemas_defined_in(__name__)):
+    if _schema.op_class is None:
+        _ALIASED[_schema.builder()] = _schema.name
+del _schema
+
+
+def alias_of(op: Op) -> str | None:
+    """The name of the library's alias that builds exactly `op` (`Binary(kind=ADD)` -> `add`),
+    the first in registry order; None when no alias does."""
+    return _ALIASED.get(op)
+
+
 globals().update(BUILDERS)
 globals().update({op_class.__name__: op_class for op_class in LIBRARY})
 
@@ -124,20 +124,25 @@ __all__ = [
     "Unary",
     "UnaryKind",
     "Where",
+    "alias_of",
+    "builder_name_of",
+    "builders_of",
     "call_surface",
 ]
 __all__ += [c.__name__ for c in LIBRARY if c.__name__ not in __all__]
 __all__ += list(BUILDERS)
 
 
-def __getattr__(name: str) -> Any:
-    """A name the library does not have: AttributeError with the nearest builder or op class
-    (`ops.matmull`: did you mean 'matmul'?)."""
-    if name.startswith("_"):
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import difflib
+if not TYPE_CHECKING:  # a type checker sees the names above and the stub's, and no others
 
-    known = [*BUILDERS, *(c.__name__ for c in LIBRARY)]
-    close = difflib.get_close_matches(name, known, n=1)
-    guess = f"; did you mean '{close[0]}'?" if close else ""
-    raise AttributeError(f"module {__name__!r} has no op or builder {name!r}{guess}")
+    def __getattr__(name: str) -> Any:
+        """A name the library does not have: AttributeError with the nearest builder or op class
+        (`ops.matmull`: did you mean 'matmul'?)."""
+        if name.startswith("_"):
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        import difflib
+
+        known = [*BUILDERS, *(c.__name__ for c in LIBRARY)]
+        close = difflib.get_close_matches(name, known, n=1)
+        guess = f"; did you mean '{close[0]}'?" if close else ""
+        raise AttributeError(f"module {__name__!r} has no op or builder {name!r}{guess}")

@@ -23,9 +23,15 @@ from typing import Any
 from tilefoundry.dialects.tf.metadata import IRMetadata
 from tilefoundry.dialects.tf.ops import CallOp
 from tilefoundry.ir.algebra.expr import Expr, check_expr
-from tilefoundry.ir.algebra.op_registry import Op, OpSchema, ParamDef, resolve_schema
+from tilefoundry.ir.algebra.op_registry import (
+    Op,
+    OpSchema,
+    ParamDef,
+    resolve_schema,
+    schemas_defined_in,
+)
 
-__all__ = ["alias_builder", "call_surface", "op_builder"]
+__all__ = ["alias_builder", "builder_name_of", "builders_of", "call_surface", "op_builder"]
 
 Builder = Callable[..., CallOp]
 
@@ -77,6 +83,12 @@ def _attribute_value(param: ParamDef, value: Any) -> Any:
     return value
 
 
+def builder_name_of(op_class: type[Op]) -> str:
+    """The name of an op class's builder: its `builder_name`, else its own name
+    (`tf.nn.softmax` -> `softmax`)."""
+    return op_class.builder_name or op_class.op_name.rsplit(".", 1)[-1]
+
+
 def op_builder(op_class: type[Op], name: str) -> Builder:
     """The builder `name(*inputs, *attributes, metadata=())` of an op class."""
     inputs, attributes = op_class.input_params(), op_class.attribute_params()
@@ -116,3 +128,21 @@ def alias_builder(schema: OpSchema) -> Builder:
         f"`Call` of the `{name}` alias (dialect {schema.dialect}, category {schema.category})."
     )
     return build
+
+
+def builders_of(package: str) -> dict[str, Builder]:
+    """Every builder of the ops and aliases defined in `package` (a module or a package and the
+    modules under it), by name: what `tilefoundry.ops` exports for its own, and what a library
+    of ops gets for its own the same way. Two builders of one name are refused."""
+    found: dict[str, Builder] = {}
+    for schema in schemas_defined_in(package):
+        op_class = schema.op_class
+        if op_class is None:
+            name, builder = schema.name, alias_builder(schema)
+        else:
+            name = builder_name_of(op_class)
+            builder = op_builder(op_class, name)
+        if name in found:
+            raise ValueError(f"two builders of the op library are named '{name}'")
+        found[name] = builder
+    return found

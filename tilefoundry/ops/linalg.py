@@ -155,6 +155,26 @@ class Transpose(Op):
                 return inner[1].args_[0]
         return None
 
+    def canonicalize(
+        self, args: Sequence[SSAValue], result: IRType
+    ) -> tuple[Op, Sequence[SSAValue]] | None:
+        """Two transposes in a row are one, with the composed permutation:
+        `transpose(transpose(x, p), q)` is `transpose(x, [p[i] for i in q])` (one that undoes
+        the other folds to `x`, in `fold`).
+
+        ```mlir
+        // before
+        %t = tf.call tf.linalg.transpose<perm = [1, 2, 0]>(%a) : (tensor<2x3x4xf32>) -> tensor<3x4x2xf32>
+        %u = tf.call tf.linalg.transpose<perm = [1, 2, 0]>(%t) : (tensor<3x4x2xf32>) -> tensor<4x2x3xf32>
+        // after
+        %u = tf.call tf.linalg.transpose<perm = [2, 0, 1]>(%a) : (tensor<2x3x4xf32>) -> tensor<4x2x3xf32>
+        ```
+        """
+        inner = defining_call(args[0])
+        if inner is None or not isinstance(first := inner[0], Transpose):
+            return None  # an op of no operand, tensor.full, included
+        return Transpose(perm=tuple(first.perm[p] for p in self.perm)), (inner[1].args_[0],)
+
     def exact_integers(self, arrays: Sequence[Any], value: Any) -> bool | None:
         """It moves values: nothing to overflow."""
         return True

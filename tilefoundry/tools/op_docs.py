@@ -4,8 +4,9 @@
 
 Everything is read from the registry (`op_schemas()`) and the op classes, so an op documents
 itself where it is defined: its ParamDefs (inputs with their patterns and effects, attributes
-with their types and defaults), whether it is pure and whether it folds (it overrides
-`Op.fold`; the words are `fold`'s docstring), and three fields of its class docstring:
+with their types and defaults), whether it is pure, whether it folds (it overrides
+`Op.fold`; the words are `fold`'s docstring) and canonicalizes (`Op.canonicalize`, likewise),
+and three fields of its class docstring:
 
 ```python
 @register_op(category="math")
@@ -136,6 +137,8 @@ class OpEntry:
     """The fold's words, None when the op does not fold."""
     missing: tuple[str, ...]
     """The docstring fields (`FIELDS`) the op class does not have."""
+    canonicalizes: str | None = None
+    """The words of its `canonicalize` hook, None when it has none."""
 
     @property
     def name(self) -> str:
@@ -156,6 +159,10 @@ def _op_entry(schema: OpSchema) -> OpEntry:
     if _overrides(op_class, "fold"):
         words = " ".join(_paragraphs(op_class.fold.__doc__)[:1])
         folds = f"yes: {words}" if words else "yes"
+    canonicalizes = None
+    if _overrides(op_class, "canonicalize"):
+        words = " ".join(_paragraphs(op_class.canonicalize.__doc__)[:1])
+        canonicalizes = f"yes: {words}" if words else "yes"
     paragraphs = [s for s in map(_summary, _paragraphs(op_class.__doc__)) if s]
     return OpEntry(
         schema,
@@ -166,6 +173,7 @@ def _op_entry(schema: OpSchema) -> OpEntry:
         fields["FLOPs"],
         folds,
         tuple(field for field, value in fields.items() if value is None),
+        canonicalizes,
     )
 
 
@@ -291,6 +299,8 @@ def _facts(entry: OpEntry, code: Callable[[str], str] = _plain) -> list[tuple[st
         facts.append(("types", entry.types or _missing_text(entry, "Types")))
         facts.append(("flops", _flops_text(entry)))
         facts.append(("folds", entry.folds or "no"))
+        if entry.canonicalizes is not None:
+            facts.append(("canonicalizes", entry.canonicalizes))
         pure = "yes" if op_class.pure else "no (a call of it has effects)"
         facts.append(("pure", pure))
     facts.append(("example", entry.example or _missing_text(entry, "example")))

@@ -7,7 +7,8 @@ through their `Canonicalization` trait), and the constant folder they share with
   not one to bake in (`fold_exactness`: an inf or a NaN, integer overflow, an integer division by
   zero, a negative integer power, a cast into an integer type that changes a value, a call on an
   empty tensor) or is larger than `max_elements`;
-- two `tf.call`s of `tf.linalg.transpose` in a row are one, with the composed permutation;
+- a `tf.call` becomes the simpler call its Op's `canonicalize` hook names (two `tf.call`s of
+  `tf.linalg.transpose` in a row are one, with the composed permutation: `Transpose.canonicalize`);
 - a `tir.let` whose body only yields a value of the enclosing body is that value.
 
 The identities (`x * 1`, `cast` to the same dtype, `tuple_get_item(tuple(...))`, ...) are the
@@ -37,19 +38,19 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 
+from tilefoundry.diagnostics import VerifyError
 from tilefoundry.dialects.tf.dense import array_to_dense, dense_to_array, numpy_dtype
 from tilefoundry.dialects.tf.op_attr import OpAttr, attr_to_op
-from tilefoundry.dialects.tf.ops import CallOp, ConstantOp, constant_value, defining_call
+from tilefoundry.dialects.tf.ops import CallOp, ConstantOp, arg_expr, constant_value
 from tilefoundry.dialects.tf.types import TensorType, from_attr
 from tilefoundry.dialects.tir import LetOp, YieldOp
 from tilefoundry.ir.algebra.expr import dominates, is_defined_within, source_metadata
-from tilefoundry.ir.algebra.op_registry import Op
-from tilefoundry.ops.linalg import Transpose
+from tilefoundry.ir.algebra.op_registry import Op, typeinfer
 from tilefoundry.transforms.fold_exactness import exact_result
 
 __all__ = [
     "DEFAULT_MAX_ELEMENTS",
-    "ComposeTransposes",
+    "CanonicalizeCall",
     "FoldConstantCall",
     "ForwardLetValue",
     "canonicalization_patterns",
@@ -111,27 +112,33 @@ class FoldConstantCall(RewritePattern):
         rewriter.replace(op, folded)
 
 
-class ComposeTransposes(RewritePattern):
-    """`transpose(transpose(x, p), q)` is `transpose(x, p∘q)` (one that undoes the other folds
-    to `x` through `Transpose.fold`)."""
+class CanonicalizeCall(RewritePattern):
+    """A pure op call becomes the simpler call its Op's `canonicalize` hook names (each op's
+    canonicalization rule is on its class: `Transpose.canonicalize` composes two transposes),
+    when the new call's operands are visible at the call and its type is the call's."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: CallOp, rewriter: PatternRewriter) -> None:
-        outer = defining = None
-        if op.is_pure_value_call() and op.args_:
-            outer = _op_of(op)
-            defining = defining_call(op.args_[0])
-        if not isinstance(outer, Transpose) or defining is None:
+        if not op.is_pure_value_call():
             return
-        inner, inner_call = defining
-        if not isinstance(inner, Transpose):  # an op of no operand, tensor.full, included
+        target = _op_of(op)
+        if not isinstance(target, Op):
             return
-        source = inner_call.args_[0]
-        if not dominates(source, op):
+        result = from_attr(op.results[0].type)
+        found = target.canonicalize(tuple(op.args_), result)
+        if found is None:
             return
-        perm = tuple(inner.perm[p] for p in outer.perm)
-        composed = CallOp(Transpose(perm=perm), [inner_call.args[0]], metadata=source_metadata(op))
-        rewriter.replace(op, composed)
+        new_op, operands = found
+        if not all(v in op.operands or dominates(v, op) for v in operands):
+            return
+        try:
+            same_type = typeinfer(new_op, [from_attr(v.type) for v in operands]) == result
+        except VerifyError:
+            same_type = False
+        if not same_type:
+            return
+        simpler = CallOp(new_op, [arg_expr(v) for v in operands], metadata=source_metadata(op))
+        rewriter.replace(op, simpler)
 
 
 def _op_of(call: CallOp) -> object:
@@ -155,7 +162,7 @@ class ForwardLetValue(RewritePattern):
 
 def simplification_patterns() -> Mapping[str, Sequence[RewritePattern]]:
     """The patterns that rewrite without computing literals (`tf-simplify`)."""
-    return {"tf.call": (ComposeTransposes(),), "tir.let": (ForwardLetValue(),)}
+    return {"tf.call": (CanonicalizeCall(),), "tir.let": (ForwardLetValue(),)}
 
 
 def canonicalization_patterns() -> Mapping[str, Sequence[RewritePattern]]:

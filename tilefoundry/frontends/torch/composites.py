@@ -52,6 +52,13 @@ def reduction(op_class: type[Op]) -> Handler:
     return handle
 
 
+def decomposed(em: Emitter, node: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
+    """The rule of an ATen op that torch's own decomposition replaces before the import (the
+    importer asks torch for exactly the rows of the table that have this rule: `importer.lower`),
+    so no call of it is left to map."""
+    raise TorchImportError("torch's decomposition of it did not apply before the import")
+
+
 def cumsum(em: Emitter, node: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
     x, axis = args[0], args[1]
     out = em.out_type(node)

@@ -17,6 +17,7 @@ from tilefoundry.dialects.tf.metadata import BindingMetadata
 from tilefoundry.dialects.tf.ops import CallOp, ConstantOp, TupleOp
 from tilefoundry.dialects.tf.target import Topology
 from tilefoundry.dialects.tf.types import DimVar
+from tilefoundry.frontends.torch.composites import decomposed
 from tilefoundry.frontends.torch.emitter import Emitter
 from tilefoundry.frontends.torch.errors import TorchImportError, missing_ops, source_line
 from tilefoundry.frontends.torch.fx_sources import forgetting_fx_sources
@@ -100,9 +101,16 @@ def from_exported_program(
         )
 
 
-DECOMPOSED = ("lstm", "gru", "rnn_tanh", "rnn_relu")
-"""The ATen ops (their `.input` overloads) torch's own decompositions replace (exactly: the recurrent layers are their
-cells' linears, sigmoids and tanhs, step by step)."""
+DECOMPOSED = tuple(name for name, rule in ATEN.items() if rule is decomposed)
+"""The ATen ops torch's own decompositions replace (exactly: the recurrent layers are their
+cells' linears, sigmoids and tanhs, step by step): the rows of the table whose rule is
+`decomposed` (`aten.lstm.input`, ...)."""
+
+
+def _overload(torch: Any, name: str) -> Any:
+    """The ATen overload an `aten.<op>.<overload>` row names (`torch.ops.aten.lstm.input`)."""
+    _, op, overload = name.split(".")
+    return getattr(getattr(torch.ops.aten, op), overload)
 
 
 def lower(ep: Any) -> tuple[Any, Any]:
@@ -112,7 +120,7 @@ def lower(ep: Any) -> tuple[Any, Any]:
     import torch
     from torch._decomp import get_decompositions
 
-    table = get_decompositions([getattr(torch.ops.aten, op).input for op in DECOMPOSED])
+    table = get_decompositions([_overload(torch, name) for name in DECOMPOSED])
     with warnings.catch_warnings():
         # torch 2.13 warns about its own pytree internals while copying the program
         warnings.filterwarnings("ignore", message=".*LeafSpec.*", category=FutureWarning)

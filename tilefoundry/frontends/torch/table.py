@@ -4,7 +4,8 @@ rule that maps it onto registered ops (`elementwise.py`, `shapes.py`, `composite
 A row is `"aten.<op>.<overload>": rule`, where a rule is a `Handler` (`emitter.py`): a rule
 factory with the op or kind it maps to (`arith(BinaryKind.ADD)`, `elementwise(Unary(...))`,
 `reduction(ReduceSum)`), or a rule of its own for an op that maps to several ops or reads its
-attributes from the arguments (`linear`, `layer_norm`, `sdpa`). Adding an ATen op is one row
+attributes from the arguments (`linear`, `layer_norm`, `sdpa`), or `decomposed` for an op that
+torch's own decomposition replaces before the import (the importer asks torch for exactly those). Adding an ATen op is one row
 (and a rule, when no existing one fits). docs/frontends.md lists what each maps to.
 """
 
@@ -33,6 +34,12 @@ MAX, MIN = BinaryKind.MAX, BinaryKind.MIN
 AND, OR, XOR = LogicalKind.AND, LogicalKind.OR, LogicalKind.XOR
 
 ATEN: dict[str, Handler] = {
+    # -- replaced by torch's own decompositions before the import (the recurrent layers are
+    #    their cells' linears, sigmoids and tanhs, step by step)
+    "aten.lstm.input": c.decomposed,
+    "aten.gru.input": c.decomposed,
+    "aten.rnn_tanh.input": c.decomposed,
+    "aten.rnn_relu.input": c.decomposed,
     # -- arithmetic: the result dtype is torch's, each operand cast or made a literal of it
     "aten.add.Tensor": e.arith(ADD),
     "aten.add.Scalar": e.arith(ADD),

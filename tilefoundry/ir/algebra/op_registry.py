@@ -53,7 +53,6 @@ __all__ = [
     "first_op_class",
     "lookup_op_class",
     "op_schemas",
-    "op_table_decorator",
     "register_alias",
     "register_op",
     "schemas_defined_in",
@@ -319,6 +318,18 @@ class Op:
         call). The canonicalizer replaces the call's uses with it."""
         return None
 
+    def canonicalize(
+        self, args: Sequence[SSAValue], result: IRType
+    ) -> tuple[Op, Sequence[SSAValue]] | None:
+        """A simpler call that computes the same result, as its Op and its operands, or None
+        (the op's canonicalization pattern, MLIR's `getCanonicalizationPatterns`).
+
+        Unlike `fold`, the answer is a new call: `canonicalize` (and `tf-simplify`) build it,
+        with the call's binding and source span, when its operands are visible at the call and
+        its type is the call's, and replace the call with it. It must not change the IR.
+        `transpose(transpose(x, p), q)` is `transpose(x, p∘q)` so (`Transpose.canonicalize`)."""
+        return None
+
     def flops(self, arg_types: Sequence[IRType], result: IRType) -> int:
         """The floating-point operations of one call on arguments of these static types (what
         `tf-analyze` counts): 0 unless the Op says otherwise."""
@@ -463,25 +474,6 @@ def register_op(
         return klass
 
     return register if cls is None else register(cls)
-
-
-ImplT = TypeVar("ImplT")
-
-
-def op_table_decorator(
-    table: dict[type[Op], ImplT],
-) -> Callable[[type[Op]], Callable[[ImplT], ImplT]]:
-    """The decorator of a table keyed by op class: `@decorator(OpClass)` on a function records
-    it as `table[OpClass]` (the interpreter's references, the folder's exactness checks)."""
-
-    def for_op(op_class: type[Op]) -> Callable[[ImplT], ImplT]:
-        def record(impl: ImplT) -> ImplT:
-            table[op_class] = impl
-            return impl
-
-        return record
-
-    return for_op
 
 
 def register_alias(
