@@ -204,6 +204,7 @@ def time_stage(stage: str, text: str, repeat: int) -> float:
     from tilefoundry.ir.text.asm import TFPrinter
     from tilefoundry.ir.verify.verifier import verify_ir
     from tilefoundry.transforms import PASSES
+    from tilefoundry.transforms.instrumentation import standard_instrumentations
     from tilefoundry.transforms.pass_manager import parse_pipeline
 
     best = float("inf")
@@ -227,7 +228,7 @@ def time_stage(stage: str, text: str, repeat: int) -> float:
             ctx = make_context()
             started = time.process_time()
             with _paused():  # as tf-opt runs a pipeline
-                pipeline.run(ctx, module)
+                pipeline.run(ctx, module, standard_instrumentations(verify=False))
         best = min(best, time.process_time() - started)
         del module
     return best

@@ -21,7 +21,8 @@ from tilefoundry.context import make_context
 from tilefoundry.dialects.tf.module import ModuleOp
 from tilefoundry.module import Module
 from tilefoundry.transforms import PASSES
-from tilefoundry.transforms.pass_manager import OutputVerifier, parse_pipeline
+from tilefoundry.transforms.instrumentation import standard_instrumentations
+from tilefoundry.transforms.pass_manager import parse_pipeline
 
 __all__ = ["run_passes"]
 
@@ -35,9 +36,7 @@ def run_passes(module: Module, pipeline: str) -> Module:
     built = parse_pipeline(pipeline, PASSES)
     copy = module.cloned()
     holder = BuiltinModuleOp([copy.module_op])
-    verifier = OutputVerifier(holder)
-    built.run(make_context(), holder, verifier.after)
-    verifier.finish()
+    built.run(make_context(), holder, standard_instrumentations())
     (root,) = [op for op in holder.body.block.ops if isinstance(op, ModuleOp)]
     holder.body.block.detach_op(root)
     return Module.of(root)

@@ -351,10 +351,17 @@ class TfOptMain:
     def _run_pipeline(self, pipeline: Pipeline, module: ModuleOp, implicit: bool) -> None:
         """Run the pipeline, verifying after every pass (and timing, printing between and
         around passes on stderr, as mlir-opt's `--mlir-print-ir-*`). After a pass, the op it ran
-        on is verified, as MLIR does; after a pipeline that nested, the whole input once more."""
-        from tilefoundry.transforms.pass_manager import OutputVerifier
+        on is verified, as MLIR does; after a pipeline that nested, the whole input once more.
+        Each is an instrumentation of the run (`transforms/instrumentation.py`), outermost
+        first: the dumps, the verification, the pass timer, the house's own."""
+        from tilefoundry.transforms.instrumentation import (
+            CostFreshness,
+            EffectSummaries,
+            OutputVerification,
+            PassHooks,
+            PassInstrumentation,
+        )
 
-        verifier = OutputVerifier(module)
         total = len(pipeline.passes)
         done = 0
         started = time.perf_counter()
@@ -364,7 +371,7 @@ class TfOptMain:
         running: tuple[ModulePass, Operation] | None = None
 
         def before_pass(module_pass: ModulePass, anchor: Operation) -> None:
-            nonlocal before_text, running, started
+            nonlocal before_text, running
             running = (module_pass, anchor)
             text = None
             if args.mlir_print_ir_before_all or module_pass.name in self.dump_before:
@@ -372,19 +379,21 @@ class TfOptMain:
                 self._dump("Before", module_pass, text)
             if after_change:
                 before_text = text or self._anchor_text(anchor, module, implicit)
+
+        def start_timer(module_pass: ModulePass, anchor: Operation) -> None:
+            nonlocal started
             started = time.perf_counter()
 
-        def after_pass(module_pass: ModulePass, anchor: Operation) -> None:
-            nonlocal done, started
-            done += 1
+        def stop_timer(module_pass: ModulePass, anchor: Operation) -> None:
             elapsed = time.perf_counter() - started
             if self.timing is not None:
                 self.timing.add(f"pass {module_pass.name}", elapsed)
             if self.args.time_passes:
                 print(f"Pass {module_pass.name} took {elapsed} seconds", file=sys.stderr)
-            if not self.args.disable_verify and self.args.verify_each:
-                with self._timed("verify"):
-                    verifier.after(module_pass, anchor)
+
+        def after_pass(module_pass: ModulePass, anchor: Operation) -> None:
+            nonlocal done
+            done += 1
             named = module_pass.name in self.dump_after
             if args.mlir_print_ir_after_all or named or after_change:
                 text = self._anchor_text(anchor, module, implicit)
@@ -394,13 +403,13 @@ class TfOptMain:
                 sys.stderr.write(
                     f"// IR after {module_pass.name}:\n{self._print(module, implicit)}\n"
                 )
-            started = time.perf_counter()
 
+        instrumentations: list[PassInstrumentation] = [PassHooks(before_pass, after_pass)]
+        if not self.args.disable_verify and self.args.verify_each:
+            instrumentations.append(OutputVerification(timed=lambda: self._timed("verify")))
+        instrumentations += [PassHooks(start_timer, stop_timer), EffectSummaries(), CostFreshness()]
         try:
-            pipeline.run(self.ctx, module, after_pass, before_pass)
-            if verifier.last_nested is not None:
-                with self._timed("verify"):
-                    verifier.finish()
+            pipeline.run(self.ctx, module, instrumentations)
         except Exception:
             if args.mlir_print_ir_after_failure and running is not None:
                 failed_pass, anchor = running

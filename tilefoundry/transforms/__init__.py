@@ -1,7 +1,8 @@
 """The pass registry: kebab-case name -> lazy loader, one pass per file (`tf_fold_constants.py`
 is `tf-fold-constants`), and the pass manager that runs pipelines of them
-(`tilefoundry.transforms.pass_manager`). `canonicalize`, `cse` and `dce` are xDSL's, run on any
-anchor op."""
+(`tilefoundry.transforms.pass_manager`), with the instrumentations run around each pass
+(`tilefoundry.transforms.instrumentation`). `canonicalize`, `cse` and `dce` run xDSL's rewrites
+on any anchor op."""
 
 from __future__ import annotations
 

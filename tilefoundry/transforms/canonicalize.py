@@ -21,28 +21,27 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.ir import Operation
+from xdsl.ir import Region
 from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriteWalker
-from xdsl.transforms.canonicalize import CanonicalizationRewritePattern, CanonicalizePass
+from xdsl.transforms.canonicalize import CanonicalizationRewritePattern
 from xdsl.transforms.dead_code_elimination import region_dce
+
+from tilefoundry.transforms.pass_base import RegionPass
 
 __all__ = ["Canonicalize"]
 
 
 @dataclass(frozen=True)
-class Canonicalize(CanonicalizePass):
+class Canonicalize(RegionPass):
     """Canonicalize every region of the anchor op (see the module docstring).
 
-    Not xDSL's class itself: its `apply` works on `op.body` only, where MLIR's pass works on
-    every region of the anchor op (a `hir.func`'s `variants` too). It runs on any anchor op
-    (`pass_base.FOREIGN_ANCHORS`)."""
+    Not xDSL's pass: its `apply` works on `op.body` only, where MLIR's pass works on every
+    region of the anchor op (a `hir.func`'s `variants` too)."""
 
     name = "canonicalize"
 
-    def apply(self, ctx: Context, op: Operation) -> None:
+    def run_on_region(self, ctx: Context, region: Region) -> None:
         pattern = GreedyRewritePatternApplier(
             [CanonicalizationRewritePattern()], ctx=ctx, folding_enabled=True
         )
-        walker = PatternRewriteWalker(pattern, post_walk_func=region_dce)
-        for region in op.regions:
-            walker.rewrite_region(region)
+        PatternRewriteWalker(pattern, post_walk_func=region_dce).rewrite_region(region)

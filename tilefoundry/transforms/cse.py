@@ -46,12 +46,11 @@ from xdsl.traits import (
     is_side_effect_free,
     only_has_effect,
 )
-from xdsl.transforms.common_subexpression_elimination import (
-    CommonSubexpressionElimination as XdslCse,
-)
 from xdsl.transforms.dead_code_elimination import is_trivially_dead
 
-__all__ = ["CommonSubexpressionElimination", "Cse", "CseDriver", "cse"]
+from tilefoundry.transforms.pass_base import ANY_OP, Anchors, TFPass
+
+__all__ = ["CommonSubexpressionElimination", "Cse", "CseCounts", "CseDriver", "cse"]
 
 
 def _region_hash(op: Operation) -> int:
@@ -84,15 +83,26 @@ def _region_hash(op: Operation) -> int:
     return hash(tuple(parts))
 
 
+@dataclass
+class CseCounts:
+    """A count of a driver's work, for tests (given to `cse` / `CseDriver`)."""
+
+    scanned: int = 0
+    """Ops looked at by the searches for a write between two reads."""
+    comparisons: int = 0
+    """Pairs of ops compared in full because their keys' hashes matched."""
+
+
 class OpKey:
     """An op as a key of the table of known ops: equal when xDSL's `OperationInfo` says so (name,
     attributes, properties, operands, result types, structurally equivalent regions), its hash
-    computed once and covering the regions."""
+    computed once and covering the regions. `counts`, when given, counts full comparisons."""
 
-    __slots__ = ("hash", "op")
+    __slots__ = ("counts", "hash", "op")
 
-    def __init__(self, op: Operation) -> None:
+    def __init__(self, op: Operation, counts: CseCounts | None = None) -> None:
         self.op = op
+        self.counts = counts
         name = op.op_name.data if isinstance(op, UnregisteredOp) else op.name
         self.hash = hash(
             (
@@ -112,7 +122,8 @@ class OpKey:
         if not isinstance(other, OpKey) or self.hash != other.hash:
             return False
         a, b = self.op, other.op
-        CseDriver.comparisons += 1
+        if self.counts is not None:
+            self.counts.comparisons += 1
         return (
             _name(a) == _name(b)
             and a.attributes == b.attributes
@@ -142,13 +153,10 @@ class _Scan:
 
 @dataclass
 class CseDriver:
-    """xDSL's `CSEDriver`, with a scoped table, region-aware keys and resumable scans."""
+    """xDSL's `CSEDriver`, with a scoped table, region-aware keys and resumable scans; `counts`
+    (tests) counts its work."""
 
-    scanned: ClassVar[int] = 0
-    """Ops looked at by the searches for a write between two reads (a count of work: tests)."""
-    comparisons: ClassVar[int] = 0
-    """Pairs of ops compared in full because their keys' hashes matched (a count of work)."""
-
+    counts: CseCounts | None = None
     rewriter: Rewriter = field(default_factory=Rewriter)
     to_erase: set[Operation] = field(default_factory=set[Operation])
     known: dict[OpKey, Operation] = field(default_factory=dict[OpKey, Operation])
@@ -156,7 +164,7 @@ class CseDriver:
     scans: dict[Operation, _Scan] = field(default_factory=dict[Operation, _Scan])
 
     def _remember(self, op: Operation, key: OpKey | None = None) -> None:
-        key = key or OpKey(op)
+        key = key or OpKey(op, self.counts)
         if self.undo:
             self.undo[-1].append((key, self.known.get(key, _MISSING)))
         self.known[key] = op
@@ -169,7 +177,8 @@ class CseDriver:
         if scan is None:
             scan = self.scans[existing] = _Scan(existing)
         while not scan.found_write and scan.reached is not op:
-            CseDriver.scanned += 1
+            if self.counts is not None:
+                self.counts.scanned += 1
             effects = get_effects(scan.reached)
             if effects is None or any(e.kind is MemoryEffectKind.WRITE for e in effects):
                 scan.found_write = True
@@ -181,7 +190,7 @@ class CseDriver:
 
     def _replace_and_delete(self, op: Operation, existing: Operation) -> None:
         def was_visited(use: Use) -> bool:
-            return OpKey(use.operation) not in self.known
+            return OpKey(use.operation, self.counts) not in self.known
 
         for old, new in zip(op.results, existing.results, strict=True):
             if all(was_visited(u) for u in old.uses):
@@ -197,7 +206,7 @@ class CseDriver:
             return
         if any(len(region.blocks) > 1 for region in op.regions):
             return
-        key = OpKey(op)
+        key = OpKey(op, self.counts)
         if not is_side_effect_free(op):
             if not only_has_effect(op, MemoryEffectKind.READ):
                 return
@@ -254,20 +263,20 @@ class CseDriver:
                 self.rewriter.erase_op(erased)
 
 
-def cse(thing: Operation | Block | Region) -> None:
-    """Common subexpression elimination on `thing` (as xDSL's `cse`)."""
-    CseDriver().simplify(thing)
+def cse(thing: Operation | Block | Region, counts: CseCounts | None = None) -> None:
+    """Common subexpression elimination on `thing` (as xDSL's `cse`); `counts` counts the work."""
+    CseDriver(counts).simplify(thing)
 
 
 @dataclass(frozen=True)
-class CommonSubexpressionElimination(XdslCse):
+class CommonSubexpressionElimination(TFPass):
     """Common subexpression elimination on the anchor op (see the module docstring).
 
-    Not xDSL's class itself: its driver is quadratic on blocks of region ops. It keeps xDSL's
-    name, which IR dumps show (`IR Dump After CommonSubexpressionElimination`), and runs on any
-    anchor op (`pass_base.FOREIGN_ANCHORS`)."""
+    Not xDSL's pass: its driver is quadratic on blocks of region ops. It keeps xDSL's class
+    name, which IR dumps show (`IR Dump After CommonSubexpressionElimination`)."""
 
     name = "cse"
+    anchors: ClassVar[Anchors] = ANY_OP
 
     def apply(self, ctx: Context, op: Operation) -> None:
         cse(op)

@@ -19,22 +19,23 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.ir import Operation
-from xdsl.transforms.dead_code_elimination import DeadCodeElimination, region_dce
+from xdsl.ir import Region
+from xdsl.transforms.dead_code_elimination import region_dce
+
+from tilefoundry.transforms.pass_base import RegionPass
 
 __all__ = ["Dce"]
 
 
 @dataclass(frozen=True)
-class Dce(DeadCodeElimination):
+class Dce(RegionPass):
     """Erase dead ops in every region of the anchor op (see the module docstring).
 
-    Not xDSL's class itself: its `apply` works on `op.body` only, where MLIR's pass works on
-    every region of the anchor op (a `hir.func`'s `variants` too). It runs on any anchor op
-    (`pass_base.FOREIGN_ANCHORS`)."""
+    Not xDSL's pass (its `region_dce` is what it runs): xDSL's `apply` works on `op.body`
+    only, where MLIR's pass works on every region of the anchor op (a `hir.func`'s `variants`
+    too)."""
 
     name = "dce"
 
-    def apply(self, ctx: Context, op: Operation) -> None:
-        for region in op.regions:
-            region_dce(region)
+    def run_on_region(self, ctx: Context, region: Region) -> None:
+        region_dce(region)

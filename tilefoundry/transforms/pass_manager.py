@@ -18,6 +18,11 @@ MLIR reads them, with columns) and hands each pass's options to xDSL as an `ArgS
 `spec()` prints it back (`--dump-pass-pipeline`). The text is not read by xDSL's
 `parse_pipeline` (docs/decisions.md, "A pass manager of our own"). Every mistake is a
 `PipelineError`: one line, with the column; a pipeline nests at most 64 levels.
+
+It is only a pass manager: a built `Pipeline` runs each pass on each anchor it nests on, and
+calls the instrumentations it is given around them (`instrumentation.py`, as MLIR's
+`PassInstrumentation`): verification of a pass's output, the effect summaries a pass keeps,
+the freshness of `tf.cost`s, a tool's dumps and timers are all instrumentations.
 """
 
 from __future__ import annotations
@@ -40,12 +45,11 @@ from tilefoundry.diagnostics import PassError, PassOutputError
 from tilefoundry.dialects.hir import HIR
 from tilefoundry.dialects.tf.ops import TF
 from tilefoundry.dialects.tir import TIR
+from tilefoundry.transforms.instrumentation import PassInstrumentation
 from tilefoundry.transforms.pass_base import TFPass, anchors_of
-from tilefoundry.transforms.stale_costs import CostsSeen, costs_kept_fresh
 
 __all__ = [
     "MAX_PIPELINE_NESTING",
-    "OutputVerifier",
     "nesting_anchors",
     "Nest",
     "PassError",
@@ -59,7 +63,6 @@ __all__ = [
     "describe_passes",
     "option_infos",
     "parse_pipeline",
-    "verify_pass_output",
 ]
 
 
@@ -375,9 +378,6 @@ class Nest:
     elements: tuple[PassRun | Nest, ...]
 
 
-PassHook = Callable[[ModulePass, Operation], None]
-
-
 @dataclass(frozen=True)
 class Pipeline:
     """A built pipeline: what runs on the root (a `builtin.module`)."""
@@ -402,12 +402,16 @@ class Pipeline:
         self,
         ctx: Context,
         root: Operation,
-        after_pass: PassHook | None = None,
-        before_pass: PassHook | None = None,
+        instrumentations: Sequence[PassInstrumentation] = (),
     ) -> None:
-        """Run on `root`; `before_pass(pass, anchor)` and `after_pass(pass, anchor)` are called
-        around each pass on each anchor."""
-        _run(self.elements, ctx, root, after_pass, before_pass, CostsSeen())
+        """Run on `root`, with `instrumentations` called around the pipeline and around each
+        pass on each anchor (`instrumentation.py`: before-hooks in this order, after-hooks in
+        the reverse order)."""
+        for instrumentation in instrumentations:
+            instrumentation.before_pipeline(root)
+        _run(self.elements, ctx, root, tuple(instrumentations))
+        for instrumentation in reversed(instrumentations):
+            instrumentation.after_pipeline(root)
 
     def describe(self) -> str:
         """The pipeline in full, every option with its value (`--dump-pass-pipeline`)."""
@@ -431,22 +435,11 @@ def _run(
     elements: Sequence[PassRun | Nest],
     ctx: Context,
     anchor: Operation,
-    after_pass: PassHook | None,
-    before_pass: PassHook | None,
-    costs_seen: CostsSeen,
+    instrumentations: tuple[PassInstrumentation, ...],
 ) -> None:
-    from tilefoundry.dialects.tf.effects import kept_summaries
-
     for element in elements:
         if isinstance(element, PassRun):
-            if before_pass is not None:
-                before_pass(element.pass_, anchor)
-            # every pass runs with the effect summaries kept for its duration and the cost
-            # metadata of what it rewrites kept fresh (docs/decisions.md)
-            with kept_summaries(), costs_kept_fresh(anchor, costs_seen):
-                element.pass_.apply(ctx, typing.cast(Any, anchor))
-            if after_pass is not None:
-                after_pass(element.pass_, anchor)
+            _run_pass(element.pass_, ctx, anchor, instrumentations)
             continue
         targets = [
             op
@@ -457,37 +450,26 @@ def _run(
             or (element.op_name == ANY and op.has_trait(IsolatedFromAbove))
         ]
         for target in targets:
-            _run(element.elements, ctx, target, after_pass, before_pass, costs_seen)
+            _run(element.elements, ctx, target, instrumentations)
 
 
-class OutputVerifier:
-    """Verifies what passes made, as MLIR's pass manager does: after a pass, the op it ran on
-    (`after`); at the end of a pipeline that nested, the whole input once more (`finish`), since
-    a pass isolated on its anchor can still break a use outside it (a renamed callee). Verifying
-    the whole input after every nested pass made a pass nested on N children quadratic."""
-
-    def __init__(self, root: Operation) -> None:
-        self.root = root
-        self.last_nested: ModulePass | None = None
-
-    def after(self, module_pass: ModulePass, anchor: Operation) -> None:
-        verify_pass_output(module_pass, anchor)
-        if anchor is not self.root:
-            self.last_nested = module_pass
-
-    def finish(self) -> None:
-        if self.last_nested is not None:
-            verify_pass_output(self.last_nested, self.root)
-
-
-def verify_pass_output(module_pass: ModulePass, root: Operation) -> None:
-    """Verify `root` after `module_pass` ran; a failure is the pass's: `PassOutputError`."""
-    from tilefoundry.ir.verify.verifier import OpVerifyError, verify_ir
-
+def _run_pass(
+    module_pass: ModulePass,
+    ctx: Context,
+    anchor: Operation,
+    instrumentations: tuple[PassInstrumentation, ...],
+) -> None:
+    """One pass on one anchor, between its instrumentations' hooks."""
+    for instrumentation in instrumentations:
+        instrumentation.before_pass(module_pass, anchor)
     try:
-        verify_ir(root)
-    except OpVerifyError as err:
-        raise PassOutputError(module_pass.name, err.op, str(err), err.notes) from None
+        module_pass.apply(ctx, typing.cast(Any, anchor))
+    except BaseException:
+        for instrumentation in reversed(instrumentations):
+            instrumentation.after_pass_failed(module_pass, anchor)
+        raise
+    for instrumentation in reversed(instrumentations):
+        instrumentation.after_pass(module_pass, anchor)
 
 
 def parse_pipeline(text: str, available: Mapping[str, PassLoader]) -> Pipeline:

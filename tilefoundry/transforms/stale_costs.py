@@ -1,9 +1,10 @@
 """`costs_kept_fresh`: no pass leaves a `tf.cost` that no longer describes its function.
 
 A `tf.cost` (see `tf-analyze`) describes the IR it was measured on: a function's own ops, its
-callees (its cost includes theirs) and the target its module resolves. So the pass manager runs
-every pass inside `costs_kept_fresh(anchor)`. When the module tree around the anchor holds a
-`tf.cost` (each root, for a pass on the input), it fingerprints what the pass can change — the
+callees (its cost includes theirs) and the target its module resolves. So every pass runs with
+the `CostFreshness` instrumentation (`instrumentation.py`), which watches it (`CostWatch`;
+`costs_kept_fresh(anchor)` does the same around any code). When the module tree around the
+anchor holds a `tf.cost` (each root, for a pass on the input), it fingerprints what the pass can change — the
 anchor, isolated from above, or each root — before and after the pass: each function's ops in
 order, by identity, with their name, properties, attributes other than `tf.cost`, operands,
 result and block argument types; and each module's own data and the ops of its body. Then:
@@ -39,7 +40,7 @@ from tilefoundry.ir.algebra.callable import FunctionLike
 from tilefoundry.transforms.call_graph import callees, functions_of
 from tilefoundry.transforms.cost import COST_ATTR
 
-__all__ = ["CostsSeen", "costs_kept_fresh", "drop_costs"]
+__all__ = ["CostWatch", "CostsSeen", "costs_kept_fresh", "drop_costs"]
 
 
 def _scopes(anchor: Operation) -> list[tuple[Operation, Operation]]:
@@ -163,32 +164,49 @@ def drop_costs(tree: Operation) -> None:
             del op.attributes[COST_ATTR]
 
 
+class CostWatch:
+    """What a pass on `anchor` may change, looked at before it runs (made before the pass);
+    `finish()` after it drops the costs it made stale (see the module docstring). `seen`
+    carries what one pipeline run already knows of which trees hold a cost."""
+
+    def __init__(self, anchor: Operation, seen: CostsSeen) -> None:
+        self.anchor, self.seen = anchor, seen
+        self.scopes = _scopes(anchor)
+        self.before: dict[Operation, tuple[list[tuple[object, ...]], dict[Operation, object]]]
+        self.before = {}
+        self.watching = any(seen.holds(tree) for _, tree in self.scopes)
+        if self.watching:
+            self.before = {scope: _parts(scope) for scope, _ in self.scopes}
+
+    def finish(self) -> None:
+        """The pass ran: drop what it made stale."""
+        anchor = self.anchor
+        if not self.watching:
+            for _, tree in self.scopes:
+                self.seen.ran_on(anchor, tree)
+            return
+        for scope, tree in _scopes(anchor):
+            if scope not in self.before:
+                drop_costs(tree)
+                continue
+            outer, functions = self.before[scope]
+            outer_now, functions_now = _parts(scope)
+            if outer_now != outer:
+                drop_costs(tree)
+                continue
+            changed = {f for f, fp in functions_now.items() if functions.get(f) != fp}
+            if not changed:
+                continue
+            for function in _stale(tree, changed):
+                if COST_ATTR in function.attributes:
+                    del function.attributes[COST_ATTR]
+
+
 @contextmanager
 def costs_kept_fresh(anchor: Operation, seen: CostsSeen | None = None) -> Iterator[None]:
     """Run a pass on `anchor` inside this: what it changed loses its `tf.cost`, and so do
-    their callers (see the module docstring). `seen` carries what one pipeline run already
-    knows of which trees hold a cost."""
-    seen = CostsSeen() if seen is None else seen
-    scopes = _scopes(anchor)
-    if not any(seen.holds(tree) for _, tree in scopes):
-        yield
-        for _, tree in scopes:
-            seen.ran_on(anchor, tree)
-        return
-    before = {scope: _parts(scope) for scope, _ in scopes}
+    their callers (see the module docstring); a pass that raises is not looked at. The pass
+    manager does the same through the `CostFreshness` instrumentation (`instrumentation.py`)."""
+    watch = CostWatch(anchor, CostsSeen() if seen is None else seen)
     yield
-    for scope, tree in _scopes(anchor):
-        if scope not in before:
-            drop_costs(tree)
-            continue
-        outer, functions = before[scope]
-        outer_now, functions_now = _parts(scope)
-        if outer_now != outer:
-            drop_costs(tree)
-            continue
-        changed = {f for f, fp in functions_now.items() if functions.get(f) != fp}
-        if not changed:
-            continue
-        for function in _stale(tree, changed):
-            if COST_ATTR in function.attributes:
-                del function.attributes[COST_ATTR]
+    watch.finish()

@@ -23,14 +23,13 @@ a fixed bound.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import ClassVar
 
 from xdsl.context import Context
-from xdsl.ir import Operation
+from xdsl.ir import Region
 from xdsl.pattern_rewriter import PatternRewriteWalker
 
 from tilefoundry.transforms.canonicalization import DEFAULT_MAX_ELEMENTS, FoldConstantCall
-from tilefoundry.transforms.pass_base import Anchors, TFPass
+from tilefoundry.transforms.pass_base import RegionPass
 
 __all__ = ["MAX_FOLD_ELEMENTS", "TfFoldConstants"]
 
@@ -40,11 +39,10 @@ held in memory, element by element, so the bound is what one fold may allocate."
 
 
 @dataclass(frozen=True)
-class TfFoldConstants(TFPass):
+class TfFoldConstants(RegionPass):
     """Fold op calls on literals, up to a size (see the module docstring)."""
 
     name = "tf-fold-constants"
-    anchors: ClassVar[Anchors] = None
 
     max_elements: int = field(
         default=DEFAULT_MAX_ELEMENTS,
@@ -60,7 +58,5 @@ class TfFoldConstants(TFPass):
                 f"in memory), got {self.max_elements}"
             )
 
-    def apply(self, ctx: Context, op: Operation) -> None:
-        walker = PatternRewriteWalker(FoldConstantCall(self.max_elements))
-        for region in op.regions:
-            walker.rewrite_region(region)
+    def run_on_region(self, ctx: Context, region: Region) -> None:
+        PatternRewriteWalker(FoldConstantCall(self.max_elements)).rewrite_region(region)

@@ -46,12 +46,10 @@ hir.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
-from typing import ClassVar
 
-from xdsl.context import Context
 from xdsl.dialects.builtin import ArrayAttr, CallSiteLoc, SymbolRefAttr, UnknownLoc
 from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -65,8 +63,8 @@ from tilefoundry.dialects.tf.ops import CallOp
 from tilefoundry.dialects.tir import DispatchOp, EvaluateOp, LetOp, PrimFuncOp, YieldOp
 from tilefoundry.ir.algebra.callable import FunctionLike
 from tilefoundry.ir.algebra.expr import dominates, is_defined_within
-from tilefoundry.transforms.call_graph import callees, functions_of, reachable_from, roots_of
-from tilefoundry.transforms.pass_base import Anchors, TFPass
+from tilefoundry.transforms.call_graph import callees, functions_of, reachable_from
+from tilefoundry.transforms.pass_base import RootPass
 
 __all__ = ["TfInline", "inline_calls"]
 
@@ -333,11 +331,10 @@ def _tidy_statement(statement: LetOp | EvaluateOp) -> None:
 
 
 @dataclass(frozen=True)
-class TfInline(TFPass):
+class TfInline(RootPass):
     """Inline calls of functions of the module tree (see the module docstring)."""
 
     name = "tf-inline"
-    anchors: ClassVar[Anchors] = ("builtin.module", "tf.module")
 
     max_ops: int = field(
         default=DEFAULT_MAX_OPS,
@@ -353,9 +350,9 @@ class TfInline(TFPass):
                 f"held in memory), got {self.max_ops}"
             )
 
-    def apply(self, ctx: Context, op: Operation) -> None:
-        roots = roots_of(op)
-        for root in roots:  # every tree is checked before any is changed
-            _check_growth(root, self.max_ops, self.name)
+    def check_roots(self, anchor: Operation, roots: Sequence[ModuleOp]) -> None:
         for root in roots:
-            _inline_tree(root)
+            _check_growth(root, self.max_ops, self.name)
+
+    def run_on_root(self, root: ModuleOp) -> None:
+        _inline_tree(root)

@@ -30,23 +30,22 @@ tf.module @m target #tf.target<"h100"> entry @main {
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp as BuiltinModuleOp
 from xdsl.ir import Operation
 
 from tilefoundry.diagnostics import PassError
+from tilefoundry.dialects.tf.module import ModuleOp
 from tilefoundry.lowering import LoweringError, lower_module
-from tilefoundry.transforms.call_graph import roots_of
-from tilefoundry.transforms.pass_base import Anchors, TFPass
+from tilefoundry.transforms.pass_base import Anchors, RootPass
 
 __all__ = ["TfLower"]
 
 
 @dataclass(frozen=True)
-class TfLower(TFPass):
+class TfLower(RootPass):
     """Lower each root to TIR (see the module docstring)."""
 
     name = "tf-lower"
@@ -59,21 +58,15 @@ class TfLower(TFPass):
         },
     )
 
-    def apply(self, ctx: Context, op: Operation) -> None:
-        assert isinstance(op, BuiltinModuleOp)
-        roots = roots_of(op)
+    def check_roots(self, anchor: Operation, roots: Sequence[ModuleOp]) -> None:
         if self.function and len(roots) != 1:
             raise PassError(
                 self.name,
                 f"function= names a path in one root module, but the input holds {len(roots)}",
             )
-        lowered = []
-        for root in roots:  # every root lowered before any is replaced
-            try:
-                lowered.append(lower_module(root, self.function or None))
-            except LoweringError as err:
-                raise PassError(self.name, err.message, err.op) from None
-        block = op.body.block
-        for root, made in zip(roots, lowered, strict=True):
-            block.insert_op_before(made, root)
-            block.erase_op(root, safe_erase=False)
+
+    def run_on_root(self, root: ModuleOp) -> Operation:
+        try:  # every root is lowered before any is replaced (`RootPass`)
+            return lower_module(root, self.function or None)
+        except LoweringError as err:
+            raise PassError(self.name, err.message, err.op) from None

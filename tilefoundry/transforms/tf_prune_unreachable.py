@@ -35,9 +35,7 @@ tf.module @m entry @main {
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
 
-from xdsl.context import Context
 from xdsl.dialects.builtin import SymbolRefAttr
 from xdsl.ir import Operation
 from xdsl.traits import SymbolTable
@@ -46,8 +44,8 @@ from tilefoundry.dialects.tf.module import ModuleOp, lookup_symbol
 from tilefoundry.dialects.tf.ops import CallOp
 from tilefoundry.dialects.tir import DispatchOp
 from tilefoundry.ir.algebra.callable import FunctionLike
-from tilefoundry.transforms.call_graph import functions_of, reachable_from, roots_of
-from tilefoundry.transforms.pass_base import Anchors, TFPass
+from tilefoundry.transforms.call_graph import functions_of, reachable_from
+from tilefoundry.transforms.pass_base import RootPass
 
 __all__ = ["TfPruneUnreachable", "prune_unreachable"]
 
@@ -115,12 +113,10 @@ def _drop_empty_children(module: ModuleOp) -> None:
 
 
 @dataclass(frozen=True)
-class TfPruneUnreachable(TFPass):
+class TfPruneUnreachable(RootPass):
     """Keep only the functions the root's entry reaches (see the module docstring)."""
 
     name = "tf-prune-unreachable"
-    anchors: ClassVar[Anchors] = ("builtin.module", "tf.module")
 
-    def apply(self, ctx: Context, op: Operation) -> None:
-        for root in roots_of(op):
-            prune_unreachable(root)
+    def run_on_root(self, root: ModuleOp) -> None:
+        prune_unreachable(root)

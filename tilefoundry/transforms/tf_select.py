@@ -25,24 +25,23 @@ tf.module @layer0 name "MLP" target #tf.target<"h100"> topologies [#tf.topology<
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp as BuiltinModuleOp
 from xdsl.ir import Operation
 
 from tilefoundry.diagnostics import VerifyError
+from tilefoundry.dialects.tf.module import ModuleOp
 from tilefoundry.dialects.tf.selection import published
-from tilefoundry.transforms.call_graph import roots_of
-from tilefoundry.transforms.pass_base import Anchors, TFPass
+from tilefoundry.transforms.pass_base import Anchors, RootPass
 from tilefoundry.transforms.pass_manager import PassError
 
 __all__ = ["TfSelect"]
 
 
 @dataclass(frozen=True)
-class TfSelect(TFPass):
+class TfSelect(RootPass):
     """Replace the root with the node a path names, published (see the module docstring)."""
 
     name = "tf-select"
@@ -53,18 +52,13 @@ class TfSelect(TFPass):
         metadata={"help": "dotted path from the root: child modules, then maybe a function"},
     )
 
-    def apply(self, ctx: Context, op: Operation) -> None:
-        assert isinstance(op, BuiltinModuleOp)
-        roots = roots_of(op)
+    def check_roots(self, anchor: Operation, roots: Sequence[ModuleOp]) -> None:
         if len(roots) != 1:
             raise PassError(self.name, f"the input holds {len(roots)} root modules, not one")
-        (root,) = roots
+
+    def run_on_root(self, root: ModuleOp) -> Operation:
         try:
-            selected = published(root, self.path)
+            return published(root, self.path)
         except (KeyError, ValueError, VerifyError) as err:
             message = err.args[0] if isinstance(err, KeyError) and err.args else str(err)
             raise PassError(self.name, str(message), root) from None
-        if selected is root:
-            return
-        op.body.block.insert_op_before(selected, root)
-        op.body.block.erase_op(root, safe_erase=False)

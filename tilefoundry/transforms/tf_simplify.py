@@ -27,10 +27,9 @@ and source span. Ops left unused are erased. `canonicalize` does all this and fo
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
 
 from xdsl.context import Context
-from xdsl.ir import Operation
+from xdsl.ir import Operation, Region
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriter,
@@ -40,7 +39,7 @@ from xdsl.pattern_rewriter import (
 from xdsl.transforms.dead_code_elimination import region_dce
 
 from tilefoundry.transforms.canonicalization import simplification_patterns
-from tilefoundry.transforms.pass_base import Anchors, TFPass
+from tilefoundry.transforms.pass_base import RegionPass
 
 __all__ = ["TfSimplify"]
 
@@ -58,16 +57,14 @@ class _ByOpName(RewritePattern):
 
 
 @dataclass(frozen=True)
-class TfSimplify(TFPass):
+class TfSimplify(RegionPass):
     """Fold identities and forward values, without computing literals."""
 
     name = "tf-simplify"
-    anchors: ClassVar[Anchors] = None
 
-    def apply(self, ctx: Context, op: Operation) -> None:
+    def run_on_region(self, ctx: Context, region: Region) -> None:
         walker = PatternRewriteWalker(
             GreedyRewritePatternApplier([_ByOpName()], ctx=ctx, folding_enabled=True),
             post_walk_func=region_dce,
         )
-        for region in op.regions:
-            walker.rewrite_region(region)
+        walker.rewrite_region(region)

@@ -188,17 +188,17 @@ def test_a_nested_pass_verifies_its_anchor_and_the_input_once(
     """After a pass on an anchor, the anchor is verified (as MLIR does), not the whole input:
     a pass nested on each of n children verified the whole tree n times (quadratic); the
     whole input is verified once more at the end."""
-    from tilefoundry.transforms import pass_manager
+    from tilefoundry.transforms import instrumentation
 
     n = 20
-    real = pass_manager.verify_pass_output
+    real = instrumentation.verify_pass_output
     roots: list[str] = []
 
     def counted(module_pass: Any, root: Any) -> None:
         roots.append(root.name)
         real(module_pass, root)
 
-    monkeypatch.setattr(pass_manager, "verify_pass_output", counted)
+    monkeypatch.setattr(instrumentation, "verify_pass_output", counted)
     tf.run_passes(tf.parse_module(_children(n)), "tf.module(tf.module(tf-prune-unreachable))")
     assert roots.count("builtin.module") == 1  # the input, once, at the end
     assert roots.count("tf.module") == n  # each child, after its pass

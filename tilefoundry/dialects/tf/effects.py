@@ -25,6 +25,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from collections.abc import Set as AbstractSet
 from contextlib import contextmanager
+from contextvars import ContextVar, Token
+from types import TracebackType
 
 from xdsl.dialects.builtin import ArrayAttr, SymbolRefAttr
 from xdsl.ir import BlockArgument, Operation, SSAValue
@@ -35,16 +37,20 @@ from tilefoundry.dialects.tf.types import BufferAttr
 from tilefoundry.ir.algebra.callable import FunctionLike
 from tilefoundry.ir.algebra.op_registry import Op
 
-__all__ = ["function_call_effects", "kept_summaries", "op_call_effects"]
+__all__ = ["EffectSummaryScope", "function_call_effects", "op_call_effects"]
 
 _KINDS = {"read": MemoryEffectKind.READ, "write": MemoryEffectKind.WRITE}
 
 Summary = frozenset[tuple[MemoryEffectKind, int | None]]
 """A function's effects: each kind with the parameter it applies to (None: unknown memory)."""
 
-_summaries: dict[Operation, Summary | None] | None = None
-"""While a question is being answered: the summaries found so far (a function's entry is
-None while it is being summarised, so a call back into it is unknown)."""
+Summaries = dict[Operation, Summary | None]
+"""The summaries found so far (a function's entry is None while it is being summarised, so a
+call back into it is unknown)."""
+
+_SCOPE: ContextVar[Summaries | None] = ContextVar("tf_effect_summaries", default=None)
+"""The memo of the innermost open scope (`EffectSummaryScope`, or one question's): xDSL asks
+an op's effects through its trait (`get_effects(op)`), which carries no context of its own."""
 
 
 def op_call_effects(target: Op, call: Operation) -> AbstractSet[EffectInstance] | None:
@@ -73,8 +79,8 @@ def function_call_effects(
     function = lookup_symbol(call, callee)
     if not isinstance(function, FunctionLike) or function is None:
         return None
-    with _question():
-        summary = _summary(function)
+    with _question() as summaries:
+        summary = _summary(function, summaries)
     if summary is None:
         return None
     effects: set[EffectInstance] = set()
@@ -88,49 +94,66 @@ def function_call_effects(
     return effects
 
 
-@contextmanager
-def kept_summaries() -> Iterator[None]:
-    """Keep the functions' summaries from one question to the next, for the duration of one
-    pass (the pass manager runs each pass so): without it a pass asks about every call anew,
-    and a chain of N calls costs N² summaries. Within a pass a summary may only grow stale by
-    losing effects (the passes erase dead reads and fold pure calls; none adds a write or a
-    read), which keeps the answer safe; the next pass starts afresh."""
-    with _question():
-        yield
+class EffectSummaryScope:
+    """Keeps the functions' summaries from one question to the next while it is open: the
+    pass manager opens one for the duration of each pass (the `EffectSummaries`
+    instrumentation); without it a pass asks about every call anew, and a chain of N calls
+    costs N² summaries. Within a pass a summary may only grow stale by losing effects (the
+    passes erase dead reads and fold pure calls; none adds a write or a read), which keeps the
+    answer safe; the next pass starts afresh. A scope opened inside another shares its memo."""
+
+    def __init__(self) -> None:
+        self._token: Token[Summaries | None] | None = None
+
+    def open(self) -> None:
+        if _SCOPE.get() is None:
+            self._token = _SCOPE.set({})
+
+    def close(self) -> None:
+        if self._token is not None:
+            _SCOPE.reset(self._token)
+            self._token = None
+
+    def __enter__(self) -> EffectSummaryScope:
+        self.open()
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
 
 
 @contextmanager
-def _question() -> Iterator[None]:
-    """One memo of summaries for a question and the questions it asks in turn."""
-    global _summaries
-    outermost = _summaries is None
-    if outermost:
-        _summaries = {}
-    try:
-        yield
-    finally:
-        if outermost:
-            _summaries = None
+def _question() -> Iterator[Summaries]:
+    """One memo of summaries for a question and the questions it asks in turn: the open
+    scope's, else one of its own."""
+    with EffectSummaryScope():
+        memo = _SCOPE.get()
+        assert memo is not None
+        yield memo
 
 
-def _summary(function: Operation) -> Summary | None:
+def _summary(function: Operation, summaries: Summaries) -> Summary | None:
     """The function's summary, its callees' found first, in post-order of an explicit walk of
     the call graph (a chain of calls thousands deep is no deeper a recursion in Python)."""
-    assert _summaries is not None
-    if function in _summaries:
-        return _summaries[function]
-    _summaries[function] = None  # a call back into it while it is summarised: unknown
+    if function in summaries:
+        return summaries[function]
+    summaries[function] = None  # a call back into it while it is summarised: unknown
     stack = [(function, _callees(function))]
     while stack:
         node, pending = stack[-1]
         callee = next(pending, None)
         if callee is None:
             stack.pop()
-            _summaries[node] = _body_summary(node)
-        elif callee not in _summaries:
-            _summaries[callee] = None
+            summaries[node] = _body_summary(node)
+        elif callee not in summaries:
+            summaries[callee] = None
             stack.append((callee, _callees(callee)))
-    return _summaries[function]
+    return summaries[function]
 
 
 def _callees(function: Operation) -> Iterator[Operation]:

@@ -280,18 +280,11 @@ _MEMBERS: Slot[dict[str, Operation]] = Slot("members")
 """The member index `member_index` keeps on a module body block (see `SymbolMember`)."""
 
 
-class IndexStats:
-    """How many member indexes were built (a count the tests read: a miss builds none)."""
-
-    builds = 0
-
-
 def member_index(block: Block) -> dict[str, Operation]:
     """The members of `block` by symbol (the first of a name, as `SymbolTable` finds it),
     built once and kept until a change of membership forgets it."""
     index = _MEMBERS.get(block)
     if index is None:
-        IndexStats.builds += 1
         index = {}
         for op in block.ops:
             name = op.properties.get("sym_name")
