@@ -119,7 +119,7 @@ def _file_def(fn: types.FunctionType) -> Source | None:
         except (SyntaxError, ValueError):
             return None
         defs: dict[tuple[int, str], ast.FunctionDef | None] = {}
-        for node in ast.walk(module):
+        for node in _statements(module.body):
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
                 first = node.decorator_list[0].lineno if node.decorator_list else node.lineno
                 key = (first, node.name)
@@ -130,6 +130,23 @@ def _file_def(fn: types.FunctionType) -> Source | None:
         known = _FILES[file] = (lines, defs)
     tree = known[1].get((code.co_firstlineno, code.co_name))
     return None if tree is None else Source(file, tree, 0, 0)
+
+
+_BODIES = ("body", "orelse", "finalbody", "handlers", "cases")
+"""The fields of a statement that hold statements (a def is a statement: it is in none of
+the expressions, whose nodes are most of a file's)."""
+
+
+def _statements(body: list[ast.stmt]) -> Iterator[ast.AST]:
+    """The statements of `body` and, depth first, of every statement nested in them."""
+    stack: list[ast.AST] = list(reversed(body))
+    while stack:
+        node = stack.pop()
+        yield node
+        for name in _BODIES:
+            inner = getattr(node, name, None)
+            if isinstance(inner, list):
+                stack.extend(reversed(inner))
 
 
 def read_source(fn: Callable[..., Any], what: str) -> Source:

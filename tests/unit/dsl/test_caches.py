@@ -125,3 +125,42 @@ def test_two_defs_of_one_name_in_a_file_are_each_read(tmp_path: Path) -> None:
     found = runpy.run_path(str(path))
     x = np.full(4, 2.0, np.float32)
     assert float(found["g"](x)[0]) == 3.0 and float(found["f"](x)[0]) == 6.0
+
+
+NESTED = """
+import tilefoundry as tf
+from tilefoundry.dsl import Tensor, f32
+
+if True:
+    try:
+        with open(__file__):
+
+            class M(tf.Module, entry="g"):
+                @tf.func
+                def g(x: Tensor[(4,), f32]):
+                    return x + 1.0
+
+    except OSError:
+        pass
+    else:
+        for _ in range(1):
+
+            def make():
+                @tf.func
+                def h(x: Tensor[(4,), f32]):
+                    return x * 5.0
+
+                return h
+
+            H = make()
+"""
+
+
+def test_a_def_nested_in_statements_is_found(tmp_path: Path) -> None:
+    path = tmp_path / "nested.py"
+    path.write_text(NESTED)
+    found = runpy.run_path(str(path))
+    x = np.ones(4, np.float32)
+    assert float(found["M"]()(x)[0]) == 2.0 and float(found["H"](x)[0]) == 5.0
+    _, defs = _FILES[str(path)]
+    assert sorted(name for _, name in defs) == ["g", "h", "make"]
