@@ -164,3 +164,31 @@ def test_a_def_nested_in_statements_is_found(tmp_path: Path) -> None:
     assert float(found["M"]()(x)[0]) == 2.0 and float(found["H"](x)[0]) == 5.0
     _, defs = _FILES[str(path)]
     assert sorted(name for _, name in defs) == ["g", "h", "make"]
+
+
+def test_an_assignment_s_binding_is_the_location_metadata_makes() -> None:
+    """`h = expr` binds the op the parser built to 'h' around its span, as
+    `metadata_to_location((BindingMetadata('h'), span))` makes it (the fast path of a lone
+    span); a value already bound keeps its own binding (`loc=`)."""
+    from tilefoundry import ops
+    from tilefoundry.dialects.tf.metadata import metadata_to_location
+
+    @tf.func
+    def f(x: Tensor[(4,), f32]):
+        h = x + x
+        g = ops.exp(
+            h,
+        )
+        k = ops.neg(g, loc="named")
+        _v1 = -k
+        return _v1
+
+    ops_built = [o for o in f.functions[0].function_op.walk() if o.name == "tf.call"]
+    bindings = []
+    for op in ops_built:
+        span = tf.get_metadata(op, tf.SourceSpanMetadata)
+        binding = tf.get_metadata(op, tf.BindingMetadata)
+        assert span is not None and binding is not None
+        assert op.location == metadata_to_location((binding, span))
+        bindings.append((binding.name, op.results[0].name_hint))
+    assert bindings == [("h", "h"), ("g", "g"), ("named", "named"), ("_v1", "_v1")]
