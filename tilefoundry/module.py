@@ -34,7 +34,7 @@ import contextlib
 import contextvars
 import importlib
 import types
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, cast
 
 from xdsl.dialects.builtin import DictionaryAttr, StringAttr, SymbolRefAttr
@@ -463,10 +463,13 @@ class Module(OpView[ModuleOp]):
         _keep_classes(self._op, copy._op)
         return Module.of(copy._op)
 
-    def __reduce__(self) -> tuple[Callable[..., Module], tuple[str, list[Any]]]:
-        """`pickle`: the text form with debug info, and the methods of each module of the tree,
-        which pickle by reference (a function defined at a module's top level); a method that
-        cannot be pickled (a lambda, a local function) is refused with a TypeError."""
+    def __reduce__(self) -> tuple[Callable[..., Module], tuple[Any, ...]]:
+        """`pickle`: the text form with debug info, the methods of each module of the tree, and
+        the class and `_` Python state of each class-body module of it (a copy is an instance of
+        the same class, as `cloned()` and `copy.deepcopy` make it). Methods and classes pickle by
+        reference (defined at a module's top level), the state by value; what cannot be pickled
+        (a lambda method, a class defined inside a function, an open file in the state) is
+        refused with a TypeError that names it."""
         import pickle
 
         text, methods = self._text_and_methods()
@@ -480,7 +483,36 @@ class Module(OpView[ModuleOp]):
                         f"({method!r}) cannot be pickled ({err}); a method pickles by reference, "
                         "so it must be a function defined at a module's top level"
                     ) from None
-        return (_from_text, (text, methods))
+        classes = self._classes()
+        for _, cls, state in classes:
+            try:
+                pickle.dumps(cls)
+            except Exception as err:  # noqa: BLE001 - a local class: PicklingError, ...
+                raise TypeError(
+                    f"cannot pickle module '{self.name}': its class {cls.__qualname__} cannot be "
+                    f"pickled ({err}); a class pickles by reference, so it must be defined at a "
+                    "module's top level (a copy keeps its class: copy.deepcopy works)"
+                ) from None
+            for key, value in state.items():
+                try:
+                    pickle.dumps(value)
+                except Exception as err:  # noqa: BLE001
+                    raise TypeError(
+                        f"cannot pickle module '{self.name}': the Python state '{key}' of its "
+                        f"{cls.__qualname__} instance cannot be pickled ({err})"
+                    ) from None
+        return (_from_text, (text, methods, classes))
+
+    def _classes(self) -> list[tuple[int, type[Module], dict[str, Any]]]:
+        """Each class-body module of the tree (by its index in walk order): its class and the
+        `_` Python state its `__init__` set."""
+        found: list[tuple[int, type[Module], dict[str, Any]]] = []
+        for index, op in enumerate(_module_ops(self._op)):
+            view = Module._view.get(op)
+            if view is not None and type(view) is not Module:
+                state = {k: v for k, v in vars(view).items() if k != "_op"}
+                found.append((index, type(view), state))
+        return found
 
     def _text_and_methods(self) -> tuple[str, list[tuple[int, dict[str, Any]]]]:
         """The text of this module as a root (a child is first `cloned()`, so that its text
@@ -524,13 +556,25 @@ class Module(OpView[ModuleOp]):
 # ---------------------------------------------------------------------------------------------
 
 
-def _from_text(text: str, methods: list[tuple[int, dict[str, Any]]]) -> Module:
-    """A module read back from `Module._text_and_methods`: its text, then its methods."""
+def _from_text(
+    text: str,
+    methods: list[tuple[int, dict[str, Any]]],
+    classes: Sequence[tuple[int, type[Module], dict[str, Any]]] = (),
+) -> Module:
+    """A module read back from `Module._text_and_methods`: its text, then its methods, then
+    (a pickled copy) the class and Python state of each class-body module (`Module._classes`)."""
     module = Module.of(parse_root(text, "<copy of a Module>"))
     modules = [op for op in module._op.walk() if isinstance(op, ModuleOp)]
     for index, table in methods:
         METHODS.set(modules[index], dict(table))
-    return module
+    for index, cls, state in classes:
+        twin = object.__new__(cls)
+        for key, value in state.items():
+            object.__setattr__(twin, key, value)
+        object.__setattr__(twin, "_op", modules[index])
+        Module._view.set(modules[index], twin)
+        cls._view.set(modules[index], twin)
+    return Module.of(module._op)
 
 
 def _keep_classes(original: ModuleOp, copy: ModuleOp) -> None:

@@ -142,3 +142,59 @@ def test_the_same_mesh_under_declared_topologies_is_selected_and_verifies() -> N
     selected = select(parse_module(declared), "c.h")
     selected.verify()
     assert [level.name for level in selected.effective_topologies()] == ["cta"]
+
+
+LAYERS = f"""tf.module @root target #tf.target<"h100"> topologies [] {{
+{identity("step", "neg")}
+tf.module @"layers.0" {{
+tf.module @attn {{
+{identity("f", "exp")}
+}}
+}}
+tf.module @"layers.1" {{
+tf.module @attn {{
+{identity("f", "abs")}
+}}
+}}
+}}
+"""
+
+
+def test_a_dotted_path_reaches_into_a_layer_list(tmp_path: Path) -> None:
+    root = parse_module(LAYERS)
+    assert select(root, "layers.1.attn").attached_name == "attn"
+    assert select(root, "layers.1") is not select(root, "layers.0")
+    for path, kind in [("layers.0.attn.f", "exp"), ("layers.1.attn.f", "abs")]:
+        selected = select(root, path)
+        assert selected.entry == "f" and f"kind = {kind}" in str(selected), path
+        symbol = '@"layers.{}"::@attn::@f'.format(path.split(".")[1])
+        assert str(selected) == str(select(root, symbol))
+        piped = run_passes(parse_module(LAYERS), f"tf-select{{path={path}}}")
+        assert f"kind = {kind}" in str(piped)
+    source = tmp_path / "m.mlir"
+    source.write_text(LAYERS)
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        assert tf_run([str(source), "--function", "layers.1.attn.f"]) == 0
+    with pytest.raises(KeyError, match="'layers' names no child module of <root>"):
+        select(root, "layers.2.attn")
+
+
+def test_a_dotted_path_two_children_answer_is_refused(tmp_path: Path) -> None:
+    extra = 'tf.module @layers {\ntf.module @"0" {}\n}\ntf.module @"layers.1" {'
+    both = LAYERS.replace('tf.module @"layers.1" {', extra)
+    root = parse_module(both)
+    ambiguous = "ambiguous: children 'layers' and 'layers.0' of module 'root' both answer it"
+    with pytest.raises(KeyError) as refused:
+        select(root, "layers.0.attn")
+    assert ambiguous in refused.value.args[0]
+    assert select(root, '@"layers.0"::@attn').attached_name == "attn"  # the symbol reference
+    assert select(root, '@layers::@"0"').attached_name == "0"
+    with pytest.raises(KeyError, match="ambiguous"):  # a prefix of it names 'layers'
+        select(root, "layers.1.attn")
+    assert "(the one child: @layers.0)" in refused.value.args[0]
+    source = tmp_path / "m.mlir"
+    source.write_text(both)
+    err = io.StringIO()
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+        assert tf_run([str(source), "--function", "layers.0.attn.f"]) == 1
+    assert ambiguous in err.getvalue()

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import ast
 import builtins
+import functools
+import re
 import types
 from collections.abc import Callable
 from typing import Any
@@ -68,13 +70,52 @@ class ExpressionParser:
         return self.source.error(node, message)
 
     def annotation(self, node: ast.expr) -> ParamType:
-        """A parameter's annotation. A string annotation (`from __future__ import
-        annotations`) is read once per scope while the names it reads resolve the same: the
-        N layers of a model repeat the same few."""
-        if not (isinstance(node, ast.Constant) and isinstance(node.value, str)):
+        """A parameter's annotation, read once per scope and spelling (the same text, or the
+        same syntax tree) while the names it reads resolve the same: the N layers of a model
+        repeat the same few. `BASE.named('layer0.wq')` (a str literal) is BASE, read so, under
+        that name: each of N layers' weights names its own."""
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            named = _NAMED.fullmatch(node.value)
+            if named is not None and named.group(3) and _primary(named.group(1)):
+                text = named.group(1)
+                where = ast.copy_location(ast.Constant(text), node)
+                found = self.base_annotation(("str", text), where, named.group(3))
+                if found is not None:
+                    return found
+            return self.cached_annotation(("str", node.value), node)
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "named"
+            and not node.keywords
+            and len(node.args) == 1
+            and isinstance(name := node.args[0], ast.Constant)
+            and isinstance(name.value, str)
+            and name.value
+            and (key := _syntax_key(node.func.value)) is not None
+        ):
+            found = self.base_annotation(("ast", key), node.func.value, name.value)
+            if found is not None:
+                return found
+        key = _syntax_key(node)
+        if key is None:
             return self.evaluated_annotation(node)
-        key = (node.value, id(self.scope))
-        known = _ANNOTATIONS.get(key)
+        return self.cached_annotation(("ast", key), node)
+
+    def base_annotation(self, key: Any, node: ast.expr, name: str) -> ParamType | None:
+        """`BASE.named(name)` from BASE's annotation (None when BASE is not one: the whole is
+        then read as written, for its own value or diagnostic)."""
+        try:
+            base = self.cached_annotation(key, node)
+        except DSLError:
+            return None
+        return base.named(name) if type(base) is ParamType else None
+
+    def cached_annotation(self, key: Any, node: ast.expr) -> ParamType:
+        """The annotation `node` says, read once per scope and `key` (its spelling) while the
+        names it reads resolve the same."""
+        entry = (key, id(self.scope))
+        known = _ANNOTATIONS.get(entry)
         outer = READS.get()
         if known is not None and known[0] is self.scope:
             _, found, reads = known
@@ -90,9 +131,10 @@ class ExpressionParser:
             READS.reset(token)
         if outer is not None:
             outer += reads
-        if len(_ANNOTATIONS) > 4096:
-            _ANNOTATIONS.clear()
-        _ANNOTATIONS[key] = (self.scope, found, reads)
+        if all(_pure(value) for _, _, value in reads):  # a user's function may answer anew
+            if len(_ANNOTATIONS) > 4096:
+                _ANNOTATIONS.clear()
+            _ANNOTATIONS[entry] = (self.scope, found, reads)
         return found
 
     def evaluated_annotation(self, node: ast.expr) -> ParamType:
@@ -369,8 +411,81 @@ class ExpressionParser:
         return "".join(parts)
 
 
-_ANNOTATIONS: dict[tuple[str, int], tuple[PythonScope, ParamType, list[Read]]] = {}
-"""String annotations read, by text and scope, with the names they read."""
+_ANNOTATIONS: dict[tuple[Any, int], tuple[PythonScope, ParamType, list[Read]]] = {}
+"""Annotations read, by spelling (a string's text, or `_syntax_key`) and scope, with the
+names they read."""
+
+
+_PURE_BUILTINS = frozenset({"abs", "len", "max", "min", "round", "sum"})
+
+
+def _pure(value: Any) -> bool:
+    """Whether an annotation that reads `value` says the same each time it is read: a
+    module, a scalar (or a tuple of them), a builtin type or one of a few pure builtins, or an
+    object or class of the library (`Tensor`, `tf.DimVar`, a dtype); not a user's function or
+    object, whose call may answer differently each time."""
+    if value is None or isinstance(value, types.ModuleType | int | float | str | bytes):
+        return True
+    if isinstance(value, tuple):
+        return all(_pure(v) for v in value)
+    if isinstance(value, type):
+        return value.__module__ == "builtins" or value.__module__.startswith("tilefoundry.")
+    if isinstance(value, types.BuiltinFunctionType):
+        return value.__module__ == "builtins" and value.__name__ in _PURE_BUILTINS
+    return type(value).__module__.startswith("tilefoundry.")
+
+
+def _syntax_key(node: ast.AST) -> Any:
+    """A value equal for two annotation syntax trees exactly when they say the same (names,
+    attributes, literals by type and value, -0.0 apart from 0.0), or None for a tree of other
+    syntax (an f-string, a lambda, ...), which is read each time."""
+    if isinstance(node, ast.Constant):
+        value = node.value
+        if isinstance(value, float):
+            return ("f", value.hex())
+        if isinstance(value, complex):
+            return None
+        return ("c", type(value), value)
+    if isinstance(node, ast.Name):
+        return ("n", node.id)
+    if isinstance(node, ast.Attribute):
+        inner = _syntax_key(node.value)
+        return None if inner is None else ("a", inner, node.attr)
+    if isinstance(node, ast.Subscript):
+        value, index = _syntax_key(node.value), _syntax_key(node.slice)
+        return None if value is None or index is None else ("s", value, index)
+    if isinstance(node, ast.Tuple | ast.List):
+        items = [_syntax_key(e) for e in node.elts]
+        return None if None in items else (type(node).__name__, tuple(items))
+    if isinstance(node, ast.UnaryOp):
+        operand = _syntax_key(node.operand)
+        return None if operand is None else ("u", type(node.op), operand)
+    if isinstance(node, ast.BinOp):
+        left, right = _syntax_key(node.left), _syntax_key(node.right)
+        return None if left is None or right is None else ("b", type(node.op), left, right)
+    if isinstance(node, ast.Call):
+        parts = [_syntax_key(node.func), *(_syntax_key(a) for a in node.args)]
+        keywords = [(k.arg, _syntax_key(k.value)) for k in node.keywords]
+        if None in parts or any(k is None or v is None for k, v in keywords):
+            return None
+        return ("k", tuple(parts), tuple(keywords))
+    return None
+
+
+_NAMED = re.compile(r"(.+)\.named\((['\"])([^'\"\\]*)\2\)", re.DOTALL)
+"""A string annotation `BASE.named('name')`: BASE, the quote, the name (no escapes in it)."""
+
+
+@functools.lru_cache(maxsize=1024)
+def _primary(text: str) -> bool:
+    """Whether `text` is one Python primary (a name, attribute, subscript or call), so that
+    `text.named(...)` is a call of its `named`, not of a part of it (`a if c else b.named`)."""
+    try:
+        tree = ast.parse(text.strip(), mode="eval").body
+    except SyntaxError:
+        return False
+    return isinstance(tree, ast.Name | ast.Attribute | ast.Subscript | ast.Call)
+
 
 _CONVERSIONS: dict[int, Callable[[Any], Any]] = {
     -1: lambda v: v,

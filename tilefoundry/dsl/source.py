@@ -92,11 +92,72 @@ class Source:
         return DSLError(message, self.file, line, column, text.rstrip("\n"), last)
 
 
+_FILES: dict[str, tuple[list[str], dict[tuple[int, str], ast.FunctionDef | None]]] = {}
+"""Per file: the lines (as `linecache` holds them) its syntax tree was parsed from, and its
+plain defs by (first line: the first decorator's, or the `def`'s; name), None where two share
+one. A file's defs are parsed once, whichever of them is read, and again when its text changes."""
+
+_FILES_KEPT = 64
+"""The most files whose defs `_FILES` keeps (it is emptied beyond)."""
+
+
+def _file_def(fn: types.FunctionType) -> Source | None:
+    """`fn`'s def from its file's syntax tree, parsed once per file text: the positions are
+    the file's own (no offsets). None when the file's text is not at hand, does not parse, or
+    holds no single plain def of `fn`'s name at its first line (`read_source` then reads it
+    as `inspect` finds it)."""
+    code = fn.__code__
+    file = code.co_filename
+    linecache.checkcache(file)  # as inspect does: the file as it is now
+    lines = linecache.getlines(file, fn.__globals__)
+    if not lines:
+        return None
+    known = _FILES.get(file)
+    if known is None or not (known[0] is lines or known[0] == lines):
+        try:
+            module = ast.parse("".join(lines), filename=file)
+        except (SyntaxError, ValueError):
+            return None
+        defs: dict[tuple[int, str], ast.FunctionDef | None] = {}
+        for node in _statements(module.body):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                first = node.decorator_list[0].lineno if node.decorator_list else node.lineno
+                key = (first, node.name)
+                plain = node if isinstance(node, ast.FunctionDef) else None
+                defs[key] = None if key in defs else plain
+        if len(_FILES) >= _FILES_KEPT:
+            _FILES.clear()
+        known = _FILES[file] = (lines, defs)
+    tree = known[1].get((code.co_firstlineno, code.co_name))
+    return None if tree is None else Source(file, tree, 0, 0)
+
+
+_BODIES = ("body", "orelse", "finalbody", "handlers", "cases")
+"""The fields of a statement that hold statements (a def is a statement: it is in none of
+the expressions, whose nodes are most of a file's)."""
+
+
+def _statements(body: list[ast.stmt]) -> Iterator[ast.AST]:
+    """The statements of `body` and, depth first, of every statement nested in them."""
+    stack: list[ast.AST] = list(reversed(body))
+    while stack:
+        node = stack.pop()
+        yield node
+        for name in _BODIES:
+            inner = getattr(node, name, None)
+            if isinstance(inner, list):
+                stack.extend(reversed(inner))
+
+
 def read_source(fn: Callable[..., Any], what: str) -> Source:
     """The syntax tree of `fn` (a function defined in a file; under `functools.wraps`
     decorators, the function they wrap)."""
     inner = inspect.unwrap(fn)
     fn = inner if isinstance(inner, types.FunctionType) else fn
+    if isinstance(fn, types.FunctionType):
+        found = _file_def(fn)
+        if found is not None:
+            return found
     try:
         lines, start = inspect.getsourcelines(fn)
         file = inspect.getsourcefile(fn) or fn.__code__.co_filename

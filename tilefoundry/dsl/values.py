@@ -9,12 +9,22 @@ import functools
 from collections.abc import Mapping
 from typing import Any, Protocol, TypeVar, cast
 
-from xdsl.dialects.builtin import LocationAttr, SymbolRefAttr, UnknownLoc
-from xdsl.ir import Operation, SSAValue
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    FileLineColLoc,
+    FusedLoc,
+    LocationAttr,
+    NameLoc,
+    StringAttr,
+    SymbolRefAttr,
+    UnknownLoc,
+)
+from xdsl.ir import Attribute, Operation, SSAValue
 
 from tilefoundry.dialects.tf.metadata import (
     BindingMetadata,
     IRMetadata,
+    SpanEndAttr,
     check_metadata,
     location_to_metadata,
     metadata_to_location,
@@ -165,10 +175,27 @@ def name_value(value: object, name: str) -> None:
         return
     if value.parent is not None:
         return
-    items = location_to_metadata(value.location)
+    location = value.location
+    if _one_span(location):  # the binding around the span: as metadata_to_location makes it
+        value.location = NameLoc(StringAttr(name), location)
+        if len(value.results) == 1:
+            value.results[0].name_hint = name if SSAValue.is_valid_name(name) else None
+        return
+    items = location_to_metadata(location)
     if any(type(m) is BindingMetadata for m in items):
         return
     set_metadata(value, (BindingMetadata(name), *items))
+
+
+def _one_span(location: Attribute) -> bool:
+    """Whether a location holds one source span and nothing else (what the parser records on
+    an op it builds: `metadata_to_location((span,))`)."""
+    if isinstance(location, FileLineColLoc):
+        return True
+    if not (isinstance(location, FusedLoc) and isinstance(location.metadata, SpanEndAttr)):
+        return False
+    parts = cast(ArrayAttr[Attribute], location.locations).data
+    return len(parts) == 1 and isinstance(parts[0], FileLineColLoc)
 
 
 def child_lists(children: Mapping[str, T]) -> dict[str, tuple[T, ...]]:

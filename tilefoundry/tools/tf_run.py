@@ -132,15 +132,24 @@ def _lookup(module: Any, name: str) -> Any:
     return found
 
 
-def _function(module: Any, names: list[str]) -> Any:
-    node = module
-    for index, name in enumerate(names[:-1]):
-        children = [m for m in _children(node) if m.sym_name.data == name]
-        if not children:
+def _function(module: Any, names: list[str], text: str) -> Any:
+    """The function a path names: its children as `tilefoundry.select` reads them (a dotted
+    path reaches a layer list's `layers.0` too), then the function of the last."""
+    from tilefoundry.dialects.tf.selection import child_at
+
+    node, index, path = module, 0, names[:-1]
+    while index < len(path):
+        try:
+            found = child_at(node, path, index, not text.startswith("@"), text)
+        except KeyError as err:
+            raise RunError(str(err.args[0])) from None
+        if found is None:
             reached = ".".join(names[:index]) or "the root module"
             shown = ", ".join(m.sym_name.data for m in _children(node)) or "none"
-            raise RunError(f"'{name}' names no child module of {reached} (children: {shown})")
-        node = children[0]
+            raise RunError(
+                f"'{path[index]}' names no child module of {reached} (children: {shown})"
+            )
+        node, index = found[0], index + found[1]
     return _lookup(node, names[-1])
 
 
@@ -245,7 +254,7 @@ def _function_paths(module: Any, prefix: tuple[str, ...] = ()) -> list[str]:
 def _chosen_function(module: Any, spec: str | None) -> Any:
     """The function `--function` names, else the module's entry."""
     if spec is not None:
-        return _function(module, _path(spec))
+        return _function(module, _path(spec), spec)
     if module.entry is not None:
         return _lookup(module, module.entry.root_reference.data)
     paths = _function_paths(module)

@@ -326,3 +326,21 @@ def test_a_helper_method_is_a_macro_over_self() -> None:
     x = np.ones(4, np.float32)
     np.testing.assert_array_equal(WithHelper(3.0).f(x), np.full(4, 2.0))
     np.testing.assert_array_equal(WithHelper(5.0).f(x), np.full(4, 4.0))
+
+
+class Targeted(Stack, target="h100", topologies=()):
+    """The stack as a root that declares its context: its layers' functions can be selected."""
+
+
+def test_a_dotted_path_selects_into_a_layer_list() -> None:
+    model = Targeted(2)
+    assert tf.select(model, "layers.1") is model.layers[1]
+    for i in range(2):
+        kernel = tf.select(model, f"layers.{i}.block")
+        assert kernel.entry == "block"
+        assert tf.structural_equal(kernel, tf.select(model, f'@"layers.{i}"::@block'))
+    x = np.ones((2, 4), np.float32)
+    w = np.eye(4, dtype=np.float32)
+    assert np.allclose(tf.select(model, "layers.0.block")(x, w), np_layer(x, w))
+    with pytest.raises(KeyError, match="'layers' names no child module"):
+        tf.select(model, "layers.2.block")

@@ -6,7 +6,9 @@ from __future__ import annotations
 import copy
 import importlib
 import importlib.util
+import pickle
 import runpy
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -319,3 +321,34 @@ def test_a_tuple_parameter() -> None:
             return t[0]
 
     refused(build, "TupleOf[Tensor[(4,), f32], 3]", "item #1 is a Tensor[...] or TupleOf[...]")
+
+
+def test_a_pickled_copy_keeps_its_class_and_state() -> None:
+    original, tree = Inner(), Layers()
+    object.__setattr__(tree.layer01, "_scale", 5.0)  # a child's own state travels with it
+    x = np.ones(4, np.float32)
+    back = pickle.loads(pickle.dumps(original))
+    assert type(back) is Inner and back._scale == 3.0
+    np.testing.assert_array_equal(back.forward(x), original.forward(x))  # its _helper works
+    for duplicate in (pickle.loads(pickle.dumps(tree)), copy.copy(tree)):
+        assert type(duplicate) is Layers and type(duplicate.layer00) is Inner
+        np.testing.assert_array_equal(duplicate.layer00.forward(x), np.full(4, 6.0))
+        np.testing.assert_array_equal(duplicate.layer01.forward(x), np.full(4, 10.0))
+        assert tf.structural_equal(duplicate, tree)
+    child = pickle.loads(pickle.dumps(tree.layer01))  # a child pickles as a root of its class
+    assert type(child) is Inner and child._scale == 5.0
+
+
+def test_what_cannot_be_pickled_is_refused_by_name() -> None:
+    class Local(tf.Module, entry="g"):  # a class inside a function pickles by no reference
+        @tf.func
+        def g(x: Tensor[(4,), f32]):
+            return x
+
+    with pytest.raises(TypeError, match=r"its class .*Local cannot be pickled .*top level"):
+        pickle.dumps(Local())
+    assert type(copy.deepcopy(Local())) is Local  # a copy in the process keeps it
+    unpicklable = Inner()
+    object.__setattr__(unpicklable, "_lock", threading.Lock())
+    with pytest.raises(TypeError, match="the Python state '_lock' of its Inner instance"):
+        pickle.dumps(unpicklable)

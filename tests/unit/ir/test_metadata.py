@@ -741,3 +741,35 @@ def test_binding_survives_text_without_debuginfo_as_the_ssa_name() -> None:
     assert "%hidden = " in text
     body = parse_module(text).lookup("f").body
     assert binding_name(body) == "hidden"
+
+
+@pytest.mark.parametrize(
+    "span",
+    [
+        SourceSpanMetadata("m.py", 3, 4),
+        SourceSpanMetadata("m.py", 3, 4, None, 9),
+        SourceSpanMetadata("dir/ü.py", 3, 4, 5, 1),
+        SourceSpanMetadata("", 0, 0, 0, 0),
+    ],
+)
+def test_a_span_s_location_is_the_verified_one(span: SourceSpanMetadata) -> None:
+    """The span's location is made without the attributes' generic verification: it is equal
+    to (and prints as) the one the verified constructors make, and reads back as the span."""
+    from xdsl.dialects.builtin import ArrayAttr, FileLineColLoc, FusedLoc, IntAttr, NoneAttr
+    from xdsl.dialects.builtin import StringAttr as Str
+
+    from tilefoundry.dialects.tf.metadata import (
+        SpanEndAttr,
+        location_to_metadata,
+        metadata_to_location,
+    )
+
+    start = FileLineColLoc(Str(span.file), IntAttr(span.line), IntAttr(span.column))
+    verified: Any = start
+    if span.end_column is not None:
+        end_line = NoneAttr() if span.end_line is None else IntAttr(span.end_line)
+        verified = FusedLoc(ArrayAttr((start,)), SpanEndAttr(end_line, IntAttr(span.end_column)))
+    made = metadata_to_location((span,))
+    assert made == verified and hash(made) == hash(verified) and str(made) == str(verified)
+    made.verify()
+    assert location_to_metadata(made) == (span,)

@@ -14,12 +14,16 @@ check_published(root)          # refused unless root declares its target and top
 
 Each takes and answers `ModuleOp`s (the Python surface, `tilefoundry.selection`, wraps them in
 `Module` views). A path has two spellings. Dotted, `layer0.mlp`: the names between the dots, none
-of them empty; a name cannot hold a dot there. A symbol reference, as MLIR writes one,
-`@layer0::@mlp`: it names every node, quoting a name that is not an identifier (`@"c d"::@g`); a
-bare symbol name may hold dots, so `@a.b` (or `@"a.b"`) is the one name `a.b`. A path that starts
-with `@` is a symbol reference. `function_selectors` gives the dotted spelling when it names the
-function (no name on the path is empty or holds a dot, the first does not start with `@`), else
-the symbol reference: so two functions never share a path (`@"a.b"` and `a.b`).
+of them empty (a function's name cannot hold a dot there; a child's can, below). A symbol
+reference, as MLIR writes one, `@layer0::@mlp`: it names every node, quoting a name that is not
+an identifier (`@"c d"::@g`); a bare symbol name may hold dots, so `@a.b` (or `@"a.b"`) is the
+one name `a.b`. A path that starts with `@` is a symbol reference. A dotted path reaches a child
+whose name holds dots (a layer list's `layers.0`, torch's `ModuleList` naming) by its segments,
+`layers.0.attn`, unless another child answers a prefix of them too (a child `layers` with a
+child `0`): that path is refused as ambiguous. `function_selectors` gives the dotted spelling
+when it names the function (no name on the path is empty or holds a dot, the first does not
+start with `@`), else the symbol reference: so two functions never share a path (`@"a.b"` and
+`a.b`).
 
 A selected function's module must verify as a root: a `tf.mesh` over a level that its owners do
 not declare (a tree that declares a target and no topologies) is refused, as `tf-select` refuses
@@ -54,6 +58,7 @@ from tilefoundry.ir.verify.verifier import OpVerifyError, verify_ir
 __all__ = [
     "Copier",
     "check_published",
+    "child_at",
     "detached_copy",
     "function_selectors",
     "path_names",
@@ -128,11 +133,14 @@ def select(module: ModuleOp, path: str, *, copy: Copier = detached_copy) -> Modu
     if not isinstance(module, ModuleOp):
         refuse_type("select module", "a tf.module", module)
     segments = path_names(path)
+    dotted = not path.startswith("@")
     node = module
-    for index, segment in enumerate(segments):
-        children = [m for m in _children(node) if m.sym_name.data == segment]
-        if children:
-            node = children[0]
+    index = 0
+    while index < len(segments):
+        segment = segments[index]
+        found = child_at(node, segments, index, dotted, path)
+        if found is not None:
+            node, index = found[0], index + found[1]
             continue
         if index == len(segments) - 1 and isinstance(node.member(segment), FunctionLike):
             return _as_root(node, segment, path, copy)
@@ -144,6 +152,32 @@ def select(module: ModuleOp, path: str, *, copy: Copier = detached_copy) -> Modu
             f"{children_names}){'' if index < len(segments) - 1 else f', nor a function (functions: {function_names})'}"
         )
     return node
+
+
+def child_at(
+    node: ModuleOp, segments: list[str], index: int, dotted: bool, path: str
+) -> tuple[ModuleOp, int] | None:
+    """The child of `node` that the path names from `segments[index]` on, and how many
+    segments its name takes. A symbol reference names each node by one name; in a dotted path
+    a child whose name holds dots (`layers.0`, a layer list's item) is named by as many
+    segments, and a path two children could answer (`layers.0` and `layers` → `0`) is refused."""
+    children = {m.sym_name.data: m for m in reversed(_children(node))}
+    if not dotted:
+        child = children.get(segments[index])
+        return None if child is None else (child, 1)
+    matches = [
+        (children[name], taken)
+        for taken in range(1, len(segments) - index + 1)
+        if (name := ".".join(segments[index : index + taken])) in children
+    ]
+    if len(matches) > 1:
+        names = " and ".join(f"'{child.sym_name.data}'" for child, _ in matches)
+        raise KeyError(
+            f"path '{path}' is ambiguous: children {names} of module '{node.own_name}' both "
+            f"answer it; write it as a symbol reference (the one child: "
+            f"{path_of([matches[-1][0].sym_name.data])})"
+        )
+    return matches[0] if matches else None
 
 
 def _as_root(module: ModuleOp, entry: str | None, path: str, copy: Copier) -> ModuleOp:

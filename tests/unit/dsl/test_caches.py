@@ -1,0 +1,194 @@
+"""What the DSL reads once (issue 24, item 6: the speed) never changes an answer: a file's
+defs are parsed once per text, an annotation is read once per spelling and scope while it says
+the same, and what could answer anew (a user's function in an annotation, a file rewritten) is
+read again."""
+
+from __future__ import annotations
+
+import runpy
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+import tilefoundry as tf
+from tilefoundry.dsl import ConstTensor, DSLError, Tensor, f32
+from tilefoundry.dsl.annotations import ParamType
+from tilefoundry.dsl.source import _FILES
+
+N = tf.DimVar("n", 1, 9)
+CALLS: list[int] = []
+
+
+def next_width() -> int:
+    """A user's function in an annotation: it answers anew each call."""
+    CALLS.append(1)
+    return len(CALLS) + 1
+
+
+def types_of(module: tf.Module) -> list[tuple[str, str, bool]]:
+    return [(p.name, str(p.type), p.is_const) for p in module.entry_function().params]
+
+
+def test_named_parameters_of_one_base_keep_their_names_and_types() -> None:
+    @tf.func
+    def f(
+        x: Tensor[(N, 4), f32],
+        a: ConstTensor[(4, 4), f32].named("layer0.w"),
+        b: ConstTensor[(4, 4), f32].named("layer1.w"),
+        c: Tensor[(N, 4), f32].named("c.x"),
+        d: ConstTensor[(4, 2), f32].named("layer1.v"),
+    ):
+        return (x @ a) @ b + c
+
+    assert types_of(f) == [
+        ("x", "tensor<?x4xf32, #tf.dims<n: 1 to 9>>", False),
+        ("layer0.w", "tensor<4x4xf32>", True),
+        ("layer1.w", "tensor<4x4xf32>", True),
+        ("c.x", "tensor<?x4xf32, #tf.dims<n: 1 to 9>>", False),
+        ("layer1.v", "tensor<4x2xf32>", True),
+    ]
+
+
+class Renamer:
+    """Not a ParamType: its `named` is its own (the annotation is read as written)."""
+
+    def named(self, name: str) -> ParamType:
+        return ConstTensor[(2,), f32].named(name.upper())
+
+
+RENAMER = Renamer()
+
+
+def test_a_base_that_is_no_parameter_type_is_read_as_written() -> None:
+    @tf.func
+    def f(x: Tensor[(2,), f32], w: RENAMER.named("w")):  # noqa: F821
+        return x + w
+
+    assert types_of(f) == [("x", "tensor<2xf32>", False), ("W", "tensor<2xf32>", True)]
+
+
+def test_a_user_function_in_an_annotation_is_called_for_each() -> None:
+    CALLS.clear()
+
+    @tf.func
+    def f(x: Tensor[(next_width(),), f32], y: Tensor[(next_width(),), f32]):
+        return x
+
+    assert [t for _, t, _ in types_of(f)] == ["tensor<2xf32>", "tensor<3xf32>"]
+
+
+def test_a_bad_named_annotation_is_one_diagnostic_at_it() -> None:
+    with pytest.raises(DSLError, match="f33") as info:
+
+        @tf.func
+        def f(x: Tensor[(4,), "f33"].named("x")):  # noqa: F821, UP037
+            return x
+
+    assert (
+        info.value.line
+        == test_a_bad_named_annotation_is_one_diagnostic_at_it.__code__.co_firstlineno + 4
+    )
+
+
+SCRIPT = """
+import tilefoundry as tf
+from tilefoundry.dsl import Tensor, f32
+
+
+@tf.func
+def f(x: Tensor[(4,), f32]):
+    return x + {value}
+"""
+
+
+def test_a_rewritten_file_is_read_again(tmp_path: Path) -> None:
+    path = tmp_path / "model.py"
+    x = np.zeros(4, np.float32)
+    answers = []
+    for value in ("1.0", "20.0", "300.0"):  # each text of another size: its own parse
+        path.write_text(SCRIPT.format(value=value))
+        module: Any = runpy.run_path(str(path))["f"]
+        answers.append(float(module(x)[0]))
+        lines, _ = _FILES[str(path)]
+        assert "".join(lines) == path.read_text()
+    assert answers == [1.0, 20.0, 300.0]
+
+
+def test_two_defs_of_one_name_in_a_file_are_each_read(tmp_path: Path) -> None:
+    path = tmp_path / "twice.py"
+    path.write_text(
+        SCRIPT.format(value="1.0")
+        + "\n\ng = f\n\n\n@tf.func\ndef f(x: Tensor[(4,), f32]):\n    return x * 3.0\n"
+    )
+    found = runpy.run_path(str(path))
+    x = np.full(4, 2.0, np.float32)
+    assert float(found["g"](x)[0]) == 3.0 and float(found["f"](x)[0]) == 6.0
+
+
+NESTED = """
+import tilefoundry as tf
+from tilefoundry.dsl import Tensor, f32
+
+if True:
+    try:
+        with open(__file__):
+
+            class M(tf.Module, entry="g"):
+                @tf.func
+                def g(x: Tensor[(4,), f32]):
+                    return x + 1.0
+
+    except OSError:
+        pass
+    else:
+        for _ in range(1):
+
+            def make():
+                @tf.func
+                def h(x: Tensor[(4,), f32]):
+                    return x * 5.0
+
+                return h
+
+            H = make()
+"""
+
+
+def test_a_def_nested_in_statements_is_found(tmp_path: Path) -> None:
+    path = tmp_path / "nested.py"
+    path.write_text(NESTED)
+    found = runpy.run_path(str(path))
+    x = np.ones(4, np.float32)
+    assert float(found["M"]()(x)[0]) == 2.0 and float(found["H"](x)[0]) == 5.0
+    _, defs = _FILES[str(path)]
+    assert sorted(name for _, name in defs) == ["g", "h", "make"]
+
+
+def test_an_assignment_s_binding_is_the_location_metadata_makes() -> None:
+    """`h = expr` binds the op the parser built to 'h' around its span, as
+    `metadata_to_location((BindingMetadata('h'), span))` makes it (the fast path of a lone
+    span); a value already bound keeps its own binding (`loc=`)."""
+    from tilefoundry import ops
+    from tilefoundry.dialects.tf.metadata import metadata_to_location
+
+    @tf.func
+    def f(x: Tensor[(4,), f32]):
+        h = x + x
+        g = ops.exp(
+            h,
+        )
+        k = ops.neg(g, loc="named")
+        _v1 = -k
+        return _v1
+
+    ops_built = [o for o in f.functions[0].function_op.walk() if o.name == "tf.call"]
+    bindings = []
+    for op in ops_built:
+        span = tf.get_metadata(op, tf.SourceSpanMetadata)
+        binding = tf.get_metadata(op, tf.BindingMetadata)
+        assert span is not None and binding is not None
+        assert op.location == metadata_to_location((binding, span))
+        bindings.append((binding.name, op.results[0].name_hint))
+    assert bindings == [("h", "h"), ("g", "g"), ("named", "named"), ("_v1", "_v1")]
