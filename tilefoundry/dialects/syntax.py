@@ -123,13 +123,15 @@ def print_signature(
     outputs: Sequence[Attribute] | None,
 ) -> None:
     """Print `(%x: T {const} loc(..), ...)` and, when `outputs` is given, ` -> R`."""
+    # TileFoundry's printer prints a type from its text, worked out once per type object
+    print_type = getattr(printer, "print_type", printer.print_attribute)
     printer.print_string("(")
     for index, arg in enumerate(args):
         if index:
             printer.print_string(", ")
         print_named_value(printer, arg, names[index])
         printer.print_string(": ")
-        printer.print_attribute(arg.type)
+        print_type(arg.type)
         if arg_attrs is not None:
             print_param_attrs(printer, arg_attrs.data[index])
         if printer.print_debuginfo:
@@ -140,7 +142,7 @@ def print_signature(
         return
     printer.print_string(" -> ")
     if outputs:
-        printer.print_attribute(outputs[0])
+        print_type(outputs[0])
     else:
         printer.print_string("()")
 

@@ -26,7 +26,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import cast
 
-from xdsl.dialects.builtin import ArrayAttr, DenseIntOrFPElementsAttr, DictionaryAttr
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DenseIntOrFPElementsAttr,
+    DictionaryAttr,
+    FunctionType,
+    IntAttr,
+    TensorType,
+)
 from xdsl.ir import Attribute, Operation, ParametrizedAttribute
 
 __all__ = [
@@ -92,6 +99,8 @@ class AttributeDepths:
         known = depths.get(id(attr))
         if known is not None:
             return known
+        if type(attr) is TensorType or type(attr) is FunctionType:
+            return self._shallow(attr)
         stack: list[tuple[Attribute, int, bool]] = [(attr, kind, False)]
         while stack:
             node, kind, expanded = stack.pop()
@@ -109,6 +118,24 @@ class AttributeDepths:
             depths[id(node)] = depth
             self._keep.append(node)
         return depths[id(attr)]
+
+    def _shallow(self, attr: TensorType[Attribute] | FunctionType) -> int:
+        """The depth of a tensor or function type, worked out from its parts' without the
+        walk: a model of distinct shapes has a new one on nearly every line."""
+        if isinstance(attr, FunctionType):
+            inputs = 1 + max(map(self.depth, attr.inputs.data), default=0)
+            outputs = 1 + max(map(self.depth, attr.outputs.data), default=0)
+            depth = 1 + max(inputs, outputs)
+        else:
+            dimensions = attr.shape.data
+            if all(type(d) is IntAttr for d in dimensions):  # leaves
+                shape = 2 if dimensions else 1
+            else:
+                shape = self.depth(attr.shape)
+            depth = 1 + max(shape, self.depth(attr.element_type), self.depth(attr.encoding))
+        self._depths[id(attr)] = depth
+        self._keep.append(attr)
+        return depth
 
     def deepest(self, attrs: Iterable[Attribute]) -> int:
         return max((self.depth(a) for a in attrs), default=0)
