@@ -103,6 +103,18 @@ def parse_signature(
     parser: Parser, allowed_attrs: Sequence[str]
 ) -> tuple[list[ParsedParam], list[Attribute]]:
     """`(%x: T {const}, ...) -> R` (or `-> ()`): the parameters and the result types."""
+    # TileFoundry's parser reads a signature of tensor types in one step
+    read_plain = getattr(parser, "read_plain_signature", None)
+    plain = None if read_plain is None else read_plain(tuple(allowed_attrs))
+    if plain is not None:
+        read, results = plain
+        return [
+            ParsedParam(
+                Parser.Argument(p.name, p.type),
+                {} if p.attribute is None else {p.attribute: UnitAttr()},
+            )
+            for p in read
+        ], results
     params = parser.parse_comma_separated_list(
         parser.Delimiter.PAREN, lambda: parse_param(parser, allowed_attrs)
     )

@@ -243,19 +243,10 @@ _OPS: BoundedMapping[OpAttr, Op] = CACHES.mapping("attr_to_op")
 """`attr_to_op`'s answers: bounded, and emptied when a registry changes (`ir/caches.py`)."""
 
 
-_OPS_BY_IDENTITY: BoundedMapping[int, tuple[OpAttr, Op]] = CACHES.mapping("attr_to_op by id")
-"""`attr_to_op`'s answers by the attribute object (a parse shares one object per text): a
-lookup without hashing the attribute's parameters, as `_OPS` must."""
-
-
 def attr_to_op(attr: OpAttr) -> Op:
     """The Op an attribute stands for; a VerifyError when the op is unknown or a value is off."""
-    known = _OPS_BY_IDENTITY.get(id(attr))
-    if known is not None and known[0] is attr:
-        return known[1]
     cached = _OPS.get(attr)
     if cached is not None:
-        _OPS_BY_IDENTITY.set(id(attr), (attr, cached))
         return cached
     name = attr.op_name.data
     op_class = lookup_op_class(name)
@@ -267,7 +258,6 @@ def attr_to_op(attr: OpAttr) -> Op:
     except TypeError as err:
         raise VerifyError(str(err)) from None
     _OPS.set(attr, op)
-    _OPS_BY_IDENTITY.set(id(attr), (attr, op))
     return op
 
 

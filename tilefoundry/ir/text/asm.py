@@ -58,10 +58,12 @@ from tilefoundry.dialects.tf.metadata import (
 )
 from tilefoundry.ir.algebra.expr import ExprOp, VarOwner
 from tilefoundry.ir.text.fast_forms import (
+    PlainParameter,
     properties_end,
     read_dense,
     read_function_type,
     read_generic_op,
+    read_signature,
     read_tensor_type,
 )
 from tilefoundry.ir.text.irdl_form import read_irdl_form
@@ -241,6 +243,13 @@ class TFParser(LiteralParser):
             self.resume_from(end)
             return read
         return super().parse_optional_function_type()
+
+    def read_plain_signature(
+        self, allowed: tuple[str, ...]
+    ) -> tuple[list[PlainParameter], list[Attribute]] | None:
+        """A function signature of tensor types read in one step (`ir/text/fast_forms.py`),
+        or None (nothing consumed) for the full reading (`dialects/syntax.py`)."""
+        return read_signature(self, allowed)
 
     def function_type_between(self, start: int, end: int) -> FunctionType | None:
         """The function type whose text runs from `start` to `end`: one read before, or one

@@ -55,11 +55,13 @@ if TYPE_CHECKING:
 
 __all__ = [
     "GenericOp",
+    "PlainParameter",
     "properties_end",
     "read_dense",
     "read_function_type",
     "read_generic_op",
     "read_plain_constant",
+    "read_signature",
     "read_tensor_type",
 ]
 
@@ -334,18 +336,91 @@ def read_function_type(parser: TFParser, start: int, end: int) -> FunctionType |
     return FunctionType.from_lists(inputs, outputs)
 
 
+_PARAMETER = re.compile(rf"({_OPERAND}): ({_TYPE_ITEM})(?: \{{([a-z_]+)\}})?(, |\))")
+"""`%x: tensor<...>` perhaps with one unit attribute `{const}`, then `, ` or the list's `)`."""
+_RESULT = re.compile(rf" -> (?:({_TYPE_ITEM})|\(\))")
+_ARROW_AHEAD = re.compile(r"\s*->")
+
+
+class PlainParameter(NamedTuple):
+    """A parameter `read_signature` read: its name's span, its type, its unit attribute."""
+
+    name: Span
+    type: Attribute
+    attribute: str | None
+
+
+def read_signature(
+    parser: TFParser, allowed: tuple[str, ...]
+) -> tuple[list[PlainParameter], list[Attribute]] | None:
+    """A function signature `(%x: T {const}, ...) -> R` (or `-> ()`, or no result) of tensor
+    types at the parser's position, read in one step, the parser moved past it; None (the
+    parser where it was) for any other text (a location, another type, other attributes),
+    which the full reading reads."""
+    source, start = parser.source, parser.pos
+    if not source.startswith("(", start):
+        return None
+    position = start + 1
+    parameters: list[PlainParameter] = []
+    lexed = parser.lexer.input
+    try:
+        if source.startswith(")", position):
+            position += 1
+        else:
+            while True:
+                found = _PARAMETER.match(source, position)
+                if found is None or (found.group(3) is not None and found.group(3) not in allowed):
+                    return _back(parser, start)
+                type = _remembered_type(parser, found.start(2), found.end(2))
+                if type is None:
+                    return _back(parser, start)
+                name = Span(found.start(1), found.end(1), lexed)
+                parameters.append(PlainParameter(name, type, found.group(3)))
+                position = found.end()
+                if found.group(4) == ")":
+                    break
+        results: list[Attribute] = []
+        arrow = _RESULT.match(source, position)
+        if arrow is not None:
+            if arrow.group(1) is not None:
+                result = _remembered_type(parser, arrow.start(1), arrow.end(1))
+                if result is None:
+                    return _back(parser, start)
+                results.append(result)
+            position = arrow.end()
+        elif _ARROW_AHEAD.match(source, position):  # a result spelled otherwise
+            return _back(parser, start)
+    except ParseError:  # an encoding nested too deep: the full reading reports it
+        return _back(parser, start)
+    parser.resume_from(position)
+    return parameters, results
+
+
+def _back(parser: TFParser, start: int) -> None:
+    if parser.pos != start:
+        parser.resume_from(start)
+
+
+def _remembered_type(parser: TFParser, start: int, end: int) -> Attribute | None:
+    """The tensor type from `start` to `end`, read once per distinct text (the parser's
+    `type` memo, as the full reading reads it); None for any other text."""
+    text = parser.source[start:end]
+    known: Attribute | None = parser.remembered("type", text)
+    if known is None:
+        known = _tensor_type(parser, start, end)
+        if known is not None:
+            parser.remember("type", text, known)
+    return known
+
+
 def _types(parser: TFParser, start: int, end: int) -> list[Attribute] | None:
     """The tensor types of a list `A, B` from `start` to `end`, or None if one is not read."""
     types: list[Attribute] = []
     source = parser.source
     for item in _TYPE_ITEMS.finditer(source, start, end):
-        text = item.group()
-        known = parser.remembered("type", text)
+        known = _remembered_type(parser, item.start(), item.end())
         if known is None:
-            known = _tensor_type(parser, item.start(), item.end())
-            if known is None:
-                return None
-            parser.remember("type", text, known)
+            return None
         types.append(known)
     return types
 
