@@ -107,14 +107,14 @@ def parse_signature(
     read_plain = getattr(parser, "read_plain_signature", None)
     plain = None if read_plain is None else read_plain(tuple(allowed_attrs))
     if plain is not None:
-        read, results = plain
+        read, read_results = plain
         return [
             ParsedParam(
                 Parser.Argument(p.name, p.type),
                 {} if p.attribute is None else {p.attribute: UnitAttr()},
             )
             for p in read
-        ], results
+        ], read_results
     params = parser.parse_comma_separated_list(
         parser.Delimiter.PAREN, lambda: parse_param(parser, allowed_attrs)
     )

@@ -396,9 +396,11 @@ def read_signature(
     return parameters, results
 
 
-def _back(parser: TFParser, start: int) -> None:
+def _back(parser: TFParser, start: int) -> Any:
+    """None, the parser back at `start`."""
     if parser.pos != start:
         parser.resume_from(start)
+    return None
 
 
 def _remembered_type(parser: TFParser, start: int, end: int) -> Attribute | None:
