@@ -350,9 +350,11 @@ class PlainParameter(NamedTuple):
     attribute: str | None
 
 
-def read_signature(
-    parser: TFParser, allowed: tuple[str, ...]
-) -> tuple[list[PlainParameter], list[Attribute]] | None:
+PlainSignature = tuple[list[PlainParameter], list[Attribute]]
+"""What `read_signature` read: the parameters and the result types."""
+
+
+def read_signature(parser: TFParser, allowed: tuple[str, ...]) -> PlainSignature | None:
     """A function signature `(%x: T {const}, ...) -> R` (or `-> ()`, or no result) of tensor
     types at the parser's position, read in one step, the parser moved past it; None (the
     parser where it was) for any other text (a location, another type, other attributes),
@@ -396,7 +398,7 @@ def read_signature(
     return parameters, results
 
 
-def _back(parser: TFParser, start: int) -> Any:
+def _back(parser: TFParser, start: int) -> PlainSignature | None:
     """None, the parser back at `start`."""
     if parser.pos != start:
         parser.resume_from(start)
