@@ -231,8 +231,10 @@ class ValuesFormat(DeclaredFormat):
         if op.operands:
             printer.print_string(" ")
             printer.print_list(op.operands, printer.print_operand)
-            printer.print_string(" : ")
-            printer.print_list(op.operand_types, printer.print_attribute)
+            printer.print_string(" : ")  # TileFoundry's printer prints a type from its text
+            printer.print_list(
+                op.operand_types, getattr(printer, "print_type", printer.print_attribute)
+            )
 
 
 class ValuesTerminator(ValuesFormat, IRDLOperation):
