@@ -70,6 +70,7 @@ dialects: $(STAMP)
 bench: $(STAMP)
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python benchmarks/run.py
 	cd benchmarks && ../$(BIN)/python inprocess.py
+	cd benchmarks && ../$(BIN)/python object_limit.py
 	$(BIN)/python benchmarks/surface.py
 	$(BIN)/python benchmarks/build_hash_compare.py
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python benchmarks/bounded.py

@@ -14,6 +14,9 @@ Each input in the custom form (tf-opt's input) and in the generic form `tf-opt
   (`d_model` 8, 9, ..., `d_ff` twice it), so that few `tensor<...>` texts repeat;
 - `constants.mlir`: one `hir.func` of 5,000 `tf.constant`s, each a dense literal of its own
   (8 elements, `f32`, `i32` and `f16` in turn, shapes `2x4` and `8`);
+- `distinct.mlir`: 1,600 functions, each with its own shapes (function `i` on
+  `tensor<(i+1)xNxf32>`, N in 2..17), so that no op's signature, type or constant repeats: an
+  imported model or a shape-specialised kernel library (issue 23 §2);
 - `large.mlir` (with `--large`): F functions of such chains, 50,001 ops.
 
 Each chain repeats an 8-step pattern that gives `cse` and `dce` something to do, so a pass run
@@ -31,7 +34,7 @@ is not a plain parse and print:
 ```
 
 Usage: `python benchmarks/generate.py DIR [--layers L] [--calls N] [--shape-layers S]
-[--constants C]`.
+[--constants C] [--functions F]`.
 """
 
 from __future__ import annotations
@@ -194,6 +197,35 @@ def constants_module(count: int) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _distinct_function(index: int) -> list[str]:
+    """Function `index` of `distinct.mlir`: a matmul, a bias, a negation, a scale by a constant
+    of its own and a row sum, on shapes no other function has (`index + 1` rows)."""
+    m, n, k = index + 1, 2 + index % 16, 2 + (index * 7) % 16
+    x, w, b = f"tensor<{m}x{n}xf32>", f"tensor<{n}x{k}xf32>", f"tensor<{k}xf32>"
+    y, one, row = f"tensor<{m}x{k}xf32>", "tensor<1xf32>", f"tensor<{m}x1xf32>"
+    return [
+        f"  hir.func @f{index}(%x: {x}, %w: {w} {{const}}, %b: {b} {{const}}) -> {row} {{",
+        f"    %0 = tf.call tf.linalg.matmul(%x, %w) : ({x}, {w}) -> {y}",
+        f"    %1 = tf.call {ADD}(%0, %b) : ({y}, {b}) -> {y}",
+        f"    %2 = tf.call {NEG}(%1) : ({y}) -> {y}",
+        f"    %c = tf.constant dense<{index}.5> : {one}",
+        f"    %3 = tf.call tf.math.binary<kind = mul>(%2, %c) : ({y}, {one}) -> {y}",
+        f"    %4 = tf.call tf.reduce.sum<axis = -1, keepdims = true>(%3) : ({y}) -> {row}",
+        f"    hir.return %4 : {row}",
+        "  }",
+    ]
+
+
+def distinct_module(functions: int) -> str:
+    """`functions` functions of their own shapes (see `_distinct_function`): the text of
+    `distinct.mlir`."""
+    lines = ["tf.module @distinct {"]
+    for index in range(functions):
+        lines.extend(_distinct_function(index))
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
 def large_module(shape: LargeShape) -> str:
     """The text of `large.mlir` in the custom form."""
     lines = ["tf.module @bench {"]
@@ -225,11 +257,12 @@ def generate(
     shape: LargeShape | None = None,
     shape_layers: int = 160,
     constants: int = 5000,
+    functions: int = 1600,
 ) -> Inputs:
     """Write the inputs into `directory` (created if needed): `trivial`, `tree` (the decoder
     with `layers` layers, built through the Python surface), `chain` (`calls` calls in one
     function), `shapes` (`shape_layers` layers of their own shapes), `constants` (`constants`
-    dense literals) and, when `shape` is given, `large`; each also in the generic form that
+    dense literals), `distinct` (`functions` functions of their own shapes) and, when `shape` is given, `large`; each also in the generic form that
     `tf_opt` prints (without a tf-opt, only the custom forms exist)."""
     directory.mkdir(parents=True, exist_ok=True)
     texts = {
@@ -238,6 +271,7 @@ def generate(
         "chain": chain_module(calls),
         "shapes": shapes_module(shape_layers),
         "constants": constants_module(constants),
+        "distinct": distinct_module(functions),
     }
     if shape is not None:
         texts["large"] = large_module(shape)
@@ -277,6 +311,7 @@ def main() -> int:
     parser.add_argument("--calls", type=int, default=20000, help="calls of the chain")
     parser.add_argument("--shape-layers", type=int, default=160, help="layers of `shapes`")
     parser.add_argument("--constants", type=int, default=5000, help="constants of `constants`")
+    parser.add_argument("--functions", type=int, default=1600, help="functions of `distinct`")
     parser.add_argument("--tf-opt", default="tf-opt", help="the tf-opt that prints generic forms")
     args = parser.parse_args()
     inputs = generate(
@@ -286,6 +321,7 @@ def main() -> int:
         find_tool(args.tf_opt),
         shape_layers=args.shape_layers,
         constants=args.constants,
+        functions=args.functions,
     )
     for name, path in inputs.custom.items():
         print(f"{path} ({path.stat().st_size} bytes, {inputs.ops[name]} ops)")

@@ -103,6 +103,18 @@ def parse_signature(
     parser: Parser, allowed_attrs: Sequence[str]
 ) -> tuple[list[ParsedParam], list[Attribute]]:
     """`(%x: T {const}, ...) -> R` (or `-> ()`): the parameters and the result types."""
+    # TileFoundry's parser reads a signature of tensor types in one step
+    read_plain = getattr(parser, "read_plain_signature", None)
+    plain = None if read_plain is None else read_plain(tuple(allowed_attrs))
+    if plain is not None:
+        read, read_results = plain
+        return [
+            ParsedParam(
+                Parser.Argument(p.name, p.type),
+                {} if p.attribute is None else {p.attribute: UnitAttr()},
+            )
+            for p in read
+        ], read_results
     params = parser.parse_comma_separated_list(
         parser.Delimiter.PAREN, lambda: parse_param(parser, allowed_attrs)
     )
@@ -123,13 +135,15 @@ def print_signature(
     outputs: Sequence[Attribute] | None,
 ) -> None:
     """Print `(%x: T {const} loc(..), ...)` and, when `outputs` is given, ` -> R`."""
+    # TileFoundry's printer prints a type from its text, worked out once per type object
+    print_type = getattr(printer, "print_type", printer.print_attribute)
     printer.print_string("(")
     for index, arg in enumerate(args):
         if index:
             printer.print_string(", ")
         print_named_value(printer, arg, names[index])
         printer.print_string(": ")
-        printer.print_attribute(arg.type)
+        print_type(arg.type)
         if arg_attrs is not None:
             print_param_attrs(printer, arg_attrs.data[index])
         if printer.print_debuginfo:
@@ -140,7 +154,7 @@ def print_signature(
         return
     printer.print_string(" -> ")
     if outputs:
-        printer.print_attribute(outputs[0])
+        print_type(outputs[0])
     else:
         printer.print_string("()")
 
@@ -217,8 +231,10 @@ class ValuesFormat(DeclaredFormat):
         if op.operands:
             printer.print_string(" ")
             printer.print_list(op.operands, printer.print_operand)
-            printer.print_string(" : ")
-            printer.print_list(op.operand_types, printer.print_attribute)
+            printer.print_string(" : ")  # TileFoundry's printer prints a type from its text
+            printer.print_list(
+                op.operand_types, getattr(printer, "print_type", printer.print_attribute)
+            )
 
 
 class ValuesTerminator(ValuesFormat, IRDLOperation):

@@ -19,7 +19,13 @@ from tilefoundry.ir.text import asm, fast_forms
 from tilefoundry.tools.tf_opt import main
 
 T = "tensor<4xf32>"
-READERS = ("read_generic_op", "read_tensor_type", "read_dense")
+READERS = (
+    "read_generic_op",
+    "read_tensor_type",
+    "read_dense",
+    "read_function_type",
+    "read_signature",
+)
 NEG = "#tf.op<tf.math.unary<kind = neg>>"
 ADD = "#tf.op<tf.math.binary<kind = add>>"
 
@@ -260,7 +266,7 @@ def test_tensor_types_read_in_one_step_build_the_same_ir(
     text = module(arguments=f"%x: {T}, %y: {type}")
     (code, _, err), counts = both_ways(tmp_path, monkeypatch, text, *flags)
     assert (code, err) == (0, "")
-    assert counts["read_tensor_type"] >= 2
+    assert counts["read_tensor_type"] >= 2 or counts["read_signature"] == 1  # in the signature
 
 
 WRONG_TENSORS = {
@@ -295,10 +301,11 @@ def benchmark_inputs() -> dict[str, str]:
         "tree": generate.tree_module(2),
         "shapes": generate.shapes_module(3),
         "constants": generate.constants_module(30),
+        "distinct": generate.distinct_module(12),
     }
 
 
-@pytest.mark.parametrize("name", ["chain", "tree", "shapes", "constants"])
+@pytest.mark.parametrize("name", ["chain", "tree", "shapes", "constants", "distinct"])
 def test_the_benchmark_inputs_read_alike_in_both_forms_and_both_ways(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str
 ) -> None:
@@ -309,6 +316,41 @@ def test_the_benchmark_inputs_read_alike_in_both_forms_and_both_ways(
     assert (code, err) == (0, "")
     assert out == run_text(tmp_path, custom)
     assert counts["read_generic_op"] > 0
+
+
+@pytest.mark.parametrize("flags", [(), ("--print-op-generic",)])
+def test_new_function_types_are_read_in_one_step(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, flags: tuple[str, ...]
+) -> None:
+    """Each function of `distinct` has its own signatures: the plain call lines read them in
+    one step (one function type a call), in the custom form and in the generic form."""
+    custom = benchmark_inputs()["distinct"]
+    (code, text, err), _ = both_ways(tmp_path, monkeypatch, custom, *flags)
+    assert (code, err) == (0, "")
+    (code, _, err), counts = both_ways(tmp_path, monkeypatch, text)
+    assert (code, err) == (0, "")
+    assert counts["read_function_type"] >= 12 * 5  # five calls in each of the 12 functions
+
+
+FUNCTION_TYPES = {
+    "no inputs, no outputs": "() -> ()",
+    "two outputs": f"({T}) -> ({T}, {T})",
+    "encoding": "(tensor<?x4xf32, #tf.dims<s: 1 to 9>>) -> tensor<?x4xf32, #tf.dims<s: 1 to 9>>",
+    "no spaces": f"({T},{T})->{T}",
+    "bad encoding": f"(tensor<?x4xf32, #tf.dims<nope>>) -> {T}",
+    "not a tensor": f"(i32) -> {T}",
+}
+
+
+@pytest.mark.parametrize("type", FUNCTION_TYPES.values(), ids=FUNCTION_TYPES.keys())
+def test_every_function_type_gets_what_the_full_reading_gives(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, type: str
+) -> None:
+    arity = type.split(")")[0].count("tensor") + type.split(")")[0].count("i32")
+    operands = ", ".join(["%x"] * arity)
+    line = f'%a = "tf.call"({operands}) <{{callee = {NEG}}}> : {type}'
+    (code, _, err), _ = both_ways(tmp_path, monkeypatch, module(line))
+    assert code == 0 or is_diagnostic(tmp_path, err)
 
 
 def run_text(tmp_path: Path, text: str) -> str:
@@ -336,3 +378,34 @@ def test_every_spelling_of_a_constant_gets_what_the_full_reading_gives(
 ) -> None:
     (code, _, err), counts = both_ways(tmp_path, monkeypatch, module(line), *EVERY_FORM[1])
     assert code == 0 or is_diagnostic(tmp_path, err)
+
+
+SIGNATURES = {
+    "plain": (f"(%x: {T}, %y: {T} {{const}}) -> {T}", True),
+    "no parameters": (f"() -> {T}", True),
+    "encoding": ("(%x: tensor<?x4xf32, #tf.dims<s: 1 to 9>>) -> tensor<4xf32>", True),
+    "location": (f'(%x: {T} loc("f.py":1:2)) -> {T}', False),
+    "unknown attribute": (f"(%x: {T} {{nope}}) -> {T}", False),
+    "two attributes": (f"(%x: {T} {{const, const}}) -> {T}", False),
+    "arrow unspaced": (f"(%x: {T})-> {T}", False),
+    "not a tensor": (f"(%x: i32) -> {T}", False),
+    "two results": (f"(%x: {T}) -> ({T}, {T})", False),
+    "no result": (f"(%x: {T}) -> ()", True),
+    "bad encoding": (f"(%x: tensor<?x4xf32, #tf.dims<nope>>) -> {T}", False),
+}
+
+
+@pytest.mark.parametrize("case", SIGNATURES.values(), ids=SIGNATURES.keys())
+def test_every_signature_gets_what_the_full_reading_gives(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, case: tuple[str, bool]
+) -> None:
+    """A function's signature of tensor types is read in one step; any other spelling is left
+    to the full reading, which reports what is wrong: the same output or diagnostic."""
+    signature, plain = case
+    returned = f"hir.return %x : {T}" if "%x" in signature else f"hir.return %c : {T}"
+    body = [] if "%x" in signature else [f"%c = tf.constant dense<1.5> : {T}"]
+    lines = "".join(f"    {line}\n" for line in (*body, returned))
+    text = f"tf.module @m {{\n  hir.func @f{signature} {{\n{lines}  }}\n}}\n"
+    (code, _, err), counts = both_ways(tmp_path, monkeypatch, text)
+    assert code == 0 or is_diagnostic(tmp_path, err)
+    assert (counts["read_signature"] == 1) == plain

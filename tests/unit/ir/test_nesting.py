@@ -77,3 +77,43 @@ def test_ir_at_the_limit_leaves_stack_to_its_caller(tmp_path: Path, make: object
             code, out, err = run(path, text, *flags)
             assert (code, err) == (0, ""), flags
             assert run(tmp_path / "again.mlir", out)[0] == 0
+
+
+def test_tensor_and_function_types_measure_as_deep_as_their_parameters() -> None:
+    """`AttributeDepths` measures a tensor or function type from its parts (without its walk):
+    one level above its deepest parameter, as every other attribute."""
+    from xdsl.dialects.builtin import (
+        DYNAMIC_INDEX,
+        ArrayAttr,
+        DictionaryAttr,
+        FunctionType,
+        ParametrizedAttribute,
+        TensorType,
+        TupleType,
+        f32,
+    )
+    from xdsl.ir import Attribute
+
+    from tilefoundry.ir.text.nesting import AttributeDepths
+
+    def depth(attr: Attribute) -> int:
+        if isinstance(attr, ParametrizedAttribute):
+            children: tuple[Attribute, ...] = attr.parameters
+        elif isinstance(attr, ArrayAttr):
+            children = attr.data
+        elif isinstance(attr, DictionaryAttr):
+            children = tuple(attr.data.values())
+        else:
+            return 1
+        return 1 + max(map(depth, children), default=0)
+
+    deep = TupleType([TupleType([TensorType(f32, [2])])])
+    scalar, shaped = TensorType(f32, []), TensorType(f32, [DYNAMIC_INDEX, 3])
+    encoded = TensorType(f32, [4], ArrayAttr([ArrayAttr([deep])]))
+    types = [scalar, shaped, encoded, FunctionType.from_lists([], [])]
+    types += [
+        FunctionType.from_lists([scalar, encoded], [shaped]),
+        FunctionType.from_lists([deep], []),
+    ]
+    for type in types:
+        assert AttributeDepths().depth(type) == depth(type), type

@@ -5,12 +5,14 @@ nothing of xDSL is patched (xDSL's own `op.verify()` gives the same verdicts).""
 from __future__ import annotations
 
 import pytest
-from xdsl.dialects.builtin import IntegerType, StringAttr, SymbolRefAttr
+from xdsl.dialects.builtin import IntegerType, StringAttr, SymbolRefAttr, TensorType, f32
+from xdsl.ir import Attribute
 from xdsl.irdl import IRDLOperation, OpDef
 from xdsl.utils.exceptions import VerifyException
 
 from tilefoundry.context import make_context
 from tilefoundry.dialects.hir import HIR
+from tilefoundry.dialects.hir import FuncOp as HirFuncOp
 from tilefoundry.dialects.hir import ReturnOp as HirReturnOp
 from tilefoundry.dialects.tf.ops import TF, CallOp
 from tilefoundry.dialects.tir import TIR
@@ -110,3 +112,37 @@ def test_signatures_tell_operand_and_result_counts_apart() -> None:
     with_result = CallOp.create(properties={"callee": callee}, result_types=[IntegerType(32)])
     bare = CallOp.create(properties={"callee": callee}, result_types=[])
     assert verifier.signature(with_result) != verifier.signature(bare)
+
+
+def test_signatures_hold_the_class_where_the_constraints_see_only_classes() -> None:
+    """`tf.call`'s operand, result and callee constraints are `BaseAttr`s: calls of other
+    shapes share a signature, calls of another class of type do not, and a type its
+    constraint refuses is still refused after a tensor of any shape verified."""
+    verifier = _verifier(CallOp)
+    callee = SymbolRefAttr("g")
+
+    def call(result: Attribute) -> CallOp:
+        return CallOp.create(properties={"callee": callee}, result_types=[result])
+
+    assert verifier.signature(call(TensorType(f32, [2]))) == verifier.signature(
+        call(TensorType(f32, [3, 5]))
+    )
+    assert verifier.signature(call(TensorType(f32, [2]))) != verifier.signature(
+        call(IntegerType(32))
+    )
+    verifier.memo.add(verifier.signature(call(TensorType(f32, [2]))) or [])  # as if verified
+    with pytest.raises(VerifyException, match="Unexpected attribute i32"):
+        verifier(call(IntegerType(32)))
+
+
+def test_a_constraint_that_relates_values_keeps_them_in_the_signature() -> None:
+    """`hir.return`'s operands share a type variable: their types themselves are the
+    signature, as are properties whose constraint looks into them (a function's names)."""
+    returned = _verifier(HirReturnOp)
+    assert not returned.operand_classes
+    first = HirReturnOp.create(operands=[])
+    assert returned.signature(first) is not None
+    function = _verifier(HirFuncOp)
+    names = dict(zip(function.property_names, function.property_classes, strict=True))
+    assert names["function_type"] and names["sym_name"]
+    assert not names["param_names"]

@@ -25,6 +25,7 @@ from typing import Any, NamedTuple, NoReturn, Protocol, TypeVar, cast
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     ArrayAttr,
     CallSiteLoc,
     DenseIntOrFPElementsAttr,
@@ -37,6 +38,7 @@ from xdsl.dialects.builtin import (
     NameLoc,
     NoneAttr,
     StringAttr,
+    TensorType,
     UnknownLoc,
 )
 from xdsl.ir import Attribute, AttributeInvT, Operation, OpResult, Region, SSAValue, TypeAttribute
@@ -56,9 +58,12 @@ from tilefoundry.dialects.tf.metadata import (
 )
 from tilefoundry.ir.algebra.expr import ExprOp, VarOwner
 from tilefoundry.ir.text.fast_forms import (
+    PlainParameter,
     properties_end,
     read_dense,
+    read_function_type,
     read_generic_op,
+    read_signature,
     read_tensor_type,
 )
 from tilefoundry.ir.text.irdl_form import read_irdl_form
@@ -229,7 +234,34 @@ class TFParser(LiteralParser):
         if self.current_token.kind is not MLIRTokenKind.L_PAREN:
             return None
         end = function_type_end(self.source, self.pos)
-        return self.memoized("function type", end, super().parse_optional_function_type)
+        return self.memoized("function type", end, lambda: self._parse_new_function_type(end))
+
+    def _parse_new_function_type(self, end: int) -> FunctionType | None:
+        """A function type not read before: one of tensor types in one step
+        (`ir/text/fast_forms.py`), any other token by token."""
+        if end >= 0 and (read := read_function_type(self, self.pos, end)) is not None:
+            self.resume_from(end)
+            return read
+        return super().parse_optional_function_type()
+
+    def read_plain_signature(
+        self, allowed: tuple[str, ...]
+    ) -> tuple[list[PlainParameter], list[Attribute]] | None:
+        """A function signature of tensor types read in one step (`ir/text/fast_forms.py`),
+        or None (nothing consumed) for the full reading (`dialects/syntax.py`)."""
+        return read_signature(self, allowed)
+
+    def function_type_between(self, start: int, end: int) -> FunctionType | None:
+        """The function type whose text runs from `start` to `end`: one read before, or one
+        of tensor types read now (then remembered); None for any other text. The parser stays
+        where it is."""
+        text = self.source[start:end]
+        known = self.remembered("function type", text)
+        if known is None:
+            known = read_function_type(self, start, end)
+            if known is not None:
+                self.remember("function type", text, known)
+        return cast(FunctionType | None, known)
 
     def memoized(self, table: str, end: int, parse: Callable[[], _T]) -> _T:
         """What `parse` reads from here to `end`, read once per distinct text: the same types,
@@ -722,6 +754,10 @@ class TFPrinter(Printer):
         default_factory=dict[tuple[int, ...], tuple[str, tuple[Attribute, ...]]], init=False
     )
 
+    _type_texts: dict[int, tuple[str, Attribute]] = field(
+        default_factory=dict[int, tuple[str, Attribute]], init=False
+    )
+
     _locations: LocationAliases = field(default_factory=LocationAliases, init=False)
     _defining: Attribute | None = field(default=None, init=False)
     elide_elements_over: int | None = None
@@ -775,15 +811,43 @@ class TFPrinter(Printer):
     def function_type_text(self, inputs: Sequence[Attribute], outputs: Sequence[Attribute]) -> str:
         """What `print_function_type` prints for these types, worked out once per distinct
         pair of type objects in this printer (a module names few distinct signatures many
-        times; types print alike in every printer). The cache keeps the types alive, so their
-        ids stay theirs."""
+        times; types print alike in every printer), from each type's `type_text`. The cache
+        keeps the types alive, so their ids stay theirs."""
         key = (*map(id, inputs), -1, *map(id, outputs))
         known = self._signatures.get(key)
         if known is None:
-            stream = io.StringIO()
-            Printer(stream=stream).print_function_type(inputs, outputs)
-            known = (stream.getvalue(), (*inputs, *outputs))
+            text = f"({', '.join(map(self.type_text, inputs))}) -> "
+            if len(outputs) == 1 and not isinstance(outputs[0], FunctionType):
+                text += self.type_text(outputs[0])
+            else:
+                text += f"({', '.join(map(self.type_text, outputs))})"
+            known = (text, (*inputs, *outputs))
             self._signatures[key] = known
+        return known[0]
+
+    def print_type(self, type: Attribute) -> None:
+        """Print a type as `print_attribute` prints it, from its `type_text`."""
+        self.print_string(self.type_text(type))
+
+    def type_text(self, type: Attribute) -> str:
+        """What xDSL's printer prints for a type (or any attribute that prints alike in every
+        printer), worked out once per type object in this printer: a ranked tensor type from
+        its shape and its parts' texts (a model of distinct shapes has a new one on nearly
+        every line, its element types and encodings few), any other by xDSL's printer."""
+        known = self._type_texts.get(id(type))
+        if known is None:
+            if type.__class__ is TensorType:
+                dims = "".join(f"{d:d}x" if d != DYNAMIC_INDEX else "?x" for d in type.get_shape())
+                text = f"tensor<{dims}{self.type_text(type.element_type)}"
+                if not isinstance(type.encoding, NoneAttr):
+                    text += f", {self.type_text(type.encoding)}"
+                text += ">"
+            else:
+                stream = io.StringIO()
+                Printer(stream=stream).print_attribute(type)
+                text = stream.getvalue()
+            known = (text, type)
+            self._type_texts[id(type)] = known
         return known[0]
 
     def print_ssa_value(self, value: SSAValue) -> str:

@@ -45,7 +45,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation, TypeAttribute
 from xdsl.irdl import IRDLOperation
 from xdsl.parser import UnresolvedOperand
-from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.exceptions import ParseError, VerifyException
 from xdsl.utils.lexer import Span
 
 from tilefoundry.ir.text.literals import canonical_dense
@@ -55,10 +55,13 @@ if TYPE_CHECKING:
 
 __all__ = [
     "GenericOp",
+    "PlainParameter",
     "properties_end",
     "read_dense",
+    "read_function_type",
     "read_generic_op",
     "read_plain_constant",
+    "read_signature",
     "read_tensor_type",
 ]
 
@@ -210,7 +213,7 @@ def _remembered_parts(parser: TFParser, position: int) -> _Parts | None:
     line_end = source.find("\n", type_start)
     type_text = source[type_start : len(source) if line_end < 0 else line_end].rstrip()
     type_end = type_start + len(type_text)
-    function_type = parser.remembered("function type", type_text)
+    function_type = parser.function_type_between(type_start, type_end)
     if not isinstance(function_type, FunctionType):
         return None
     parser.resume_from(type_end)
@@ -265,6 +268,17 @@ def read_tensor_type(parser: TFParser, end: int) -> TypeAttribute | None:
     with an encoding, read once per distinct text), or None (the parser where it was) for any
     other text."""
     start = parser.pos
+    read = _tensor_type(parser, start, end)
+    if read is not None:
+        parser.resume_from(end)
+    elif parser.pos != start:
+        parser.resume_from(start)
+    return read
+
+
+def _tensor_type(parser: TFParser, start: int, end: int) -> TypeAttribute | None:
+    """`read_tensor_type` of the text from `start` to `end`; the parser moves (somewhere)
+    only when the text has an encoding not read before."""
     found = _TENSOR.fullmatch(parser.source, start, end)
     if found is None:
         return None
@@ -273,22 +287,146 @@ def read_tensor_type(parser: TFParser, end: int) -> TypeAttribute | None:
         return None
     element = _ELEMENTS[found.group(2)]
     if found.group(3) is None:
-        parser.resume_from(end)
         return TensorType(element, shape)
+    known = parser.remembered("encoding", found.group(3))
+    if known is not None:
+        return TensorType(element, shape, known)
+    if parser.pos != start:
+        parser.resume_from(start)
     counted = parser._enter()
     try:
         parser.resume_from(found.start(3))
         encoding = parser.memoized("encoding", end - 1, parser.parse_attribute)
         if parser.pos != end - 1:
-            parser.resume_from(start)
             return None
-        parser.resume_from(end)
         return TensorType(element, shape, encoding)
     except VerifyException:  # the full reading reports it
-        parser.resume_from(start)
         return None
     finally:
         parser._leave(counted)
+
+
+_TYPE_ITEM = r"tensor<[^<>\n]*(?:<[^<>\n]*>[^<>\n]*)*>"
+_TYPE_LIST = rf"(?:{_TYPE_ITEM}(?:, {_TYPE_ITEM})*)?"
+_FUNCTION_TYPE = re.compile(rf"\(({_TYPE_LIST})\) -> (?:({_TYPE_ITEM})|\(({_TYPE_LIST})\))")
+"""`(A, B) -> R` or `(A) -> (R, S)` of tensor types, spelled as the printer spells it."""
+_TYPE_ITEMS = re.compile(_TYPE_ITEM)
+
+
+def read_function_type(parser: TFParser, start: int, end: int) -> FunctionType | None:
+    """The function type of tensor types from `start` to `end` (see `_FUNCTION_TYPE`), each
+    type read once per distinct text (the parser's `type` memo, as the full reading reads
+    them), or None for any other text. The parser is back where it was."""
+    source = parser.source
+    found = _FUNCTION_TYPE.fullmatch(source, start, end)
+    if found is None:
+        return None
+    at = parser.pos
+    try:
+        inputs = _types(parser, found.start(1), found.end(1))
+        single = found.group(2) is not None
+        outputs = _types(parser, *(found.span(2) if single else found.span(3)))
+    except ParseError:  # an encoding nested too deep: the full reading reports it
+        return None
+    finally:
+        if parser.pos != at:
+            parser.resume_from(at)
+    if inputs is None or outputs is None:
+        return None
+    return FunctionType.from_lists(inputs, outputs)
+
+
+_PARAMETER = re.compile(rf"({_OPERAND}): ({_TYPE_ITEM})(?: \{{([a-z_]+)\}})?(, |\))")
+"""`%x: tensor<...>` perhaps with one unit attribute `{const}`, then `, ` or the list's `)`."""
+_RESULT = re.compile(rf" -> (?:({_TYPE_ITEM})|\(\))")
+_ARROW_AHEAD = re.compile(r"\s*->")
+
+
+class PlainParameter(NamedTuple):
+    """A parameter `read_signature` read: its name's span, its type, its unit attribute."""
+
+    name: Span
+    type: Attribute
+    attribute: str | None
+
+
+PlainSignature = tuple[list[PlainParameter], list[Attribute]]
+"""What `read_signature` read: the parameters and the result types."""
+
+
+def read_signature(parser: TFParser, allowed: tuple[str, ...]) -> PlainSignature | None:
+    """A function signature `(%x: T {const}, ...) -> R` (or `-> ()`, or no result) of tensor
+    types at the parser's position, read in one step, the parser moved past it; None (the
+    parser where it was) for any other text (a location, another type, other attributes),
+    which the full reading reads."""
+    source, start = parser.source, parser.pos
+    if not source.startswith("(", start):
+        return None
+    position = start + 1
+    parameters: list[PlainParameter] = []
+    lexed = parser.lexer.input
+    try:
+        if source.startswith(")", position):
+            position += 1
+        else:
+            while True:
+                found = _PARAMETER.match(source, position)
+                if found is None or (found.group(3) is not None and found.group(3) not in allowed):
+                    return _back(parser, start)
+                type = _remembered_type(parser, found.start(2), found.end(2))
+                if type is None:
+                    return _back(parser, start)
+                name = Span(found.start(1), found.end(1), lexed)
+                parameters.append(PlainParameter(name, type, found.group(3)))
+                position = found.end()
+                if found.group(4) == ")":
+                    break
+        results: list[Attribute] = []
+        arrow = _RESULT.match(source, position)
+        if arrow is not None:
+            if arrow.group(1) is not None:
+                result = _remembered_type(parser, arrow.start(1), arrow.end(1))
+                if result is None:
+                    return _back(parser, start)
+                results.append(result)
+            position = arrow.end()
+        elif _ARROW_AHEAD.match(source, position):  # a result spelled otherwise
+            return _back(parser, start)
+    except ParseError:  # an encoding nested too deep: the full reading reports it
+        return _back(parser, start)
+    parser.resume_from(position)
+    return parameters, results
+
+
+def _back(parser: TFParser, start: int) -> PlainSignature | None:
+    """None, the parser back at `start`."""
+    if parser.pos != start:
+        parser.resume_from(start)
+    return None
+
+
+def _remembered_type(parser: TFParser, start: int, end: int) -> Attribute | None:
+    """The tensor type from `start` to `end`, read once per distinct text (the parser's
+    `type` memo, as the full reading reads it); None for any other text."""
+    text = parser.source[start:end]
+    known: Attribute | None = parser.remembered("type", text)
+    if known is None:
+        known = _tensor_type(parser, start, end)
+        if known is not None:
+            parser.remember("type", text, known)
+    return known
+
+
+def _types(parser: TFParser, start: int, end: int) -> list[Attribute] | None:
+    """The tensor types of a list `A, B` from `start` to `end`, or None if one is not read."""
+    types: list[Attribute] = []
+    source = parser.source
+    for item in _TYPE_ITEMS.finditer(source, start, end):
+        known = _remembered_type(parser, item.start(), item.end())
+        if known is None:
+            return None
+        types.append(known)
+    return types
 
 
 _MAX_RANK = 8

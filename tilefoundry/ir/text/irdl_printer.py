@@ -74,6 +74,9 @@ class IRDLPrinter(TFPrinter):
             return  # a location that shares its parts, each once, as TFPrinter prints it
         Printer.print_attribute(self, attribute)  # not TFPrinter's range locations
 
+    def print_type(self, type: Attribute) -> None:
+        self.print_attribute(type)  # a type's parameters in their IRDL form
+
     def print_op_with_default_format(self, op: Operation) -> None:
         self._absent_regions = absent_regions(op)
         sizes = segment_sizes(op)

@@ -369,7 +369,7 @@ def print_dense(printer: Printer, attr: DenseIntOrFPElementsAttr) -> bool:
             shape = [stored]
         _print_nested(printer, elements, shape, element_type)
     printer.print_string("> : ")
-    printer.print_attribute(attr.type)
+    getattr(printer, "print_type", printer.print_attribute)(attr.type)  # TFPrinter: from its text
     return True
 
 

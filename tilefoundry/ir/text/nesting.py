@@ -26,7 +26,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import cast
 
-from xdsl.dialects.builtin import ArrayAttr, DenseIntOrFPElementsAttr, DictionaryAttr
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DenseIntOrFPElementsAttr,
+    DictionaryAttr,
+    FunctionType,
+    IntAttr,
+    TensorType,
+)
 from xdsl.ir import Attribute, Operation, ParametrizedAttribute
 
 __all__ = [
@@ -92,6 +99,8 @@ class AttributeDepths:
         known = depths.get(id(attr))
         if known is not None:
             return known
+        if type(attr) is TensorType or type(attr) is FunctionType:
+            return self._shallow(attr)
         stack: list[tuple[Attribute, int, bool]] = [(attr, kind, False)]
         while stack:
             node, kind, expanded = stack.pop()
@@ -110,8 +119,40 @@ class AttributeDepths:
             self._keep.append(node)
         return depths[id(attr)]
 
+    def _shallow(self, attr: TensorType[Attribute] | FunctionType) -> int:
+        """The depth of a tensor or function type, worked out from its parts' without the
+        walk: a model of distinct shapes has a new one on nearly every line."""
+        depths = self._depths
+        if type(attr) is FunctionType:
+            inputs = outputs = 0
+            for part in attr.inputs.data:
+                known = depths.get(id(part)) or self.depth(part)
+                inputs = known if known > inputs else inputs
+            for part in attr.outputs.data:
+                known = depths.get(id(part)) or self.depth(part)
+                outputs = known if known > outputs else outputs
+            depth = 2 + max(inputs, outputs)
+        else:
+            tensor = cast(TensorType[Attribute], attr)
+            dimensions = tensor.shape.data
+            if all(type(d) is IntAttr for d in dimensions):  # leaves
+                shape = 2 if dimensions else 1
+            else:
+                shape = self.depth(tensor.shape)
+            element, encoding = tensor.element_type, tensor.encoding
+            element_depth = depths.get(id(element)) or self.depth(element)
+            encoding_depth = depths.get(id(encoding)) or self.depth(encoding)
+            depth = 1 + max(shape, element_depth, encoding_depth)
+        depths[id(attr)] = depth
+        self._keep.append(attr)
+        return depth
+
     def deepest(self, attrs: Iterable[Attribute]) -> int:
-        return max((self.depth(a) for a in attrs), default=0)
+        depths, best = self._depths, 0
+        for attr in attrs:
+            known = depths.get(id(attr)) or self.depth(attr)
+            best = known if known > best else best
+        return best
 
 
 def operation_attributes(op: Operation) -> Iterator[Attribute]:

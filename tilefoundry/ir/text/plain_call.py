@@ -67,8 +67,8 @@ class PlainCall:
             source, line.end()
         ):
             return None
-        callee_text, operands_start, type_text = line.group(1), line.start(2), line.group(3)
-        function_type = parser.remembered("function type", type_text)
+        callee_text, operands_start = line.group(1), line.start(2)
+        function_type = parser.function_type_between(line.start(3), line.end(3))
         if not isinstance(function_type, FunctionType) or len(function_type.outputs) != 1:
             return None
         callee = parser.remembered("op" if callee_text[0] != "@" else "symbol", callee_text)

@@ -25,10 +25,24 @@ verdict, only without the memo.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Any, TypeVar, cast
 
+from xdsl.dialects.builtin import SymbolNameConstraint
 from xdsl.ir import ErasedSSAValue, Operation
-from xdsl.irdl import IRDLOperation, OpDef, irdl_op_definition
+from xdsl.irdl import (
+    AnyAttr,
+    AnyOf,
+    AnyRange,
+    AttrConstraint,
+    BaseAttr,
+    IRDLOperation,
+    OpDef,
+    RangeConstraint,
+    RangeLengthConstraint,
+    RangeOf,
+    SingleOf,
+    irdl_op_definition,
+)
 from xdsl.traits import IsTerminator, NoTerminator
 from xdsl.utils.exceptions import VerifyException
 
@@ -57,6 +71,11 @@ class MemoizedOpDefVerifier:
         self.attribute_names = tuple(op_def.attributes)
         self.traits = tuple(op_def.traits)
         self.memo = CACHES.memo(f"verified signatures of {op_def.name}")
+        # Where every constraint looks only at the class of what it checks, the signature holds
+        # the class, not the object: a model of distinct shapes has few signatures so stated.
+        self.operand_classes = all(_by_class(d.constr) for _, d in op_def.operands)
+        self.result_classes = all(_by_class(d.constr) for _, d in op_def.results)
+        self.property_classes = tuple(_by_class(d.constr) for d in op_def.properties.values())
 
     def __call__(self, op: Operation) -> None:
         """What xDSL's generated `verify_` checks of `op`, the definition's part remembered."""
@@ -78,9 +97,15 @@ class MemoizedOpDefVerifier:
             return None
         properties = op.properties
         values: list[object] = [len(op.operands)]
-        values.extend(value.type for value in op.operands)
+        if self.operand_classes:
+            values.extend(type(value.type) for value in op.operands)
+        else:
+            values.extend(value.type for value in op.operands)
         values.append(len(op.results))
-        values.extend(result.type for result in op.results)
+        if self.result_classes:
+            values.extend(type(result.type) for result in op.results)
+        else:
+            values.extend(result.type for result in op.results)
         values.append(len(op.regions))
         for region in op.regions:
             blocks = region.blocks
@@ -94,15 +119,33 @@ class MemoizedOpDefVerifier:
                 values.append(len(block.args))
                 values.extend(arg.type for arg in block.args)
         present = 0
-        for name in self.property_names:
+        for name, by_class in zip(self.property_names, self.property_classes, strict=True):
             value = properties.get(name)
-            present += value is not None
-            values.append(value)
+            if value is not None:
+                present += 1
+                values.append(type(value) if by_class else value)
+            else:
+                values.append(None)
         if present != len(properties):
             return None  # a property the definition does not name: the full verifier says so
         attributes = op.attributes
         values.extend(attributes.get(name) for name in self.attribute_names)
         return values
+
+
+def _by_class(constraint: AttrConstraint[Any] | RangeConstraint[Any]) -> bool:
+    """Whether a constraint's verdict on an attribute (or a range of them, whose length the
+    signature holds) depends on nothing but the attribute's class."""
+    kind = type(constraint)
+    if kind is BaseAttr or kind is AnyAttr or kind is SymbolNameConstraint or kind is AnyRange:
+        return True
+    if kind is AnyOf:
+        return all(_by_class(c) for c in cast(AnyOf[Any], constraint).attr_constrs)
+    if kind is RangeOf or kind is SingleOf:
+        return _by_class(cast(RangeOf[Any] | SingleOf[Any], constraint).constr)
+    if kind is RangeLengthConstraint:
+        return _by_class(cast(RangeLengthConstraint[Any], constraint).constraint)
+    return False
 
 
 _VERIFIERS: dict[type[Operation], MemoizedOpDefVerifier] = {}
