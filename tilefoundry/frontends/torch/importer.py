@@ -24,7 +24,7 @@ from tilefoundry.frontends.torch.table import ATEN
 from tilefoundry.frontends.torch.types import DimTable, tensor_type
 from tilefoundry.hir import Function
 from tilefoundry.ir.algebra.expr import Expr, Var
-from tilefoundry.module import Module
+from tilefoundry.module import Module, verified_once
 from tilefoundry.ops.structure import TupleGetItem
 from tilefoundry.runtime import LoadedModule
 
@@ -142,7 +142,8 @@ def import_lowered(
         **dict(root.named_buffers(remove_duplicate=False)),
     }
     importer = _Importer(root, dims, classes, _tied(tensors), tuple(ep.state_dict))
-    module = importer.build_root(name or "Model", target, tuple(topologies))
+    with verified_once():  # the whole tree once, not each subtree again at every level
+        module = importer.build_root(name or "Model", target, tuple(topologies))
     weights: dict[str, Any] = {}
     for key in importer.root_weights:
         value = tensors.get(key)
