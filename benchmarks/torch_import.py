@@ -10,7 +10,9 @@ interpreter against PyTorch eager on CPU.
 TVM translates the very program our build reads (`lower`'s, `run_ep_decomposition=False`);
 where it refuses one of its ops, it translates its own decomposition of the export instead
 (`run_decompositions()`, not timed), and the `tvm on` column says which. Prints a Markdown
-table. For information only: no test depends on these times.
+table. Times are CPU seconds of the process (`time.process_time`, every thread's), best of
+`--repeat` (median in brackets): on a machine shared with other jobs, wall time would count
+their turns. For information only: no test depends on these times.
 """
 
 from __future__ import annotations
@@ -66,9 +68,9 @@ def _timed(repeat: int, run: Callable[[], Any]) -> tuple[list[float], Any]:
     times: list[float] = []
     result = None
     for _ in range(repeat):
-        started = time.perf_counter()
+        started = time.process_time()
         result = run()
-        times.append(time.perf_counter() - started)
+        times.append(time.process_time() - started)
     return times, result
 
 

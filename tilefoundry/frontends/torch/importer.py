@@ -6,6 +6,7 @@ parent's function; parameters and buffers are const params named by their `state
 
 from __future__ import annotations
 
+import functools
 import re
 import warnings
 from collections.abc import Mapping, Sequence
@@ -322,7 +323,8 @@ class _FunctionBuilder:
                 if not hasattr(val, "shape"):
                     self.env[node] = val  # a specialized non-tensor input (use_cache=False)
                     continue
-                var = Var(node.name, tensor_type(val, self.importer.dims, self.where(node)))
+                where = functools.partial(self.where, node)
+                var = Var(node.name, tensor_type(val, self.importer.dims, where))
                 params.append(var)
                 self.env[node] = var
                 self.emitter.carry(var)
@@ -366,9 +368,8 @@ class _FunctionBuilder:
     def _is_state(self, target: str) -> bool:
         owner_path, _, leaf = target.rpartition(".")
         owner = self.torch_module.get_submodule(owner_path) if owner_path else self.torch_module
-        return leaf in dict(owner.named_parameters(recurse=False)) or leaf in dict(
-            owner.named_buffers(recurse=False)
-        )
+        # what `named_parameters(recurse=False)` / `named_buffers(recurse=False)` list
+        return owner._parameters.get(leaf) is not None or owner._buffers.get(leaf) is not None
 
     def _weight(self, key: str, value: Any, node: Any) -> Var:
         prefix = f"{self.path}." if self.path else ""
@@ -381,7 +382,7 @@ class _FunctionBuilder:
             self.importer.attr_values.setdefault(full, value)
             var = Var(
                 param_name(key),
-                tensor_type(value, self.importer.dims, self.where(node)),
+                tensor_type(value, self.importer.dims, functools.partial(self.where, node)),
                 is_const=True,
             )
             self.weights[key] = var
