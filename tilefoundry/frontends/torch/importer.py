@@ -7,6 +7,7 @@ parent's function; parameters and buffers are const params named by their `state
 from __future__ import annotations
 
 import functools
+import operator
 import re
 import warnings
 from collections.abc import Mapping, Sequence
@@ -268,8 +269,7 @@ class _Importer:
             topologies=topologies,
             metadata=metadata,
         )
-        placed = module.lookup(FUNCTION) if has_body else None
-        return _Built(placed, weights, module, functions)
+        return _Built(function, weights, module, functions)  # the function, placed in `module`
 
     def _checkpoint_keys(self, weights: list[str]) -> dict[str, object] | None:
         """The root's metadata of the checkpoint's other keys, which LoadedModule accepts: the
@@ -308,6 +308,9 @@ class _FunctionBuilder:
         self.weights: dict[str, Var] = {}
         self.env: dict[Any, Any] = {}
         self.emitter = Emitter(importer.dims)
+        import torch.fx
+
+        self.node_class: type = torch.fx.Node
 
     def where(self, node: Any) -> str:
         line = source_line(node)
@@ -419,8 +422,6 @@ class _FunctionBuilder:
         return CallOp(callee.function, args, metadata=_binding(node.name))
 
     def _call_function(self, node: Any) -> Any:
-        import operator
-
         if node.target is operator.getitem:
             seq, index = node.args
             value = self._value(seq)
@@ -456,9 +457,7 @@ class _FunctionBuilder:
         return value
 
     def _value(self, arg: Any) -> Any:
-        import torch.fx
-
-        if isinstance(arg, torch.fx.Node):
+        if isinstance(arg, self.node_class):
             return self.env[arg]
         if isinstance(arg, list | tuple):
             return type(arg)(self._value(a) for a in arg)
