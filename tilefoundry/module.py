@@ -62,6 +62,7 @@ from tilefoundry.hir import Function, seal
 from tilefoundry.interpreter.evaluate import function_runner
 from tilefoundry.ir.algebra.callable import FunctionLike
 from tilefoundry.ir.algebra.view import OpView
+from tilefoundry.ir.caches import shared
 from tilefoundry.ir.state import Slot
 from tilefoundry.ir.verify.verifier import verify_ir
 from tilefoundry.module_text import parse_root, print_op
@@ -723,8 +724,8 @@ def _attach(
     old_sym, old_name, old_context = child.sym_name, child.module_name, child.owner_context
     old_owner = RECORDED_OWNER.get(child)
     own_name = child.own_name
-    child.sym_name = StringAttr(attach_name)
-    child.module_name = None if own_name == attach_name else StringAttr(own_name)
+    child.sym_name = shared(StringAttr(attach_name))
+    child.module_name = None if own_name == attach_name else shared(StringAttr(own_name))
     child.owner_context = None
     RECORDED_OWNER.set(child, None)
     block.add_op(child)
@@ -778,5 +779,5 @@ def _pending_paths(
                     raise VerifyError(_unreachable_callee(callee))
                 names.append(attached[cast(ModuleOp, node)])
             names.reverse()
-            paths[op] = SymbolRefAttr(names[0], names[1:])
+            paths[op] = shared(SymbolRefAttr(names[0], names[1:]))
     return paths

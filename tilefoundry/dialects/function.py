@@ -64,6 +64,7 @@ from tilefoundry.dialects.tf.types import (
 )
 from tilefoundry.ir.algebra.callable import FunctionLike
 from tilefoundry.ir.algebra.expr import VarOwner, check_param_name
+from tilefoundry.ir.caches import shared
 from tilefoundry.ir.traits import ModuleMember, is_expression
 from tilefoundry.ir.verify.verifier import OpVerifyError
 
@@ -375,12 +376,13 @@ def signature_properties(
 ) -> dict[str, Attribute]:
     """The signature properties of a function op (`arg_attrs` only when a param is const)."""
     properties: dict[str, Attribute] = {
-        "sym_name": StringAttr(name),
-        "function_type": FunctionType.from_lists(inputs, outputs),
-        "param_names": ArrayAttr(StringAttr(n) for n in names),
+        "sym_name": shared(StringAttr(name)),
+        "function_type": shared(FunctionType.from_lists(inputs, outputs)),
+        "param_names": shared(ArrayAttr(StringAttr(n) for n in names)),
     }
     if any(consts):
-        properties["arg_attrs"] = ArrayAttr(_CONST_PARAM if c else _PLAIN_PARAM for c in consts)
+        const_attrs = ArrayAttr(_CONST_PARAM if c else _PLAIN_PARAM for c in consts)
+        properties["arg_attrs"] = shared(const_attrs)
     return properties
 
 

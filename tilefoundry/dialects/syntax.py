@@ -245,7 +245,9 @@ class ValuesTerminator(ValuesFormat, IRDLOperation):
     values = var_operand_def(ONE_VALUE_TYPE)
 
     def __init__(self, *values: SSAValue) -> None:
-        super().__init__(operands=[list(values)])
+        # One variadic operand group and nothing else: the generic constructor takes it as it
+        # is (as `create` does), without the IRDL builder's normalisation (as `tf.call`'s).
+        Operation.__init__(self, operands=values)
 
 
 def with_attributes(op: OpT, attributes: DictionaryAttr | None) -> OpT:

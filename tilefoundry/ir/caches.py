@@ -35,12 +35,21 @@ import weakref
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Generic, Protocol, TypeVar
+from typing import Generic, Protocol, TypeVar, cast
 
-__all__ = ["CACHES", "BoundedMapping", "Caches", "IdentityMemo", "clear_caches"]
+__all__ = [
+    "CACHES",
+    "BoundedMapping",
+    "Caches",
+    "IdentityMemo",
+    "Interner",
+    "clear_caches",
+    "shared",
+]
 
 K = TypeVar("K")
 V = TypeVar("V")
+T = TypeVar("T")
 
 
 class _CacheInfo(Protocol):
@@ -126,6 +135,21 @@ class BoundedMapping(Generic[K, V]):
         self.entries.clear()
 
 
+class Interner(BoundedMapping[object, object]):
+    """One representative of each immutable value (an attribute) built from Python: calling it
+    with a value gives the first equal value it was given. Equal attributes are
+    interchangeable, so this never changes what the IR says; it makes the IR built by code
+    share its objects as a parse does, which is what the verifier's identity memos recognise
+    (the second `q_proj` of a model then verifies as the first did)."""
+
+    def __call__(self, value: T) -> T:
+        found = self.entries.get(value)
+        if found is None:
+            self.set(value, value)
+            return value
+        return cast(T, found)
+
+
 class Caches:
     """The caches of verification and parsing, and the generation of the registries they
     depend on (see the module docstring)."""
@@ -148,6 +172,13 @@ class Caches:
         self.clearers.append(mapping.clear)
         self.counters[name] = mapping.__len__
         return mapping
+
+    def interner(self, name: str, limit: int = MAPPING_LIMIT) -> Interner:
+        """A new `Interner` that every `bump` empties."""
+        interner = Interner(limit)
+        self.clearers.append(interner.clear)
+        self.counters[name] = interner.__len__
+        return interner
 
     def owns(self, cached: F) -> F:
         """Have every `bump` empty a `functools.lru_cache`d function too; return it."""
@@ -194,6 +225,11 @@ _SCOPE: ContextVar[dict[object, object] | None] = ContextVar("tf_unchanging_ir",
 
 CACHES = Caches()
 """The caches of this process (registries are per process, so their caches are too)."""
+
+shared = CACHES.interner("shared attributes")
+"""The one representative of a built attribute (a symbol name, a signature, a symbol path):
+what the builders of modules and functions store, so that a model's repeated layers share
+their attributes (see `Interner`)."""
 
 
 def clear_caches() -> None:

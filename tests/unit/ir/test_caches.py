@@ -258,3 +258,31 @@ def test_what_an_owner_chain_resolves_is_remembered_only_during_one_verification
     root.topologies = ArrayAttr([TopologyAttr.of(Topology("warp", 4))])
     with pytest.raises(VerifyError, match="mesh names topology level 'cta'.*available: warp"):
         verify_ir(root)
+
+
+def test_modules_built_alike_share_their_attributes_and_verdicts() -> None:
+    """The builders store one representative of each attribute they make (`shared`): two
+    layers built alike share their signature attributes, as a parse's would, so the second
+    verifies by the verifier's identity memo; equal attributes are interchangeable, so the IR
+    says what it said."""
+    from xdsl.dialects.builtin import StringAttr
+
+    from tilefoundry.ir.caches import Interner, shared
+
+    first, second = _module(), _module()
+    a = first.lookup("f").function_op
+    b = second.lookup("f").function_op
+    assert a is not b
+    for name in ("sym_name", "function_type", "param_names"):
+        assert a.properties[name] is b.properties[name]
+    assert first.module_op.sym_name is second.module_op.sym_name
+    assert print_module(first) == print_module(second)
+    assert shared(StringAttr("layer")) is shared(StringAttr("layer"))
+    interner = Interner(limit=2)
+    values = [StringAttr(str(i)) for i in range(5)]
+    for value in values:
+        assert interner(value) is value
+    assert len(interner) <= 2
+    assert interner(StringAttr("4")) is values[4]
+    CACHES.bump()
+    assert shared(StringAttr("layer")) == StringAttr("layer")  # emptied, still equal

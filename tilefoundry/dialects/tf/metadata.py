@@ -237,6 +237,8 @@ def check_metadata(
     """The metadata as a tuple, or a VerifyError (with binding / span context, unless the caller
     adds its own) when it is invalid: every entry an `IRMetadata`, at most one per exact class.
     Not an iterable at all is a TypeError."""
+    if type(metadata) is tuple and not metadata:  # none, what most constructors are given
+        return ()
     items = items_of(metadata, what, "an iterable of IRMetadata values")
     binding, span = metadata_context(items) if context else (None, None)
     seen: set[type] = set()

@@ -50,7 +50,7 @@ from tilefoundry.dialects.tf.target import (
     check_levels,
 )
 from tilefoundry.ir.algebra.callable import FunctionLike
-from tilefoundry.ir.caches import CACHES
+from tilefoundry.ir.caches import CACHES, shared
 from tilefoundry.ir.state import Slot
 from tilefoundry.ir.text.irdl_syntax import IRDLFormAttribute
 from tilefoundry.ir.traits import ModuleMember, is_module_member
@@ -340,13 +340,15 @@ class ModuleOp(SymbolMember, IRDLOperation):
         body: Region | None = None,
     ) -> None:
         properties: dict[str, Attribute | None] = {
-            "sym_name": StringAttr(sym_name),
-            "module_name": None if module_name in (None, sym_name) else StringAttr(module_name),
+            "sym_name": shared(StringAttr(sym_name)),
+            "module_name": None
+            if module_name in (None, sym_name)
+            else shared(StringAttr(module_name)),
             "target": None if target is None else TargetAttr(StringAttr(target.name)),
             "topologies": None
             if topologies is None
             else ArrayAttr(TopologyAttr.of(t) for t in topologies),
-            "entry": None if entry is None else SymbolRefAttr(entry),
+            "entry": None if entry is None else shared(SymbolRefAttr(entry)),
             "metadata": metadata,
         }
         super().__init__(

@@ -72,7 +72,7 @@ class Emitter:
         val = node.meta.get("val")
         if not hasattr(val, "shape"):
             raise TorchImportError(f"op '{node.target}' has no recorded tensor result")
-        return tensor_type(val, self.dims, f"op '{node.target}'")
+        return tensor_type(val, self.dims, lambda: f"op '{node.target}'")
 
     def call(self, op: Op, *args: Expr) -> CallOp:
         return CallOp(op, list(args))

@@ -6,6 +6,8 @@ parent's function; parameters and buffers are const params named by their `state
 
 from __future__ import annotations
 
+import functools
+import operator
 import re
 import warnings
 from collections.abc import Mapping, Sequence
@@ -25,7 +27,7 @@ from tilefoundry.frontends.torch.table import ATEN
 from tilefoundry.frontends.torch.types import DimTable, tensor_type
 from tilefoundry.hir import Function
 from tilefoundry.ir.algebra.expr import Expr, Var
-from tilefoundry.module import Module
+from tilefoundry.module import Module, verified_once
 from tilefoundry.ops.structure import TupleGetItem
 from tilefoundry.runtime import LoadedModule
 
@@ -150,7 +152,8 @@ def import_lowered(
         **dict(root.named_buffers(remove_duplicate=False)),
     }
     importer = _Importer(root, dims, classes, _tied(tensors), tuple(ep.state_dict))
-    module = importer.build_root(name or "Model", target, tuple(topologies))
+    with verified_once():  # the whole tree once, not each subtree again at every level
+        module = importer.build_root(name or "Model", target, tuple(topologies))
     weights: dict[str, Any] = {}
     for key in importer.root_weights:
         value = tensors.get(key)
@@ -274,8 +277,7 @@ class _Importer:
             topologies=topologies,
             metadata=metadata,
         )
-        placed = module.lookup(FUNCTION) if has_body else None
-        return _Built(placed, weights, module, functions)
+        return _Built(function, weights, module, functions)  # the function, placed in `module`
 
     def _checkpoint_keys(self, weights: list[str]) -> dict[str, object] | None:
         """The root's metadata of the checkpoint's other keys, which LoadedModule accepts: the
@@ -314,6 +316,9 @@ class _FunctionBuilder:
         self.weights: dict[str, Var] = {}
         self.env: dict[Any, Any] = {}
         self.emitter = Emitter(importer.dims)
+        import torch.fx
+
+        self.node_class: type = torch.fx.Node
 
     def where(self, node: Any) -> str:
         line = source_line(node)
@@ -329,7 +334,8 @@ class _FunctionBuilder:
                 if not hasattr(val, "shape"):
                     self.env[node] = val  # a specialized non-tensor input (use_cache=False)
                     continue
-                var = Var(node.name, tensor_type(val, self.importer.dims, self.where(node)))
+                where = functools.partial(self.where, node)
+                var = Var(node.name, tensor_type(val, self.importer.dims, where))
                 params.append(var)
                 self.env[node] = var
                 self.emitter.carry(var)
@@ -373,9 +379,8 @@ class _FunctionBuilder:
     def _is_state(self, target: str) -> bool:
         owner_path, _, leaf = target.rpartition(".")
         owner = self.torch_module.get_submodule(owner_path) if owner_path else self.torch_module
-        return leaf in dict(owner.named_parameters(recurse=False)) or leaf in dict(
-            owner.named_buffers(recurse=False)
-        )
+        # what `named_parameters(recurse=False)` / `named_buffers(recurse=False)` list
+        return owner._parameters.get(leaf) is not None or owner._buffers.get(leaf) is not None
 
     def _weight(self, key: str, value: Any, node: Any) -> Var:
         prefix = f"{self.path}." if self.path else ""
@@ -388,7 +393,7 @@ class _FunctionBuilder:
             self.importer.attr_values.setdefault(full, value)
             var = Var(
                 param_name(key),
-                tensor_type(value, self.importer.dims, self.where(node)),
+                tensor_type(value, self.importer.dims, functools.partial(self.where, node)),
                 is_const=True,
             )
             self.weights[key] = var
@@ -425,8 +430,6 @@ class _FunctionBuilder:
         return CallOp(callee.function, args, metadata=_binding(node.name))
 
     def _call_function(self, node: Any) -> Any:
-        import operator
-
         if node.target is operator.getitem:
             seq, index = node.args
             value = self._value(seq)
@@ -462,9 +465,7 @@ class _FunctionBuilder:
         return value
 
     def _value(self, arg: Any) -> Any:
-        import torch.fx
-
-        if isinstance(arg, torch.fx.Node):
+        if isinstance(arg, self.node_class):
             return self.env[arg]
         if isinstance(arg, list | tuple):
             return type(arg)(self._value(a) for a in arg)

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from tilefoundry.dialects.tf.types import DimVar, TensorType
 from tilefoundry.frontends.torch.errors import TorchImportError
 
-__all__ = ["DimTable", "dtype_of", "tensor_type"]
+__all__ = ["DimTable", "Where", "dtype_of", "tensor_type"]
+
+Where = str | Callable[[], str]
+"""Where a refused size sits, for the message: the text, or what makes it (only when a size
+is refused: finding a node's source line is not free)."""
 
 _DTYPES = {
     "torch.float32": "f32",
@@ -37,6 +41,9 @@ class DimTable:
 
     def __init__(self, ranges: Mapping[Any, Any], names: Mapping[str, str]) -> None:
         self._vars: dict[str, DimVar] = {}
+        self.static: dict[tuple[tuple[int, ...], Any], TensorType] = {}
+        """(shape, torch dtype) -> its TensorType, for the static shapes met so far: one import
+        names a few distinct types many times (a value, not a cache of IR)."""
         for symbol, bounds in ranges.items():
             key = str(symbol)
             lo = max(_bound(bounds.lower, 0), 0)
@@ -44,7 +51,7 @@ class DimTable:
             if hi > lo:
                 self._vars[key] = DimVar(names.get(key, key), lo, hi)
 
-    def dim(self, size: Any, where: str) -> int | DimVar:
+    def dim(self, size: Any, where: Where) -> int | DimVar:
         if isinstance(size, int):
             return size
         expr = str(size.node.expr) if hasattr(size, "node") else str(size)
@@ -52,7 +59,7 @@ class DimTable:
         if found is None:
             raise TorchImportError(
                 f"the size {expr} is not a dynamic dim of its own (only a plain Dim maps to a "
-                f"DimVar) in {where}"
+                f"DimVar) in {where if isinstance(where, str) else where()}"
             )
         return found
 
@@ -66,8 +73,15 @@ def _bound(value: Any, default: int) -> int:
         return default
 
 
-def tensor_type(value: Any, dims: DimTable, where: str) -> TensorType:
+def tensor_type(value: Any, dims: DimTable, where: Where) -> TensorType:
     """The TensorType of a (fake) tensor. A rank-0 tensor is carried as shape (1,): op
     arguments have rank >= 1, and a (1,) broadcasts against any other shape as a scalar does."""
-    shape = tuple(dims.dim(s, where) for s in value.shape)
+    sizes = tuple(value.shape)
+    if all(type(s) is int for s in sizes):
+        key = (sizes, value.dtype)
+        found = dims.static.get(key)
+        if found is None:
+            found = dims.static[key] = TensorType(sizes or (1,), dtype_of(value.dtype))
+        return found
+    shape = tuple(dims.dim(s, where) for s in sizes)
     return TensorType(shape or (1,), dtype_of(value.dtype))
