@@ -92,13 +92,11 @@ class IreeFunction:
 
     def __call__(self, *args: Any) -> Any:
         abi = self.abi
-        reused = {
-            index: known
-            for index, known in self._trusted.items()
-            if index < len(args)
-            and args[index] is known[0]
-            and known[2] == array_signature(known[0])
-        }
+        given = len(args)
+        reused: dict[int, tuple[Any, Any, tuple[Any, ...]]] = {}
+        for index, known in self._trusted.items():
+            if index < given and args[index] is known[0] and known[2] == array_signature(known[0]):
+                reused[index] = known
         _, held = bind_arguments(abi, args, reused)
         inputs: list[Any] = []
         buffers: list[tuple[str, Any, str]] = []
