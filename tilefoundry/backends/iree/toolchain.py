@@ -30,10 +30,6 @@ class IreeFlags:
     target: str = "llvm-cpu"
     flags: tuple[str, ...] = (
         "--iree-llvmcpu-target-cpu=host",
-        # matmuls packed into the CPU's tile layout (mmt4d): a 512x512 f32 matmul with dynamic
-        # rows 1.9x -> 1.3x numpy's time, static ones unchanged (docs/compile.md); not
-        # `--iree-opt-data-tiling`: it fails on a masked attention (`linalg.pack` of an i1 mask)
-        "--iree-global-opt-data-tiling",
         # IREE demotes f64 to f32 by default: the IR's f64 is kept
         "--iree-input-demote-f64-to-f32=false",
         # a zero-size or placeholder tensor.empty is read on purpose: no warning on stderr

@@ -246,31 +246,3 @@ tf.module @m entry @f {
     for x, result in zip(inputs, results, strict=True):
         assert result.flags.owndata
         assert result.tobytes() == (x + x).tobytes()
-
-
-def test_a_matmul_is_data_tiled(tmp_path: Path) -> None:
-    """IREE packs a matmul's operands into the CPU's tile layout (`linalg.mmt4d`: IREE_FLAGS'
-    `--iree-global-opt-data-tiling`, which took a 512x512 matmul with dynamic rows from 1.9x
-    to 1.3x numpy's time), and the result is the interpreter's."""
-    from tilefoundry.backends.iree.build import compile_iree
-
-    dyn = "tensor<?x64xf32, #tf.dims<n: 1 to 4097>>"
-    module = tf.parse_module(
-        f"""
-tf.module @m entry @mm {{
-  hir.func @mm(%a: {dyn}, %b: tensor<64x64xf32>) -> {dyn} {{
-    %y = tf.call tf.linalg.matmul(%a, %b) : ({dyn}, tensor<64x64xf32>) -> {dyn}
-    hir.return %y : {dyn}
-  }}
-}}
-""",
-        "m.mlir",
-    )
-    program = compile_iree(module.module_op, dump=tmp_path, cache=None)
-    assert "linalg.mmt4d" in (tmp_path / "phases" / "module.7.stream.mlir").read_text()
-    rng = np.random.default_rng(0)
-    a = rng.standard_normal((37, 64)).astype(np.float32)
-    b = rng.standard_normal((64, 64)).astype(np.float32)
-    error = np.abs(program.function("mm")(a, b).astype(np.float64) - module.mm(a, b))
-    bound = 2 * 64 * np.finfo(np.float32).eps * (np.abs(a) @ np.abs(b)).astype(np.float64)
-    assert bool(np.all(error <= bound))  # docs/ir.md's matmul bound
