@@ -9,7 +9,8 @@ for `llvm`, when `import tvm` works); the compile time of each model (an empty a
 Times are CPU seconds of the process (`time.process_time`: the machine is shared, and a
 process that waits for a core is not charged), the best of `--repeat` calls after one warm-up
 call; compile times are wall seconds and CPU seconds (the process and the tools it ran).
-Prints Markdown. For information only: no test depends
+Prints Markdown. It measures the checkout it is in (a worktree's code, not the venv's
+editable install). For information only: no test depends
 on these times.
 """
 
@@ -32,6 +33,7 @@ for _variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
 import numpy as np  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # this checkout's tilefoundry, not the one the venv installed
 BACKENDS = ("native", "iree")
 
 

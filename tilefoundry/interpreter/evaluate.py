@@ -187,6 +187,8 @@ def refuse_aliasing(names: Sequence[str], types: Sequence[IRType], args: Sequenc
     """Refuse a call whose buffer argument shares memory with another argument (a tensor, which
     is a value, or another buffer): the function writes a buffer in place, so what it read
     would depend on the order its ops run in, which a pass may change."""
+    if not any(isinstance(type, BufferType) for type in types):
+        return  # tensors are values: only a buffer can be written while another is read
     arrays = [_arrays(value) for value in args]
     for i, (name, type) in enumerate(zip(names, types, strict=True)):
         if not isinstance(type, BufferType):

@@ -5,8 +5,9 @@ tensor per parameter leaf in, the result leaves, then each buffer leaf's final c
 the status out. `IreeFunction.__call__` checks the arguments as the interpreter does
 (`bind_arguments`, shared with the native backend), passes each leaf's contents (bf16 as
 `ml_dtypes.bfloat16` of its bits), writes each buffer's final contents back into the caller's
-array, and raises the status's run-time error (`raise_status`). Two buffer arguments that share
-memory are refused: buffers are values here, and their writes could not show in each other.
+array, and raises the status's run-time error (`raise_status`). Each result is copied out of the
+runtime's memory, an array of its own (`_output`). Two buffer arguments that share memory are
+refused: buffers are values here, and their writes could not show in each other.
 """
 
 from __future__ import annotations
@@ -44,7 +45,11 @@ def _input(array: Any, dtype: str) -> Any:
 
 
 def _output(value: Any, dtype: str) -> Any:
-    host = np.asarray(value.to_host() if hasattr(value, "to_host") else value)
+    """A result's contents, copied out of the runtime's memory: `DeviceArray.to_host()` maps
+    the result's buffer, and that mapping does not keep the buffer alive once the call's
+    `DeviceArray`s are collected (results share one allocation): a view of it read freed
+    memory on `local-sync` (docs/decisions.md)."""
+    host = np.array(value.to_host() if hasattr(value, "to_host") else value, copy=True)
     if dtype == "bf16":
         return from_storage(host.view(np.uint16), dtype)
     return host
@@ -87,13 +92,11 @@ class IreeFunction:
 
     def __call__(self, *args: Any) -> Any:
         abi = self.abi
-        reused = {
-            index: known
-            for index, known in self._trusted.items()
-            if index < len(args)
-            and args[index] is known[0]
-            and known[2] == array_signature(known[0])
-        }
+        given = len(args)
+        reused: dict[int, tuple[Any, Any, tuple[Any, ...]]] = {}
+        for index, known in self._trusted.items():
+            if index < given and args[index] is known[0] and known[2] == array_signature(known[0]):
+                reused[index] = known
         _, held = bind_arguments(abi, args, reused)
         inputs: list[Any] = []
         buffers: list[tuple[str, Any, str]] = []

@@ -129,11 +129,12 @@ def build_vmfb(
 
 
 _CONFIG: list[Any] = []  # the runtime's host driver, made once per process
-HOST_DRIVER = "local-task"
-"""IREE's host driver, its thread pool. `local-sync` (each call on the caller's thread) made a
-tiny Llama's call 0.23 ms against 0.66 ms, but gave other values than `local-task` on the f16
-softmax of `tests/unit/backends/iree/test_bounds.py` (zeros where the interpreter has 0.125,
-NaNs where it has none): not taken until that is understood (docs/decisions.md)."""
+HOST_DRIVER = "local-sync"
+"""IREE's host driver: `local-sync` runs each call on the caller's thread, as a native call
+runs (a tiny Llama's call 0.23 ms against 0.66 ms on `local-task`'s thread pool). Its earlier
+difference from `local-task` on the f16 softmax bound case was ours, not a race: results were
+returned as views of IREE's mapped result memory, which was freed once the call's
+`DeviceArray`s went; results are now copied (`abi._output`, docs/decisions.md)."""
 _CONFIG_LOCK = threading.Lock()
 
 

@@ -214,3 +214,35 @@ tf.module @m entry @f {
     y = np.array([4, 5, 6], np.float32)
     assert bound.f(y).tobytes() == module.f(y, w).tobytes()  # a new free argument, checked
     assert checked == ["x", "x", "x", "x"]  # the free parameter's name, whatever the array
+
+
+def test_a_result_is_an_array_of_its_own() -> None:
+    """A result is copied out of IREE's memory: it owns its data, and stays what it was after
+    the call's runtime objects are gone and later calls reuse IREE's memory. (A view of the
+    mapped result buffer outlived the buffer: on `local-sync`, the f16 softmax bound case read
+    freed memory, zeros and NaNs; docs/decisions.md.)"""
+    import gc
+
+    from tilefoundry.backends.iree.build import HOST_DRIVER
+
+    assert HOST_DRIVER == "local-sync"
+    module = tf.parse_module(
+        """
+tf.module @m entry @f {
+  hir.func @f(%x: tensor<65536xf16>) -> tensor<65536xf16> {
+    %y = tf.call tf.math.binary<kind = add>(%x, %x) : (tensor<65536xf16>, tensor<65536xf16>) -> tensor<65536xf16>
+    hir.return %y : tensor<65536xf16>
+  }
+}
+""",
+        "m.mlir",
+    )
+    compiled = tf.compile(module, backend="iree")
+    inputs = [np.full(65536, k, np.float16) for k in range(1, 9)]
+    results = [compiled.f(x) for x in inputs]
+    gc.collect()
+    for _ in range(4):
+        compiled.f(np.zeros(65536, np.float16))
+    for x, result in zip(inputs, results, strict=True):
+        assert result.flags.owndata
+        assert result.tobytes() == (x + x).tobytes()
