@@ -545,7 +545,8 @@ class TopK(Op):
     ) -> Emitted:
         """The reference's stable order as ranks: each element's rank along `axis` is the
         number of elements whose key comes before its own (a smaller key, or an equal key at a
-        lower position); position `j` of the result takes the element of rank `j`. Keys as the
+        lower position); position `j` of the result takes the element of rank `j` (its
+        position summed over the one hit, then gathered). Keys as the
         reference's: largest floats `-x` with a NaN as `-inf` (so a NaN ties with `+inf`),
         smallest floats `x` with a NaN as `+inf`, integers their value (i1 unsigned)."""
         (x_type,) = tensor_args(arg_types)
@@ -562,44 +563,70 @@ class TopK(Op):
         other = [f"d{rank}" if i == axis else f"d{i}" for i in range(rank)]
         ranks_init = b.fill(b.int_constant(0, "i64"), b.empty(x_type, "i64"))
 
+        # the positions as data (iotas read through the maps), not `linalg.index`: IREE 3.13
+        # cannot vectorize a reduction whose body is only index arithmetic (a splat input)
+        size = x_type.shape[axis]
+        assert isinstance(size, int)
+        import numpy as np
+
+        along = tensor_constant(b, np.arange(size, dtype=np.int64), TensorType((size,), "i64"))
+        upto = tensor_constant(b, np.arange(self.k, dtype=np.int64), TensorType((self.k,), "i64"))
+
         def before(s: list[MValue]) -> list[MValue]:
-            mine, theirs, count = s
+            mine, theirs, i, m, count = s
             earlier = self._before(b, theirs, mine, dtype)
             same = self._same(b, theirs, mine, dtype)
-            lower = b.op(
-                f"arith.cmpi ult, {b.linalg_index(rank)}, {b.linalg_index(axis)} : index", "i1"
-            )
+            lower = b.op(f"arith.cmpi ult, {m}, {i} : i64", "i1")
             tie = b.op(f"arith.andi {same}, {lower} : i1", "i1")
             counted = b.op(f"arith.ori {earlier}, {tie} : i1", "i1")
             one = b.op(f"arith.extui {counted} : i1 to i64", "i64")
             return [b.op(f"arith.addi {count}, {one} : i64", "i64")]
 
         (ranks,) = b.generic(
-            [(x, affine_map(full, here)), (x, affine_map(full, other))],
+            [
+                (x, affine_map(full, here)),
+                (x, affine_map(full, other)),
+                (along, affine_map(full, [f"d{axis}"])),
+                (along, affine_map(full, [f"d{rank}"])),
+            ],
             [(ranks_init, affine_map(full, here))],
             ["parallel"] * rank + ["reduction"],
             before,
         )
-        # the result: position j along the axis takes the element m whose rank is j
+        # the result: position j along the axis takes the element m whose rank is j (ranks are
+        # a permutation: its index is the sum of m over the one hit), then x gathered there
         picked = [f"d{rank}" if i == axis else f"d{i}" for i in range(rank)]
-        kept_values = b.fill(zero(b, dtype), b.empty(values_type))
         kept_indices = b.fill(b.int_constant(0, "i64"), b.empty(indices_type))
 
-        def take(s: list[MValue]) -> list[MValue]:
-            value, its_rank, old_value, old_index = s
-            j = b.op(f"arith.index_cast {b.linalg_index(axis)} : index to i64", "i64")
+        def position(s: list[MValue]) -> list[MValue]:
+            its_rank, j, m, total = s
             hit = b.op(f"arith.cmpi eq, {its_rank}, {j} : i64", "i1")
-            m = b.op(f"arith.index_cast {b.linalg_index(rank)} : index to i64", "i64")
+            taken = b.op(f"arith.select {hit}, {m}, {b.int_constant(0, 'i64')} : i64", "i64")
+            return [b.op(f"arith.addi {total}, {taken} : i64", "i64")]
+
+        (positions,) = b.generic(
+            [
+                (ranks, affine_map(full, picked)),
+                (upto, affine_map(full, [f"d{axis}"])),
+                (along, affine_map(full, [f"d{rank}"])),
+            ],
+            [(kept_indices, affine_map(full, here))],
+            ["parallel"] * rank + ["reduction"],
+            position,
+        )
+
+        def gather(s: list[MValue]) -> list[MValue]:
+            at = b.op(f"arith.index_cast {s[0]} : i64 to index", "index")
+            where = [at if i == axis else b.linalg_index(i) for i in range(rank)]
             return [
-                b.op(f"arith.select {hit}, {value}, {old_value} : {dtype}", dtype),
-                b.op(f"arith.select {hit}, {m}, {old_index} : i64", "i64"),
+                b.op(f"tensor.extract {x}[{', '.join(w.name for w in where)}] : {x.type}", dtype)
             ]
 
-        chosen, positions = b.generic(
-            [(x, affine_map(full, picked)), (ranks, affine_map(full, picked))],
-            [(kept_values, affine_map(full, here)), (kept_indices, affine_map(full, here))],
-            ["parallel"] * rank + ["reduction"],
-            take,
+        (chosen,) = b.generic(
+            [(positions, identity_map(rank))],
+            [(b.empty(values_type), identity_map(rank))],
+            ["parallel"] * rank,
+            gather,
         )
         return (chosen, positions)
 

@@ -5,7 +5,8 @@
 // The zoo's windowed ops: the input padded (zeros for conv and avg, -inf for max), a
 // linalg.generic whose input map slides the window (o * stride + k * dilation), a grouped
 // conv's channel through floordiv; a pool's windows laid out as [..., taps, *out] and reduced
-// as numpy does; topk as ranks (how many elements come before each) and a pick by rank.
+// as numpy does; topk as ranks (how many elements come before each), the position of each rank
+// and a gather there.
 
 // CHECK-LABEL: func.func private @tfi_4conv(
 // CHECK: tensor.pad %{{.*}} low[0, 0, 1, 0] high[0, 0, 1, 0]
@@ -42,11 +43,13 @@ tf.module @m entry @pool {
 // -----
 
 // CHECK-LABEL: func.func private @tfi_4topk(
-// CHECK: linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]}
+// CHECK: arith.constant dense<"0x{{0+}}01{{0+}}02{{0+}}03{{0+}}04{{0+}}"> : tensor<5xi64>
+// CHECK: linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1)>, affine_map<(d0, d1, d2) -> (d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]}
 // CHECK: arith.cmpi sgt
 // CHECK: arith.cmpi ult
-// CHECK: linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]}
-// CHECK: } -> (tensor<?x2xi32>, tensor<?x2xi64>)
+// CHECK: linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1)>, affine_map<(d0, d1, d2) -> (d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]}
+// CHECK: } -> tensor<?x2xi64>
+// CHECK: tensor.extract %p0_0[%{{.*}}, %{{.*}}] : tensor<?x5xi32>
 tf.module @m entry @topk {
   tir.prim_func @topk(%x: tensor<?x5xi32, #tf.dims<n: 1 to 9>>) -> tuple<tensor<?x2xi32, #tf.dims<n: 1 to 9>>, tensor<?x2xi64, #tf.dims<n: 1 to 9>>> {
     %r = tir.let tf.call tf.tensor.topk<k = 2>(%x) : (tensor<?x5xi32, #tf.dims<n: 1 to 9>>) -> tuple<tensor<?x2xi32, #tf.dims<n: 1 to 9>>, tensor<?x2xi64, #tf.dims<n: 1 to 9>>>
