@@ -14,6 +14,11 @@ program may hold:
   (every kind), `tf.nn.softmax`, `tf.reduce.mean` on floats, `tf.reduce.cumsum`, `tf.logic.*`
   on i1, `tf.tensor.where`, and on static tensors `tf.tensor.reshape` / `broadcast_to` /
   `slice` / `concat`, `tf.tensor.iota` / `full` (`index`, `gather` are not generated yet);
+  the zoo's ops: `tf.nn.conv` (1-d / 2-d, stride, padding, dilation, groups) on static floats,
+  `tf.nn.pool` (max with dilation, avg with and without `count_include_pad`) over the static
+  trailing dims of a float tensor, `tf.tensor.topk` (largest or smallest, any dtype) along a
+  static axis, and `tf.tensor.reshape` with `dims` keeping the DimVar; dynamic functions too
+  (a `dims` reshape there and back, a `topk` of the whole static axis, a same-size pool);
 - constants, dense and splat, of every dtype of `tilefoundry.dialects.tf.types.DTYPES`, with the edge
   values (`-0.0`, `±inf`, NaN, denormals, the largest finite value, the integer extremes, `0`,
   `±1`) written as their bits;
@@ -388,8 +393,10 @@ class _Body:
                 "slice",
                 "concat",
                 "iota_full",
+                "window",
+                "topk",
             ],
-            weights=[8, 5, 3, 2, 2, 2, 1, 1, 3, 3, 1, 2, 2, 1, 1, 1, 1, 1],
+            weights=[8, 5, 3, 2, 2, 2, 1, 1, 3, 3, 1, 2, 2, 1, 1, 1, 1, 1, 1, 1],
         )[0]
         made: Value | None = getattr(self, f"_{choice}")()
         return made
@@ -627,6 +634,9 @@ class _Body:
         return self.value_op(text, a.type, [c, lhs, rhs])
 
     def _reshape(self) -> Value | None:
+        dynamic = [v for v in self.tensor_values(dynamic=True) if v.type.rank >= 1]  # type: ignore[union-attr]
+        if dynamic and self.rng.random() < 0.5:
+            return self._reshape_keeping(self.rng.choice(dynamic))
         a = self._pick_static()
         assert isinstance(a.type, Tensor)
         count = math.prod(_static(a.type.shape))
@@ -638,6 +648,125 @@ class _Body:
         result = Tensor(shape, a.type.dtype)
         text = self.call_line(f"tf.tensor.reshape<shape = {shown}>", [a], result)
         return self.value_op(text, result, [a])
+
+    def _reshape_keeping(self, a: Value) -> Value | None:
+        """`tf.tensor.reshape` with `dims` of a dynamic tensor: its DimVar dim kept (a `-1`
+        entry), the static dims' elements regrouped around it."""
+        assert isinstance(a.type, Tensor)
+        shape = a.type.shape
+        axis = shape.index(None)
+        count = math.prod(d for d in shape if d is not None)
+        groups = [s for s in STATIC_SHAPES + ((count,), ()) if math.prod(s) == count]
+        before = list(self.rng.choice(groups))
+        after: list[int] = []
+        if before and self.rng.random() < 0.5:
+            cut = self.rng.randint(0, len(before))
+            before, after = before[:cut], before[cut:]
+        target: list[int | None] = [*before, None, *after]
+        shown = [-1 if d is None else d for d in target]
+        result = Tensor(tuple(target), a.type.dtype)
+        text = self.call_line(f"tf.tensor.reshape<shape = {shown}, dims = [{axis}]>", [a], result)
+        return self.value_op(text, result, [a])
+
+    def _window(self) -> Value | None:
+        """`tf.nn.conv` (1-d or 2-d, stride, padding, dilation, groups) on a static float
+        tensor, or `tf.nn.pool` (max or avg) over the trailing dims of a float tensor whose
+        leading dims may be dynamic."""
+        rng = self.rng
+        n = rng.randint(1, 2)
+        if rng.random() < 0.4:
+            return self._conv(n)
+        floats = [
+            v
+            for v in self.tensor_values()
+            if v.type.dtype in FLOAT_DTYPES  # type: ignore[union-attr]
+            and v.type.rank > n  # type: ignore[union-attr]
+            and None not in v.type.shape[-n:]  # type: ignore[union-attr]
+        ]
+        if floats and rng.random() < 0.7:
+            a = rng.choice(floats)
+        else:
+            shape = (rng.randint(1, 2), *(rng.randint(2, 5) for _ in range(n)))
+            a = self.constant(Tensor(shape, rng.choice(FLOAT_DTYPES)))
+        assert isinstance(a.type, Tensor)
+        spatial = _static(a.type.shape[-n:])
+        kind = rng.choice(["max", "avg"])
+        kernel = [rng.randint(1, min(3, s)) for s in spatial]
+        stride = [rng.randint(1, 2) for _ in range(n)]
+        padding = [rng.randint(0, k // 2) for k in kernel]
+        dilation = [1] * n
+        if kind == "max" and rng.random() < 0.3:
+            dilation = [rng.randint(1, 2) if s + 2 * p >= 2 * k else 1
+                        for s, p, k in zip(spatial, padding, kernel, strict=True)]  # fmt: skip
+        out = [(s + 2 * p - d * (k - 1) - 1) // st + 1
+               for s, p, d, k, st in zip(spatial, padding, dilation, kernel, stride, strict=True)]  # fmt: skip
+        attrs = f"kind = {kind}, kernel = {kernel}, stride = {stride}, padding = {padding}"
+        if any(d != 1 for d in dilation):
+            attrs += f", dilation = {dilation}"
+        if kind == "avg" and rng.random() < 0.4:
+            attrs += ", count_include_pad = false"
+        result = Tensor((*a.type.shape[:-n], *out), a.type.dtype)
+        text = self.call_line(f"tf.nn.pool<{attrs}>", [a], result)
+        return self.value_op(text, result, [a])
+
+    def _conv(self, n: int) -> Value | None:
+        rng = self.rng
+        candidates = [
+            v
+            for v in self.tensor_values(dynamic=False)
+            if v.type.dtype in FLOAT_DTYPES and v.type.rank == n + 2  # type: ignore[union-attr]
+        ]
+        if candidates and rng.random() < 0.7:
+            a = rng.choice(candidates)
+        else:
+            shape = (
+                rng.randint(1, 2),
+                rng.choice([1, 2, 4]),
+                *(rng.randint(2, 5) for _ in range(n)),
+            )
+            a = self.constant(Tensor(shape, rng.choice(FLOAT_DTYPES)))
+        assert isinstance(a.type, Tensor)
+        batch, channels, *spatial = _static(a.type.shape)
+        groups = rng.choice([g for g in (1, 2) if channels % g == 0])
+        out_channels = groups * rng.randint(1, 2)
+        kernel = [rng.randint(1, min(3, s)) for s in spatial]
+        stride = [rng.randint(1, 2) for _ in range(n)]
+        padding = [rng.randint(0, 1) for _ in range(n)]
+        dilation = [rng.randint(1, 2) if s + 2 * p >= 2 * k else 1
+                    for s, p, k in zip(spatial, padding, kernel, strict=True)]  # fmt: skip
+        out = [(s + 2 * p - d * (k - 1) - 1) // st + 1
+               for s, p, d, k, st in zip(spatial, padding, dilation, kernel, stride, strict=True)]  # fmt: skip
+        w = self.constant(Tensor((out_channels, channels // groups, *kernel), a.type.dtype))
+        attrs = f"stride = {stride}, padding = {padding}"
+        if any(d != 1 for d in dilation):
+            attrs += f", dilation = {dilation}"
+        if groups != 1:
+            attrs += f", groups = {groups}"
+        result = Tensor((batch, out_channels, *out), a.type.dtype)
+        text = self.call_line(f"tf.nn.conv<{attrs}>", [a, w], result)
+        return self.value_op(text, result, [a, w])
+
+    def _topk(self) -> Value | None:
+        """`tf.tensor.topk` along a static axis (any dtype; the other dims may be dynamic), then
+        one of its two results."""
+        a = self.pick_tensor()
+        assert isinstance(a.type, Tensor)
+        axes = [i for i, d in enumerate(a.type.shape) if d is not None]
+        if not axes:
+            return None
+        axis = self.rng.choice(axes)
+        size = a.type.shape[axis]
+        assert isinstance(size, int)
+        k = self.rng.randint(1, size)
+        largest = self.rng.random() < 0.7
+        attrs = f"k = {k}, axis = {self._shown_axis(axis, a.type.rank)}"
+        if not largest:
+            attrs += ", largest = false"
+        shape = (*a.type.shape[:axis], k, *a.type.shape[axis + 1 :])
+        pair = Tuple((Tensor(shape, a.type.dtype), Tensor(shape, "i64")))
+        text = self.call_line(f"tf.tensor.topk<{attrs}>", [a], pair)
+        t = self.value_op(text, pair, [a])
+        return self._get_item(t)
 
     def _broadcast_to(self) -> Value | None:
         a = self._pick_static()
@@ -1277,6 +1406,9 @@ class _Generator:
         assert isinstance(x.type, Tensor)
         dtype = x.type.dtype
         for _ in range(steps):
+            if self.rng.random() < 0.25:
+                current = self.dynamic_window(body, current)
+                continue
             if dtype == "i1":
                 kind = self.rng.choice(["cmp_eq", "cmp_ne"])
                 other = current
@@ -1297,6 +1429,42 @@ class _Generator:
                 text = body.call_line(f"tf.math.binary<kind = {kind}>", [current, other], x.type)
                 current = body.value_op(text, x.type, [current, other])
         return current
+
+    def dynamic_window(self, body: _Body, x: Value) -> Value:
+        """A step that gives x's type back through the zoo's ops on a dynamic value: a
+        `reshape` with `dims` there and back, a `topk` of the whole static axis (a sort), or a
+        same-size `pool` (kernel 3, padding 1) of floats along the static last dim."""
+        assert isinstance(x.type, Tensor)
+        type = x.type
+        choices = ["reshape"]
+        static = [i for i, d in enumerate(type.shape) if d is not None]
+        if static:
+            choices.append("topk")
+        if type.shape[-1] is not None and type.dtype in FLOAT_DTYPES:
+            choices.append("pool")
+        choice = self.rng.choice(choices)
+        if choice == "reshape":
+            axis = type.shape.index(None)
+            wide = Tensor((*type.shape, 1), type.dtype)
+            shown = [-1 if d is None else d for d in wide.shape]
+            text = body.call_line(f"tf.tensor.reshape<shape = {shown}, dims = [{axis}]>", [x], wide)
+            y = body.value_op(text, wide, [x])
+            back = [-1 if d is None else d for d in type.shape]
+            text = body.call_line(f"tf.tensor.reshape<shape = {back}, dims = [{axis}]>", [y], type)
+            return body.value_op(text, type, [y])
+        if choice == "topk":
+            axis = self.rng.choice(static)
+            size = type.shape[axis]
+            largest = "" if self.rng.random() < 0.6 else ", largest = false"
+            pair = Tuple((type, Tensor(type.shape, "i64")))
+            text = body.call_line(f"tf.tensor.topk<k = {size}, axis = {axis}{largest}>", [x], pair)
+            t = body.value_op(text, pair, [x])
+            return body._get_item(t, 0)
+        kind = self.rng.choice(["max", "avg"])
+        extra = ", count_include_pad = false" if kind == "avg" and self.rng.random() < 0.5 else ""
+        attrs = f"kind = {kind}, kernel = [3], stride = [1], padding = [1]{extra}"
+        text = body.call_line(f"tf.nn.pool<{attrs}>", [x], type)
+        return body.value_op(text, type, [x])
 
     def dynamic_type(self) -> Tensor:
         shape: tuple[int | None, ...] = self.rng.choice([(None,), (None, 2), (3, None)])

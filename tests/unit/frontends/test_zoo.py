@@ -7,9 +7,7 @@ and binds the model's own `state_dict` with no mapping."""
 
 from __future__ import annotations
 
-import functools
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -17,40 +15,9 @@ import numpy as np
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
-from torch_models import torch  # noqa: E402
-from zoo_models import ARCHS, Arch  # noqa: E402
+from zoo_models import ARCHS, BY_NAME, Imported, imported  # noqa: E402
 
 import tilefoundry as tf  # noqa: E402
-
-BY_NAME = {a.name: a for a in ARCHS}
-
-
-@dataclass
-class Imported:
-    arch: Arch
-    model: Any
-    loaded: tf.LoadedModule
-    inputs: tuple[Any, ...]
-    want: Any
-
-
-def _output(out: Any) -> Any:
-    for field in ("logits", "last_hidden_state"):
-        if hasattr(out, field):
-            return getattr(out, field)
-    return out[0] if isinstance(out, tuple) else out
-
-
-@functools.cache
-def imported(name: str) -> Imported:
-    arch = BY_NAME[name]
-    torch.manual_seed(0)
-    model = arch.build().eval()
-    inputs = arch.inputs()
-    loaded = tf.from_torch(model, inputs, arch.kwargs)
-    with torch.no_grad():
-        want = _output(model(*inputs, **arch.kwargs)).numpy()
-    return Imported(arch, model, loaded, tuple(i.numpy() for i in inputs), want)
 
 
 def _close(m: Imported, got: Any) -> None:

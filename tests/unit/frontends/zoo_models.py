@@ -3,11 +3,14 @@ weights (nothing is downloaded), with its example inputs and the tolerance it is
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from torch_models import torch
+
+import tilefoundry as tf
 
 VOCAB = 128
 
@@ -337,3 +340,34 @@ ARCHS = [
     _hf_arch("bart_encoder", "encoder-decoder (encoder)", _ids),
     _hf_arch("whisper_encoder", "encoder-decoder (encoder)", lambda: (torch.randn(1, 8, 16),)),
 ]
+BY_NAME = {a.name: a for a in ARCHS}
+
+
+@dataclass
+class Imported:
+    arch: Arch
+    model: Any
+    loaded: tf.LoadedModule
+    inputs: tuple[Any, ...]
+    want: Any
+
+
+def _output(out: Any) -> Any:
+    for field_name in ("logits", "last_hidden_state"):
+        if hasattr(out, field_name):
+            return getattr(out, field_name)
+    return out[0] if isinstance(out, tuple) else out
+
+
+@functools.cache
+def imported(name: str) -> Imported:
+    """An architecture of the zoo imported (once per process), with its inputs and PyTorch's
+    output."""
+    arch = BY_NAME[name]
+    torch.manual_seed(0)
+    model = arch.build().eval()
+    inputs = arch.inputs()
+    loaded = tf.from_torch(model, inputs, arch.kwargs)
+    with torch.no_grad():
+        want = _output(model(*inputs, **arch.kwargs)).numpy()
+    return Imported(arch, model, loaded, tuple(i.numpy() for i in inputs), want)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -168,19 +169,30 @@ def test_topk_gives_the_largest_in_order_and_their_positions() -> None:
         topk(v((2, 6)), 7)
 
 
-def test_the_native_emitter_refuses_them_by_name() -> None:
+def test_the_native_backend_compiles_them(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Each has its emission rule (what the rules promise, op by op and dtype by dtype:
+    tests/unit/backends/native/test_ops.py): a module of the three, compiled, computes what it
+    interprets to."""
     import tilefoundry as tf
-    from tilefoundry.codegen.builder import EmitError
 
     module = tf.parse_module(
         """tf.module @m entry @f {
-  hir.func @f(%x: tensor<1x2x8x8xf32>) -> tensor<1x2x4x4xf32> {
-    %y = tf.call tf.nn.pool<kind = max, kernel = [2, 2], stride = [2, 2], padding = [0, 0]>(%x) : (tensor<1x2x8x8xf32>) -> tensor<1x2x4x4xf32>
-    hir.return %y : tensor<1x2x4x4xf32>
+  hir.func @f(%x: tensor<1x2x8x8xf32>, %w: tensor<2x2x3x3xf32>) -> tuple<tensor<1x2x2x4xf32>, tensor<1x2x2x4xi64>> {
+    %c = tf.call tf.nn.conv<stride = [1, 1], padding = [1, 1]>(%x, %w) : (tensor<1x2x8x8xf32>, tensor<2x2x3x3xf32>) -> tensor<1x2x8x8xf32>
+    %y = tf.call tf.nn.pool<kind = max, kernel = [2, 2], stride = [2, 2], padding = [0, 0]>(%c) : (tensor<1x2x8x8xf32>) -> tensor<1x2x4x4xf32>
+    %t = tf.call tf.tensor.topk<k = 2, axis = 2>(%y) : (tensor<1x2x4x4xf32>) -> tuple<tensor<1x2x2x4xf32>, tensor<1x2x2x4xi64>>
+    hir.return %t : tuple<tensor<1x2x2x4xf32>, tensor<1x2x2x4xi64>>
   }
 }
 """,
-        "pool.mlir",
+        "windowed.mlir",
     )
-    with pytest.raises(EmitError, match=r"^tf.nn.pool has no emission rule \(in function '@f'\)"):
-        tf.emit_mlir(module)
+    assert "linalg.generic" in tf.emit_mlir(module)
+    monkeypatch.setenv("TF_CACHE_DIR", str(tmp_path / "cache"))  # not the user's cache
+    rng = np.random.default_rng(0)
+    x = rng.integers(-4, 5, (1, 2, 8, 8)).astype(np.float32)  # exact sums: any order
+    w = rng.integers(-2, 3, (2, 2, 3, 3)).astype(np.float32)
+    expected = module.f(x, w)
+    got = tf.compile(module).f(x, w)
+    for e, g in zip(expected, got, strict=True):
+        np.testing.assert_array_equal(g, e)

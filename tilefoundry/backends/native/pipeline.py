@@ -100,6 +100,16 @@ class NativePipeline:
         return hashlib.sha256(text.encode()).hexdigest()
 
 
+KEEP_LIBM_CALLS = tuple(
+    f"-disable-builtin={name}{suffix}"
+    for name in ("tanh", "erf", "exp", "log", "sin", "cos", "pow")
+    for suffix in ("f", "")
+)
+"""`opt-19` flags that keep a call of libm's transcendentals a call: `-O3` otherwise folds a
+call on a constant with the compiler's own double-precision function, correctly rounded, so
+`tanhf(0.125)` would differ by an ULP from the same call at run time (the result would depend
+on whether the input was a constant)."""
+
 UNSCHEDULED_PIPELINE = NativePipeline(
     passes=(
         _BUFFERIZE,
@@ -117,7 +127,8 @@ UNSCHEDULED_PIPELINE = NativePipeline(
         "convert-math-to-libm",
         "convert-to-llvm",
         "reconcile-unrealized-casts",
-    )
+    ),
+    opt_flags=("-O3", *KEEP_LIBM_CALLS),
 )
 """The pipeline without schedules: every linalg op as scalar loops, code for any x86-64."""
 
@@ -127,7 +138,7 @@ NATIVE_PIPELINE = dataclasses.replace(
     )
     .inserted_before("convert-scf-to-cf", ("convert-vector-to-scf{full-unroll=true}",))
     .inserted_after("lower-affine", ("convert-vector-to-llvm",)),
-    opt_flags=("-O3", "-mcpu=native"),
+    opt_flags=("-O3", "-mcpu=native", *KEEP_LIBM_CALLS),
     llc_flags=("-O3", "-mcpu=native", "--relocation-model=pic"),
     transform_library=schedule_library(),
 )

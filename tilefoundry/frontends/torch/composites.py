@@ -15,6 +15,7 @@ from tilefoundry.dialects.tf.types import DimVar, TensorType
 from tilefoundry.frontends.torch.emitter import (
     Emitter,
     Handler,
+    Merged,
     arg,
     value_dtype,
 )
@@ -140,9 +141,16 @@ def linear(em: Emitter, node: Any, args: list[Any], kwargs: dict[str, Any]) -> A
 
 
 def addmm(em: Emitter, node: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
+    """`bias + x @ w`; an `x` of merged leading dims (`Merged`) stays unflattened: its rows
+    are multiplied where they are (a batched matmul by the 2-d `w`), the bias broadcast."""
     bias, x, w = args[0], args[1], args[2]
     if kwargs.get("beta", 1) != 1 or kwargs.get("alpha", 1) != 1:
         raise TorchImportError("addmm with beta or alpha other than 1")
+    if isinstance(x, Merged):
+        if isinstance(bias, Merged) or isinstance(w, Merged) or w.type.rank != 2:
+            raise x.refusal()
+        product = em.call(ops.MatMul(), x.value, w)
+        return Merged(em.call(ops.Binary(kind=ops.BinaryKind.ADD), product, bias), x.lead, x.size)
     return em.call(ops.Binary(kind=ops.BinaryKind.ADD), em.call(ops.MatMul(), x, w), bias)
 
 
@@ -174,6 +182,12 @@ def topk(em: Emitter, node: Any, args: list[Any], kwargs: dict[str, Any]) -> Any
 
 
 def mm(em: Emitter, node: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
+    weight = args[1]
+    if isinstance(args[0], Merged) and isinstance(weight, Expr):
+        merged = args[0]
+        if not isinstance(weight.type, TensorType) or weight.type.rank != 2:
+            raise merged.refusal()
+        return Merged(em.call(ops.MatMul(), merged.value, args[1]), merged.lead, merged.size)
     for x in args[:2]:
         if x.type.rank < 2:
             raise TorchImportError("matmul of a rank-1 operand")

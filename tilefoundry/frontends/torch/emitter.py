@@ -24,9 +24,28 @@ from tilefoundry.frontends.torch.types import DimTable, tensor_type
 from tilefoundry.ir.algebra.expr import Expr
 from tilefoundry.ir.algebra.op_registry import Op
 
-__all__ = ["INT64_MAX", "Emitter", "Handler", "arg", "promote", "value_dtype"]
+__all__ = ["INT64_MAX", "Emitter", "Handler", "Merged", "arg", "promote", "value_dtype"]
 
 INT64_MAX = 2**63 - 1
+
+
+class Merged:
+    """A torch tensor whose leading dim is the product of `lead` leading dims of `value`, some
+    dynamic (`x.view(-1, d)` of a `[batch, seq, d]` x: `batch * seq`, which no DimVar is): the
+    IR keeps `value` unflattened. Only what acts on each row alike takes it (`addmm`, `mm` with
+    a 2-d weight, giving another `Merged`), and a `view` back to leading dims of their own ends
+    it; anything else refuses it (`refusal`)."""
+
+    def __init__(self, value: Expr, lead: int, size: str) -> None:
+        self.value = value
+        self.lead = lead
+        self.size = size  # torch's expression of the merged size (`s0*s1`), for messages
+
+    def refusal(self) -> TorchImportError:
+        return TorchImportError(
+            f"the size {self.size} is not a dynamic dim of its own (only a plain Dim maps to a "
+            "DimVar; a product of leading dims is taken by view, addmm and mm only)"
+        )
 
 
 class Emitter:

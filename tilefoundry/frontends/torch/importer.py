@@ -20,7 +20,7 @@ from tilefoundry.dialects.tf.ops import CallOp, ConstantOp, TupleOp
 from tilefoundry.dialects.tf.target import Topology
 from tilefoundry.dialects.tf.types import DimVar
 from tilefoundry.frontends.torch.composites import decomposed
-from tilefoundry.frontends.torch.emitter import Emitter
+from tilefoundry.frontends.torch.emitter import Emitter, Merged
 from tilefoundry.frontends.torch.errors import TorchImportError, missing_ops, source_line
 from tilefoundry.frontends.torch.fx_sources import forgetting_fx_sources
 from tilefoundry.frontends.torch.table import ATEN
@@ -413,6 +413,8 @@ class _FunctionBuilder:
         args: list[Expr] = []
         for arg in node.args:
             value = self._value(arg)
+            if isinstance(value, Merged):
+                raise TorchImportError(f"{value.refusal()} in {self.where(node)}")
             if isinstance(value, Expr):
                 args.append(value)
             elif not _is_size_or_flag(value):
@@ -444,6 +446,9 @@ class _FunctionBuilder:
         args = [self._value(a) for a in node.args]
         kwargs = {k: self._value(v) for k, v in node.kwargs.items()}
         try:
+            merged = next((a for a in [*args, *kwargs.values()] if isinstance(a, Merged)), None)
+            if merged is not None and name not in _TAKE_MERGED:
+                raise merged.refusal()
             return handler(self.emitter, node, args, kwargs)
         except TorchImportError as err:
             raise TorchImportError(f"op '{name}': {err} in {self.where(node)}") from None
@@ -454,6 +459,9 @@ class _FunctionBuilder:
     def _output(self, node: Any) -> Expr:
         (result,) = node.args
         value = self._value(result)
+        for item in value if isinstance(value, list | tuple) else [value]:
+            if isinstance(item, Merged):
+                raise TorchImportError(f"{item.refusal()} in {self.where(node)}")
         if isinstance(value, list | tuple):
             if len(value) == 1 and isinstance(value[0], Expr) and not self.path:
                 return value[0]
@@ -470,6 +478,10 @@ class _FunctionBuilder:
         if isinstance(arg, list | tuple):
             return type(arg)(self._value(a) for a in arg)
         return arg
+
+
+_TAKE_MERGED = frozenset({"aten.view.default", "aten.addmm.default", "aten.mm.default"})
+"""The ATen ops a `Merged` value (leading dims merged into a product) may reach."""
 
 
 def _is_size_or_flag(value: Any) -> bool:

@@ -11,6 +11,7 @@ from tilefoundry.dialects.tf.types import DimVar, TensorType
 from tilefoundry.frontends.torch.emitter import (
     INT64_MAX,
     Emitter,
+    Merged,
     arg,
     value_dtype,
 )
@@ -21,7 +22,43 @@ from tilefoundry.ir.algebra.expr import Expr
 
 
 def view(em: Emitter, node: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
-    return em.reshape(args[0], em.out_type(node))
+    x = args[0]
+    if isinstance(x, Merged):  # a view back: its leading dims those the merge took
+        out = em.out_type(node)
+        have = x.value.type
+        assert isinstance(have, TensorType)
+        if out.shape[: x.lead] != have.shape[: x.lead]:
+            raise x.refusal()
+        return em.reshape(x.value, out)
+    merged = _merged_view(em, node, x)
+    if merged is not None:
+        return merged
+    return em.reshape(x, em.out_type(node))
+
+
+def _merged_view(em: Emitter, node: Any, x: Expr) -> Merged | None:
+    """A view of `x` that merges its leading dims into one whose size is a product with a
+    dynamic factor (`[batch, seq, d]` to `[batch * seq, d]`), the other dims unchanged: the
+    `Merged` it is; None for any other view."""
+    import sympy
+
+    have: Any = node.args[0].meta.get("val") if hasattr(node.args[0], "meta") else None
+    want: Any = node.meta.get("val")
+    if not hasattr(have, "shape") or not hasattr(want, "shape"):
+        return None
+    lead = len(have.shape) - len(want.shape) + 1
+    if lead < 2 or not hasattr(want.shape[0], "node"):
+        return None
+
+    def expr(size: Any) -> Any:
+        return size.node.expr if hasattr(size, "node") else sympy.Integer(int(size))
+
+    if any(expr(a) != expr(b) for a, b in zip(have.shape[lead:], want.shape[1:], strict=True)):
+        return None
+    product = sympy.Mul(*(expr(d) for d in have.shape[:lead]))
+    if sympy.expand(product - expr(want.shape[0])) != 0:
+        return None
+    return Merged(x, lead, em.dims.named(expr(want.shape[0])))
 
 
 def expand(em: Emitter, node: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:

@@ -51,6 +51,18 @@ class DimTable:
             if hi > lo:
                 self._vars[key] = DimVar(names.get(key, key), lo, hi)
 
+    def named(self, expr: Any) -> str:
+        """A sympy expression of torch's symbols (`s0*s1`) with each symbol the name of its
+        DimVar (`batch*seq`)."""
+        import sympy
+
+        names = {
+            symbol: sympy.Symbol(self._vars[str(symbol)].name)
+            for symbol in expr.free_symbols
+            if str(symbol) in self._vars
+        }
+        return str(expr.subs(names))
+
     def dim(self, size: Any, where: Where) -> int | DimVar:
         if isinstance(size, int):
             return size

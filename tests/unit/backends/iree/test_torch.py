@@ -31,3 +31,17 @@ def test_an_erf_gelu_is_refused() -> None:
     imported = import_model("mlp")
     with pytest.raises(IreeLimitError, match="cannot compile an f64 math.erf"):
         tf.compile(imported.loaded.module, imported.loaded.bindings, backend="iree")
+
+
+@pytest.mark.parametrize("name", ["cnn", "topk_router"])
+def test_a_zoo_model_matches_pytorch(name: str) -> None:
+    """The zoo's convolutions, pooling (max, avg, adaptive) and top-k compiled by IREE."""
+    from zoo_models import imported as zoo_imported
+
+    m = zoo_imported(name)
+    compiled = tf.compile(m.loaded.module, m.loaded.bindings, backend="iree")
+    got = compiled(*m.inputs)
+    got = got[0] if isinstance(got, tuple) else got
+    scale = float(np.abs(m.want).max())
+    assert got.shape == m.want.shape
+    assert float(np.abs(got - m.want).max()) <= 1e-4 * scale

@@ -137,6 +137,17 @@ def all_cases() -> list[Case]:
         if dtype in FLOAT_DTYPES:
             for kind in ("silu", "gelu", "gelu_tanh", "sin", "cos", "erf"):
                 add([t], call(f"tf.nn.activation<kind = {kind}>", ["%a0"], [t], t), t, [x])
+    # libm's functions on constants: calls at run time, not folded by opt with the compiler's
+    # own (correctly rounded) versions (tanhf(0.125) is an ULP from glibc's)
+    for dtype in ("f32", "f64"):
+        t = tensor((4,), dtype)
+        literal = ", ".join(f"0x{_bits(v, dtype):X}" for v in (0.125, 0.3, -1.7, 2.5))
+        for kind in ("tanh", "exp", "log", "sin", "cos", "erf"):
+            op = "tf.nn.activation" if kind in ("sin", "cos", "erf") else "tf.math.unary"
+            body = (f"    %c = tir.let tf.constant dense<[{literal}]> : {t}\n"
+                    f"    %r = tir.let {call(f'{op}<kind = {kind}>', ['%c'], [t], t)}")  # fmt: skip
+            count += 1
+            cases.append(Case(f"c{count}", (), body, t, ()))
     # casts: every pair of dtypes
     for src in ALL_DTYPES:
         x = values(src, 48, seed=1)
@@ -296,6 +307,70 @@ def all_cases() -> list[Case]:
     bt = tensor((1, 3), "i64")
     add([wt, bt], call("tf.tensor.gather<axis = 0>", ["%a0", "%a1"], [wt, tensor((1, 3), "i64")], tensor((1, 3), "f32")),
         tensor((1, 3), "f32"), [w, bad])  # fmt: skip
+    # the zoo's windowed ops: a dynamic batch (`n`), padding, stride, dilation, groups
+    for dtype in FLOAT_DTYPES:
+        # convolution on small integers: exact products and sums, so any order gives the
+        # reference's bits (random values: within the matmul bound, test_bounds.py)
+        rng = np.random.default_rng(12)
+        for attrs, x_shape, w_shape, out in (
+            ("stride = [1], padding = [1]", (2, 3, 7), (4, 3, 3), (4, 7)),
+            ("stride = [2, 1], padding = [1, 0], dilation = [1, 2], groups = 2",
+             (2, 4, 7, 6), (6, 2, 3, 2), (6, 4, 4)),
+            ("stride = [1, 1], padding = [0, 0]", (1, 2, 4, 4), (3, 2, 4, 4), (3, 1, 1)),
+        ):  # fmt: skip
+            xt, wt = tensor(("n", *x_shape[1:]), dtype), tensor(w_shape, dtype)
+            ot = tensor(("n", *out), dtype)
+            x = rng.integers(-3, 4, x_shape).astype(_holder(dtype))
+            w = rng.integers(-3, 4, w_shape).astype(_holder(dtype))
+            add([xt, wt], call(f"tf.nn.conv<{attrs}>", ["%a0", "%a1"], [xt, wt], ot), ot, [x, w])
+        # pooling over edge values (NaN, ±inf, ±0 meet in windows), a dynamic batch
+        x = values(dtype, 2 * 3 * 7 * 6, seed=13).reshape(2, 3, 7, 6)
+        xt = tensor(("n", 3, 7, 6), dtype)
+        for attrs, out in (
+            ("kind = max, kernel = [3, 2], stride = [2, 2], padding = [1, 1]", (4, 4)),
+            ("kind = max, kernel = [2, 2], stride = [1, 2], padding = [0, 1], dilation = [3, 1]",
+             (4, 4)),
+            ("kind = avg, kernel = [3, 2], stride = [2, 2], padding = [1, 1]", (4, 4)),
+            ("kind = avg, kernel = [3, 3], stride = [1, 2], padding = [1, 1], "
+             "count_include_pad = false", (7, 3)),
+            ("kind = avg, kernel = [7, 6], stride = [1, 1], padding = [0, 0]", (1, 1)),
+        ):  # fmt: skip
+            ot = tensor(("n", 3, *out), dtype)
+            add([xt], call(f"tf.nn.pool<{attrs}>", ["%a0"], [xt], ot), ot, [x])
+        # a whole-output average of more than numpy's pairwise block (128 taps)
+        wide = values(dtype, 2 * 12 * 12, seed=14).reshape(2, 12, 12)
+        wt, ot = tensor((2, 12, 12), dtype), tensor((2, 1, 1), dtype)
+        add([wt], call("tf.nn.pool<kind = avg, kernel = [12, 12], stride = [1, 1], padding = [0, 0]>",
+            ["%a0"], [wt], ot), ot, [wide])  # fmt: skip
+        one_d = values(dtype, 2 * 9, seed=15).reshape(2, 9)
+        t1, o1 = tensor((2, 9), dtype), tensor((2, 5), dtype)
+        add([t1], call("tf.nn.pool<kind = max, kernel = [3], stride = [2], padding = [1]>",
+            ["%a0"], [t1], o1), o1, [one_d])  # fmt: skip
+    # topk: every dtype, largest and smallest, along each axis; ties keep their order (edge
+    # values repeat: NaNs, ±inf, ±0, the integer extremes), a dynamic dim beside the axis
+    for dtype in ALL_DTYPES:
+        edges = np.array(edge_values(dtype), dtype=_holder(dtype))
+        row = np.concatenate([edges, edges[::-1], edges[: len(edges) // 2]])
+        size = len(row)
+        x = np.stack([row, np.roll(row, 5), row[::-1]])
+        for largest in ("true", "false"):
+            for k in (1, 5, size):
+                xt = tensor(("n", size), dtype)
+                pair = f"tuple<{tensor(('n', k), dtype)}, {tensor(('n', k), 'i64')}>"
+                add([xt], call(f"tf.tensor.topk<k = {k}, largest = {largest}>", ["%a0"], [xt], pair),
+                    pair, [x])  # fmt: skip
+            xt = tensor((3, size), dtype)
+            pair = f"tuple<{tensor((2, size), dtype)}, {tensor((2, size), 'i64')}>"
+            add([xt], call(f"tf.tensor.topk<k = 2, axis = 0, largest = {largest}>", ["%a0"], [xt],
+                pair), pair, [x])  # fmt: skip
+    # reshape with `dims`: two DimVars kept through the reshape
+    for dtype in ("f32", "i8"):
+        nm = "#tf.dims<n: 1 to 9, m: 1 to 9>"
+        xt = f"tensor<?x?x12x{dtype}, {nm}>"
+        ot = f"tensor<?x3x?x4x{dtype}, {nm}>"
+        x = values(dtype, 3 * 5 * 12, seed=16).reshape(3, 5, 12)
+        add([xt], call("tf.tensor.reshape<shape = [-1, 3, -1, 4], dims = [0, 1]>", ["%a0"], [xt], ot),
+            ot, [x])  # fmt: skip
     # memory: a snapshot load, a copy into the caller's buffer, a fresh zero buffer
     for dtype in ("bf16", "i1", "f64"):
         t = tensor((4,), dtype)

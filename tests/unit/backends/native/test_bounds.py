@@ -20,6 +20,7 @@ from tilefoundry.backends.native.build import NativeProgram, compile_modules
 from tilefoundry.backends.native.cache import ArtifactCache
 from tilefoundry.dialects.tf.numerics import cast_array
 from tilefoundry.interpreter.evaluate import run_any
+from tilefoundry.ops.conv import Conv
 
 ULP_BOUNDS: dict[str, dict[str, int]] = {
     # op: {dtype: the largest difference in ULPs}; an op or dtype not listed is exact
@@ -221,4 +222,35 @@ def test_float_matmul_is_within_the_summation_bound(
     result = {"f16": 2.0**-11, "bf16": 2.0**-8, "f32": 0.0, "f64": 0.0}[dtype]
     magnitude = np.abs(a.astype(np.float64)) @ np.abs(b.astype(np.float64))
     bound = 2 * k * accumulate * magnitude + 2 * result * np.abs(expected)
+    assert (np.abs(expected - actual) <= bound).all()
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_float_conv_is_within_the_summation_bound(session_cache: ArtifactCache, dtype: str) -> None:
+    """A convolution's taps in order (in f32 for f16 / bf16) against the reference's BLAS
+    product: the matmul bound with `K = (C / groups) * prod(kernel)` and the magnitudes those
+    of the zero-padded windows (docs/ir.md)."""
+    x_shape, w_shape, out = (2, 8, 9, 9), (6, 4, 3, 3), (2, 6, 5, 5)
+    attrs = "stride = [2, 2], padding = [1, 1], groups = 2"
+    t = lambda s: f"tensor<{'x'.join(map(str, s))}x{dtype}>"  # noqa: E731
+    text = (
+        f"tf.module @cv {{\n  tir.prim_func @cv(%a: {t(x_shape)}, %b: {t(w_shape)}) -> {t(out)} {{\n"
+        f"    %r = tir.let tf.call tf.nn.conv<{attrs}>(%a, %b) : ({t(x_shape)}, {t(w_shape)}) -> {t(out)}\n"
+        f"    tir.return %r : {t(out)}\n  }}\n}}\n"
+    )
+    module = parse_module(text, "cv.mlir")
+    (program,) = compile_modules([module.module_op], cache=session_cache)
+    rng = np.random.default_rng(3)
+    x = cast_array(rng.standard_normal(x_shape), dtype)
+    w = cast_array(rng.standard_normal(w_shape), dtype)
+    expected = np.asarray(module.cv(x, w), np.float64)
+    actual = np.asarray(program.function("cv")(x, w), np.float64)
+    taps = 4 * 3 * 3
+    accumulate = 2.0**-52 if dtype == "f64" else 2.0**-23
+    result = {"f16": 2.0**-11, "bf16": 2.0**-8, "f32": 0.0, "f64": 0.0}[dtype]
+    # the same convolution of the magnitudes: sum |x| |w| per output
+    magnitude = Conv(stride=(2, 2), padding=(1, 1), groups=2).reference(
+        np.abs(x.astype(np.float64)), np.abs(w.astype(np.float64))
+    )
+    bound = 2 * taps * accumulate * magnitude + 2 * result * np.abs(expected)
     assert (np.abs(expected - actual) <= bound).all()

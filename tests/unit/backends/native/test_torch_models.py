@@ -15,6 +15,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parents[2] / "frontends"))
 from torch_models import MORE_FAMILIES, VOCAB, Imported, first, import_model  # noqa: E402
+from zoo_models import imported as zoo_imported  # noqa: E402
 
 import tilefoundry as tf  # noqa: E402
 
@@ -61,3 +62,21 @@ def test_on_other_inputs_the_compiled_model_runs_as_the_interpreter_does(
         expected = first(m.loaded(*other))
     assert not np.array_equal(got, first(compiled(*m.inputs)))
     np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-5)
+
+
+ZOO_COMPILED = ["cnn", "audio_conv1d", "group_norm_block", "resnet", "vit", "topk_router"]
+"""Models of the zoo (`tests/unit/frontends/zoo_models.py`) on the ops it added: convolutions
+(strided, dilated, grouped, depthwise), max / avg / adaptive pooling, a ViT's patch embedding,
+a top-k router."""
+
+
+@pytest.mark.parametrize("name", ZOO_COMPILED)
+def test_a_zoo_model_compiled_runs_as_pytorch_and_the_interpreter_do(name: str) -> None:
+    m = zoo_imported(name)
+    compiled = tf.compile(m.loaded.module, m.loaded.bindings)
+    got = first(compiled(*m.inputs))
+    expected = first(m.loaded(*m.inputs))
+    assert got.dtype == expected.dtype and got.shape == expected.shape == m.want.shape
+    scale = float(np.abs(m.want).max())
+    assert float(np.abs(got - m.want).max()) <= 1e-4 * scale
+    np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-5 * scale)

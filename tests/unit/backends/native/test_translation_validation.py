@@ -12,6 +12,7 @@ function and a shrunk program; each bug found is fixed with a test.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -63,7 +64,10 @@ def test_the_check_finds_a_wrong_rule(
         return elementwise(b, values(args), arg_types, result, element)
 
     monkeypatch.setattr(Binary, "emit", truncating)
-    programs = [generate_program(s) for s in range(0, 40)]
+    # the programs of the first 120 seeds that divide integers (the rule under test)
+    dividing = re.compile(r"kind = div>\([^)]*\) : \(tensor<[^>]*xi(8|16|32|64)")
+    programs = [p for p in map(generate_program, range(120)) if dividing.search(p.text)]
+    assert len(programs) >= 5
     found = check_native(programs, cache=session_cache)
     assert found, "the wrong div rule went unnoticed"
     report = describe_native(next(p for p in programs if p.seed == found[0].seed), found[0])
