@@ -11,13 +11,19 @@ earlier versions of this benchmark did. The results are checked structurally equ
 For scale, issue 13 quotes TVMScript at about 4.5 s for a 64-layer, 1,344-op Relax module on
 this machine.
 
-Times are the least process (CPU) time of `--repeat` runs. Usage: `.venv/bin/python
+Times are the least process (CPU) time of `--repeat` runs, each started after a full
+`gc.collect()` (so that no run pays for the garbage of the one before it). Python's cyclic
+collector still runs inside each timed run, and a full (generation 2) collection over the
+process's heap costs as much as the work around it at 256 layers; whether it falls into a run
+is luck, so the ratio is printed a second time with the collector paused during the runs (as
+`timeit` times), which is the cost of the code itself. Usage: `.venv/bin/python
 benchmarks/dsl.py [--layers 8 64 256]` (a few minutes).
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import runpy
 import sys
 import tempfile
@@ -59,13 +65,21 @@ def build_decoder(num_layers: int, d_model: int = 64, d_ff: int = 128) -> tf.Mod
     )
 
 
-def timed(work: Callable[[], Any], repeat: int = 1) -> tuple[float, Any]:
-    """The least CPU time of `repeat` runs (the machine is shared: wall time is noise)."""
+def timed(work: Callable[[], Any], repeat: int = 1, paused: bool = False) -> tuple[float, Any]:
+    """The least CPU time of `repeat` runs (the machine is shared: wall time is noise), each
+    after a full collection; `paused`: with the cyclic collector off during the runs."""
     best, result = float("inf"), None
     for _ in range(repeat):
-        started = time.process_time()
-        result = work()
-        best = min(best, time.process_time() - started)
+        result = None
+        gc.collect()
+        if paused:
+            gc.disable()
+        try:
+            started = time.process_time()
+            result = work()
+            best = min(best, time.process_time() - started)
+        finally:
+            gc.enable()
     return best, result
 
 
@@ -86,7 +100,7 @@ def measure(layers: int, repeat: int) -> bool:
     printed, script = timed(lambda: tf.print_script(root))
     text = tf.print_module(root)
     with tempfile.TemporaryDirectory() as directory:
-        files = [Path(directory) / f"decoder_dsl_{i}.py" for i in range(repeat)]
+        files = [Path(directory) / f"decoder_dsl_{i}.py" for i in range(2 * repeat)]
         for path in files:
             path.write_text(script)
         unread = iter(files)
@@ -94,6 +108,9 @@ def measure(layers: int, repeat: int) -> bool:
         read, found = timed(lambda: runpy.run_path(str(next(unread)))["module"], repeat)
         # warm: the first file again, as a process that reads one model file twice does
         again_read, _ = timed(lambda: runpy.run_path(str(files[0]))["module"], repeat)
+        # the collector paused: the code's own cost (new files again)
+        read_paused, _ = timed(lambda: runpy.run_path(str(next(unread)))["module"], repeat, True)
+    built_paused, _ = timed(lambda: build_decoder(num_layers=layers), repeat, True)
     parsed, again = timed(lambda: tf.parse_module(text), repeat)
     same = tf.structural_equal(found, root) and tf.structural_equal(again, root)
     lines = script.count("\n")
@@ -106,7 +123,11 @@ def measure(layers: int, repeat: int) -> bool:
     print(f"| print_script | {printed:.3f} |")
     print(
         f"DSL / constructors: {read / built:.2f} (the same file again: {again_read / built:.2f})"
-        f"; structurally equal: {same}\n"
+        f"; structurally equal: {same}"
+    )
+    print(
+        f"the collector paused: DSL {read_paused:.3f}, constructors {built_paused:.3f}"
+        f", DSL / constructors: {read_paused / built_paused:.2f}\n"
     )
     return same
 

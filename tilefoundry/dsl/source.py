@@ -43,14 +43,23 @@ class Source:
     line_offset: int
     col_offset: int
     stripped: list[int] = field(default_factory=list)
+    lines: dict[int, bytes | int] = field(default_factory=dict, repr=False, compare=False)
+    """Per file line read so far: its length when it is ASCII (a byte offset is then its
+    character offset), else its UTF-8 bytes. A def's signature may be one line of thousands
+    of parameters, each placed twice: the line is read and encoded once, not per parameter."""
 
     def _column(self, line: int, offset: int) -> int:
         """The 1-based character column of `ast`'s 0-based UTF-8 byte offset on file line
         `line` (of the dedented text)."""
         index = line - self.line_offset - 1
         indent = self.stripped[index] if 0 <= index < len(self.stripped) else self.col_offset
-        text = linecache.getline(self.file, line).encode()
-        return len(text[: offset + indent].decode(errors="ignore")) + 1
+        known = self.lines.get(line)
+        if known is None:
+            text = linecache.getline(self.file, line)
+            known = self.lines[line] = len(text) if text.isascii() else text.encode()
+        if isinstance(known, int):
+            return min(offset + indent, known) + 1
+        return len(known[: offset + indent].decode(errors="ignore")) + 1
 
     def position(self, node: ast.AST) -> tuple[int, int, int, int]:
         """`(line, column, end_line, end_column)` of a node in the file (1-based, in

@@ -103,6 +103,43 @@ def test_a_caret_after_non_ascii_text_counts_characters() -> None:
     refused(build, "ops.exp2(x)  # noqa: E702", "unknown op or name 'tilefoundry.ops.exp2'")
 
 
+def test_parameters_on_one_line_each_span_their_own_characters(tmp_path: Path) -> None:
+    # each line's text is read once per function (a signature of thousands of parameters is one
+    # line): the spans must stay in characters after non-ASCII text, and per line
+    path = tmp_path / "signature.py"
+    path.write_text(
+        "import tilefoundry as tf\nfrom tilefoundry.dsl import Tensor, f32\n\n\n"
+        "@tf.func\n"
+        "def f(日本: Tensor[(4,), f32], b: Tensor[(4,), f32], c: Tensor[(4,), f32]):\n"
+        "    return 日本\n"
+        "\n\n"
+        "@tf.func\n"
+        "def g(日本: Tensor[(4,), f32], b: Tensor[(4,), f32],\n"
+        "      c: Tensor[(4,), f32]):\n"
+        "    return 日本 + b + c\n"
+    )
+    module = runpy.run_path(str(path))
+    spans = [
+        [tf.get_metadata(p, tf.SourceSpanMetadata) for p in module[name].functions[0].params]
+        for name in ("f", "g")
+    ]
+    f_line = "def f(日本: Tensor[(4,), f32], b: Tensor[(4,), f32], c: Tensor[(4,), f32]):"
+    g_line = "def g(日本: Tensor[(4,), f32], b: Tensor[(4,), f32],"
+    expected = [
+        [
+            (6, f_line.index(n) + 1, f_line.index("]", f_line.index(n)) + 1)
+            for n in ("日本:", "b:", "c:")
+        ],
+        [
+            (11, g_line.index("日本:") + 1, g_line.index("], b:") + 1),
+            (11, g_line.index("b:") + 1, len(g_line) - 1),
+            (12, 7, len("      c: Tensor[(4,), f32]")),
+        ],
+    ]
+    found = [[(s.line, s.column, s.end_column) for s in row if s is not None] for row in spans]
+    assert found == expected
+
+
 def test_an_unknown_dtype_is_a_dsl_error_at_the_annotation() -> None:
     def build() -> Any:
         @tf.func
