@@ -10,7 +10,7 @@ import functools
 import re
 import types
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from tilefoundry.dialects.tf.mesh import MeshOp
 from tilefoundry.dialects.tf.metadata import BindingMetadata
@@ -18,7 +18,7 @@ from tilefoundry.dialects.tf.ops import CallOp, ConstantOp, TupleOp
 from tilefoundry.dialects.tf.types import TensorType
 from tilefoundry.dsl.annotations import ParamType, Tensor
 from tilefoundry.dsl.errors import DSLError
-from tilefoundry.dsl.source import MISSING, READS, PythonScope, Read, Source
+from tilefoundry.dsl.source import MISSING, READS, PythonScope, Source
 from tilefoundry.dsl.values import (
     Cycle,
     Pending,
@@ -113,16 +113,16 @@ class ExpressionParser:
 
     def cached_annotation(self, key: Any, node: ast.expr) -> ParamType:
         """The annotation `node` says, read once per scope and `key` (its spelling) while the
-        names it reads resolve the same."""
-        entry = (key, id(self.scope))
-        known = _ANNOTATIONS.get(entry)
+        names it reads resolve the same. The memo lives on the scope (`PythonScope.annotations`),
+        so it lasts as long as the function read that made the scope, and no longer."""
+        known = self.scope.annotations.get(key)
         outer = READS.get()
-        if known is not None and known[0] is self.scope:
-            _, found, reads = known
+        if known is not None:
+            found, reads = known
             if all(scope.still(name, value) for scope, name, value in reads):
                 if outer is not None:
                     outer += reads
-                return found
+                return cast(ParamType, found)
         reads = []
         token = READS.set(reads)
         try:
@@ -132,9 +132,7 @@ class ExpressionParser:
         if outer is not None:
             outer += reads
         if all(_pure(value) for _, _, value in reads):  # a user's function may answer anew
-            if len(_ANNOTATIONS) > 4096:
-                _ANNOTATIONS.clear()
-            _ANNOTATIONS[entry] = (self.scope, found, reads)
+            self.scope.annotations[key] = (found, reads)
         return found
 
     def evaluated_annotation(self, node: ast.expr) -> ParamType:
@@ -409,11 +407,6 @@ class ExpressionParser:
 
             parts.append(self.python_eval(part, formatted))
         return "".join(parts)
-
-
-_ANNOTATIONS: dict[tuple[Any, int], tuple[PythonScope, ParamType, list[Read]]] = {}
-"""Annotations read, by spelling (a string's text, or `_syntax_key`) and scope, with the
-names they read."""
 
 
 _PURE_BUILTINS = frozenset({"abs", "len", "max", "min", "round", "sum"})

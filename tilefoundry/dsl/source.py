@@ -206,6 +206,11 @@ class PythonScope:
     globals: Mapping[str, Any]
     extra: dict[str, Any] = field(default_factory=dict)
     fn: types.FunctionType | None = None
+    annotations: dict[Any, tuple[Any, list[Any]]] = field(
+        default_factory=dict, repr=False, compare=False
+    )
+    """The annotations read in this scope, by spelling, with the names each read
+    (`Expressions.cached_annotation`): a memo of one function read, gone with the scope."""
 
     @classmethod
     def of(cls, fn: types.FunctionType, frames: list[Mapping[str, Any]]) -> PythonScope:
