@@ -773,3 +773,28 @@ def test_a_span_s_location_is_the_verified_one(span: SourceSpanMetadata) -> None
     assert made == verified and hash(made) == hash(verified) and str(made) == str(verified)
     made.verify()
     assert location_to_metadata(made) == (span,)
+
+
+def test_a_location_of_shared_parts_is_read_without_walking_every_path(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A fused location whose parts are shared (`#loc` aliases) is a DAG of 2^depth paths:
+    only spans and bindings of spans go through the memo, whose key is hashed by walking the
+    whole attribute (the irdl round trip of location-aliases.mlir hung there)."""
+    from xdsl.dialects.builtin import ArrayAttr, FileLineColLoc, FusedLoc, IntAttr, NoneAttr
+    from xdsl.dialects.builtin import StringAttr as Str
+
+    from tilefoundry.diagnostics import VerifyError
+    from tilefoundry.dialects.tf import metadata as md
+
+    memo_keys: list[str] = []  # what would be hashed (by kind: a DAG's repr is exponential too)
+    monkeypatch.setattr(md, "_plain_metadata", lambda loc: memo_keys.append(type(loc).__name__))
+    leaf = FileLineColLoc(Str("m.py"), IntAttr(1), IntAttr(2))
+    shared: Any = leaf
+    for _ in range(64):  # 2^64 paths, 65 distinct locations
+        shared = FusedLoc(ArrayAttr((shared, shared)), NoneAttr())
+    with pytest.raises(VerifyError, match="more than 4096 metadata values"):
+        md.location_to_metadata(shared)
+    assert memo_keys == []
+    assert md.location_to_metadata(leaf) == (SourceSpanMetadata("m.py", 1, 2),)
+    assert memo_keys == ["FileLineColLoc"]

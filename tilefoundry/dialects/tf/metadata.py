@@ -335,10 +335,27 @@ def location_to_metadata(location: Attribute) -> tuple[IRMetadata, ...]:
     if isinstance(location, UnknownLoc | NoneAttr):
         return ()
     try:
-        known = _plain_metadata(location)
-        return known if known is not None else _location_metadata(location)
+        if _shallow(location):
+            known = _plain_metadata(location)
+            if known is not None:
+                return known
+        return _location_metadata(location)
     except (TypeError, ValueError) as err:
         raise VerifyError(f"invalid location {location}: {err}") from None
+
+
+def _shallow(location: Attribute) -> bool:
+    """Whether a location is a span, or a binding of one (what the DSL and the printer make
+    per op): the ones `_plain_metadata` remembers. Hashing an attribute walks all of it, and
+    a fused location of shared parts (`#loc` aliases) is a DAG whose walk is exponential."""
+    if isinstance(location, NameLoc):
+        location = location.location
+    if isinstance(location, FileLineColLoc | UnknownLoc | NoneAttr):
+        return True
+    if isinstance(location, FusedLoc) and isinstance(location.metadata, SpanEndAttr):
+        parts = cast(ArrayAttr[Attribute], location.locations).data
+        return len(parts) == 1 and isinstance(parts[0], FileLineColLoc)
+    return False
 
 
 _PLAIN = (BindingMetadata, SourceSpanMetadata)
