@@ -521,14 +521,11 @@ class _Body:
         return self.value_op(text, result, [a])
 
     def _split(self) -> Value | None:
-        a = self.pick_tensor()
-        assert isinstance(a.type, Tensor)
-        axes = [i for i, d in enumerate(a.type.shape) if d is not None]
-        if not axes:
+        picked = self._static_axis()
+        if picked is None:
             return None
-        axis = self.rng.choice(axes)
-        size = a.type.shape[axis]
-        assert isinstance(size, int)
+        a, axis, size = picked
+        assert isinstance(a.type, Tensor)
         sections = self.rng.choice([s for s in range(1, size + 1) if size % s == 0])
         part = Tensor((*a.type.shape[:axis], size // sections, *a.type.shape[axis + 1 :]),
                       a.type.dtype)  # fmt: skip
@@ -749,14 +746,11 @@ class _Body:
     def _topk(self) -> Value | None:
         """`tf.tensor.topk` along a static axis (any dtype; the other dims may be dynamic), then
         one of its two results."""
-        a = self.pick_tensor()
-        assert isinstance(a.type, Tensor)
-        axes = [i for i, d in enumerate(a.type.shape) if d is not None]
-        if not axes:
+        picked = self._static_axis()
+        if picked is None:
             return None
-        axis = self.rng.choice(axes)
-        size = a.type.shape[axis]
-        assert isinstance(size, int)
+        a, axis, size = picked
+        assert isinstance(a.type, Tensor)
         k = self.rng.randint(1, size)
         largest = self.rng.random() < 0.7
         attrs = f"k = {k}, axis = {self._shown_axis(axis, a.type.rank)}"
@@ -786,6 +780,18 @@ class _Body:
         a = self._pick_static()
         assert isinstance(a.type, Tensor)
         return a, a.type, self.rng.randrange(len(a.type.shape))
+
+    def _static_axis(self) -> tuple[Value, int, int] | None:
+        """A tensor, one of its static axes and that axis's size (None when it has none)."""
+        a = self.pick_tensor()
+        assert isinstance(a.type, Tensor)
+        axes = [i for i, d in enumerate(a.type.shape) if d is not None]
+        if not axes:
+            return None
+        axis = self.rng.choice(axes)
+        size = a.type.shape[axis]
+        assert isinstance(size, int)
+        return a, axis, size
 
     def _shown_axis(self, axis: int, rank: int) -> int:
         """`axis` as the op's text gives it: sometimes counted from the end."""
