@@ -138,10 +138,16 @@ class ExprOp(Expr):
         """Validate and store the metadata given to a constructor (the last step of every Expr
         op constructor, so it also records the op in the innermost `building()` scope)."""
         assert isinstance(self, Operation)
-        _apply_metadata(self, check_metadata(metadata, what=f"'{self.name}' metadata"))
+        self._init_checked_metadata(check_metadata(metadata, what=f"'{self.name}' metadata"))
+
+    def _init_checked_metadata(self, metadata: tuple[IRMetadata, ...]) -> None:
+        """`_init_metadata` of metadata `check_metadata` gave: stored only when there is some
+        (a new op's location is already the unknown one, which no metadata is)."""
+        if metadata:
+            _apply_metadata(cast(Operation, self), metadata)
         scopes = _BUILDING.get()
         if scopes:
-            scopes[-1].append(self)
+            scopes[-1].append(cast(Operation, self))
 
     def carry_python_state(self, copy: Operation) -> None:
         """Give a copy of this op the Python-only state it keeps (`tilefoundry.ir.state`);
