@@ -98,7 +98,7 @@ class FuncOp(FunctionOpMixin):
         buffer: Operation | None = None
         foreign: Operation | None = None
         meshes: list[MeshOp] = []
-        for op in self.walk():
+        for op in _ops_under(self):
             if buffer is None:
                 for result in op.results:
                     if isinstance(result.type, BufferAttr):
@@ -134,6 +134,23 @@ class FuncOp(FunctionOpMixin):
         if self.variants is not None:
             printer.print_string(" variants ")
             printer.print_region(self.variants)
+
+
+def _ops_under(op: Operation) -> list[Operation]:
+    """The ops nested in `op`, in the order of `op.walk()` (which yields `op` first), without
+    its generator per region, block and op."""
+    found: list[Operation] = []
+
+    def visit(parent: Operation) -> None:
+        for region in parent.regions:
+            for block in region.blocks:
+                for child in block.ops:
+                    found.append(child)
+                    if child.regions:
+                        visit(child)
+
+    visit(op)
+    return found
 
 
 def _refuse_buffer_signature(function: FuncOp, where: str) -> None:

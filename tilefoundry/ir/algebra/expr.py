@@ -397,12 +397,16 @@ def collect_expression(
             with_context(f"{where}: {message}", binding_name(user), diagnostic_span(user))
         )
 
-    def producer(value: SSAValue, what: str, user: Operation | None) -> Operation | None:
-        """The op to collect for a value (None when the value is given)."""
+    def producer(value: SSAValue, index: int | None, user: Operation | None) -> Operation | None:
+        """The op to collect for a value (None when the value is given): argument #`index` of
+        `user`, or the body itself (index None)."""
         if outside(value):
             return None
         if isinstance(value, OpResult):
             return value.owner
+        what = (
+            "the body" if index is None or user is None else f"argument #{index} of '{user.name}'"
+        )
         var = Var.view(value)
         if var.owner() is None and isinstance(value, BlockArgument) and value.block.parent is None:
             listed = ", ".join(p.name for p in params) or "none"
@@ -416,7 +420,7 @@ def collect_expression(
         """The producers of the values an op uses (its regions' uses from outside included)."""
         found: list[Operation] = []
         for index, operand in enumerate(op.operands):
-            if (inner := producer(operand, f"argument #{index} of '{op.name}'", op)) is not None:
+            if (inner := producer(operand, index, op)) is not None:
                 found.append(inner)
         for region in op.regions:
             for block in region.blocks:
@@ -424,13 +428,12 @@ def collect_expression(
                     for index, operand in enumerate(nested.operands):
                         if is_defined_within(operand, op):
                             continue
-                        what = f"argument #{index} of '{nested.name}'"
-                        if (inner := producer(operand, what, nested)) is not None:
+                        if (inner := producer(operand, index, nested)) is not None:
                             found.append(inner)
         return found
 
     if isinstance(body, Var):
-        root = producer(body.value, "the body", None)
+        root = producer(body.value, None, None)
     elif isinstance(body, Operation):
         root = body
     else:
