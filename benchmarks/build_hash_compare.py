@@ -12,6 +12,8 @@ Timed side by side in one process, the garbage collector on as a user has it; ea
 best of `--repeat` runs:
 - build: the constructors (and, with `--dsl`, the DSL reading `print_script`'s source);
 - hash: `tf.structural_hash` of the root against `tvm_ffi.structural_hash` of the IRModule;
+- the limit: creating the xDSL objects of the fresh model alone (`object_limit.py`'s
+  `Rebuilder`: nothing inferred, checked or verified), the floor of any build;
 - equal: `tf.structural_equal` of two models built apart (equal, nothing shared) against
   `tvm_ffi.structural_equal` of two IRModules built apart; and the same object with itself,
   and two models that differ in the last layer (an early exit where it can).
@@ -35,6 +37,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "examples"))
 from decoder import EPS, WEIGHTS, _layer_prototype, _shapes, build_decoder  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).parent))
+from object_limit import Rebuilder  # noqa: E402
 
 import tilefoundry as tf  # noqa: E402
 from tilefoundry.hir import Function  # noqa: E402
@@ -200,6 +205,8 @@ def main() -> int:
     rows.append(("build, every layer fresh", build, theirs))
     example, theirs, _, _ = side_by_side(lambda: build_decoder(num_layers=n), tvm_build, repeat)
     rows.append(("build, the example (one prototype renamed)", example, theirs))
+    limit, _, _, _ = side_by_side(lambda: Rebuilder().operation(a.module_op), None, repeat)
+    rows.append(("the xDSL objects alone (the limit, `object_limit.py`)", limit, None))
     if args.dsl:
         work, _ = dsl_build(n)
         dsl, theirs, found, _ = side_by_side(work, tvm_build, max(1, repeat // 2))
@@ -251,6 +258,7 @@ def main() -> int:
         ratio = f"**{ours / theirs:.2f}**" if theirs else "-"
         shown = f"{theirs * 1e3:.2f}" if theirs is not None else "-"
         print(f"| {label} | {ours * 1e3:.2f} | {shown} | {ratio} |")
+    print(f"build, every layer fresh / the objects alone: {build / limit:.1f}")
     return 0
 
 

@@ -13,7 +13,10 @@ where it refuses one of its ops, it translates its own decomposition of the expo
 table. The first IR build of a model is timed apart from the repeats (best of `--repeat`):
 a repeat meets the attributes the first one shared (`ir/caches.py`, `shared`) and the
 verifier's memo of them, as an import of a model alike (another size of one family) does.
-Times are CPU seconds of the process (`time.process_time`, every thread's), best of
+"objects alone" is the limit of an xDSL-hosted IR for the imported module (`object_limit.py`'s
+`Rebuilder`): creating the same xDSL objects from their parts (each distinct attribute once,
+every op through `Operation.create`), nothing inferred, checked or verified; "build / objects"
+is the build's ratio to it. Times are CPU seconds of the process (`time.process_time`, every thread's), best of
 `--repeat` (median in brackets): on a machine shared with other jobs, wall time would count
 their turns. For information only: no test depends on these times.
 """
@@ -28,6 +31,9 @@ import warnings
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from object_limit import Rebuilder  # noqa: E402
 
 MODELS = "llama,gpt2,bert,vit,resnet,cnn,llama8,llama32"
 """The suite's tiny Llama, GPT-2 and BERT (`tests/unit/frontends/torch_models.py`), its ViT,
@@ -130,7 +136,9 @@ def _row(name: str, repeat: int, *, forward: bool) -> str:
     cls = type(model).__name__
     first_s, _ = _timed(1, lambda: import_lowered(lowered, root, name=cls))
     build_s, loaded = _timed(repeat, lambda: import_lowered(lowered, root, name=cls))
-    ops = sum(1 for _ in loaded.module.module_op.walk())
+    module_op = loaded.module.module_op
+    ops = sum(1 for _ in module_op.walk())
+    limit_s, _ = _timed(repeat, lambda: Rebuilder().operation(module_op))
     tvm_program = lowered
     if kwargs:
         with torch.no_grad():
@@ -148,9 +156,11 @@ def _row(name: str, repeat: int, *, forward: bool) -> str:
             eager_s, _ = _timed(5, lambda: model(*inputs, **kwargs))
         interp_s, _ = _timed(5, lambda: loaded(*arrays))
         timings = f"{min(eager_s) * 1e3:.2f} | {min(interp_s) * 1e3:.2f}"
+    limit_cells = f"{_ms(limit_s)} | {min(build_s) / min(limit_s):.1f}"
     return (
         f"| {name} | {ops:,} | {export_s[0] * 1e3:.0f} | {lower_s[0] * 1e3:.0f} "
-        f"| {first_s[0] * 1e3:.1f} | **{_ms(build_s)}** | {tvm_cells} | {timings} |"
+        f"| {first_s[0] * 1e3:.1f} | **{_ms(build_s)}** | {limit_cells} | {tvm_cells} "
+        f"| {timings} |"
     )
 
 
@@ -175,10 +185,10 @@ def main() -> None:
     warnings.filterwarnings("ignore", category=UserWarning)
     print(
         "| model | ops | torch.export ms | lower ms | first IR build ms | **IR build ms** "
-        "| TVM translate ms | tvm on | **build / TVM** | eager forward ms "
-        "| interpreter forward ms |"
+        "| objects alone ms | build / objects | TVM translate ms | tvm on | **build / TVM** "
+        "| eager forward ms | interpreter forward ms |"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     _warm_up()
     for name in options.models.split(","):
         print(_row(name, options.repeat, forward=not options.no_forward), flush=True)

@@ -96,13 +96,22 @@ def check_body_ops(block: Block, where: str, terminator: type[Operation]) -> Non
     `terminator` (where it stands is its own `IsTerminator` check); the first that is neither is
     the error, reported at that op: another dialect's terminator, and an unregistered op, too."""
     for op in block.ops:
-        if is_expression(op, in_hir=True) or isinstance(op, terminator):
-            continue
-        raise OpVerifyError(
-            op,
-            f"cannot be in the body of {where}; a body holds {BODY_TEXT} and ends "
-            f"with {terminator.name}",
-        )
+        if not is_body_op(op, terminator):
+            raise foreign_body_op(op, where, terminator)
+
+
+def is_body_op(op: Operation, terminator: type[Operation]) -> bool:
+    """Whether `op` may stand in a body that `terminator` ends (see `check_body_ops`)."""
+    return is_expression(op, in_hir=True) or isinstance(op, terminator)
+
+
+def foreign_body_op(op: Operation, where: str, terminator: type[Operation]) -> OpVerifyError:
+    """The error `check_body_ops` raises for an op a body may not hold."""
+    return OpVerifyError(
+        op,
+        f"cannot be in the body of {where}; a body holds {BODY_TEXT} and ends "
+        f"with {terminator.name}",
+    )
 
 
 class _Signature(Protocol):

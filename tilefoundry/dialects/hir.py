@@ -15,7 +15,7 @@ from __future__ import annotations
 from xdsl.dialects.builtin import (
     ArrayAttr,
 )
-from xdsl.ir import Dialect, Region, SSAValue
+from xdsl.ir import Dialect, Operation, Region, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
     opt_region_def,
@@ -38,6 +38,8 @@ from tilefoundry.dialects.function import (
     FunctionOpMixin,
     FunctionReturn,
     check_body_ops,
+    foreign_body_op,
+    is_body_op,
 )
 from tilefoundry.dialects.syntax import (
     ValuesTerminator,
@@ -46,7 +48,7 @@ from tilefoundry.dialects.syntax import (
     with_attributes,
 )
 from tilefoundry.dialects.tf.dim_range import DimRangeAttr, check_ranges, parse_ranges, print_ranges
-from tilefoundry.dialects.tf.mesh import check_meshes
+from tilefoundry.dialects.tf.mesh import MeshOp, check_meshes
 from tilefoundry.dialects.tf.types import BufferAttr
 from tilefoundry.ir.algebra.expr import VarOwner
 from tilefoundry.ir.algebra.patterns import DimVarRangePat
@@ -89,16 +91,35 @@ class FuncOp(FunctionOpMixin):
     def verify_(self) -> None:
         where = f"function '@{self.sym_name.data}'"
         dim_vars = self.verify_signature()
-        _refuse_buffers(self, where)
-        check_body_ops(self.body.block, where, ReturnOp)
-        if not isinstance(self.body.block.last_op, ReturnOp):
+        _refuse_buffer_signature(self, where)
+        # One walk of everything under the function finds what the checks below look at;
+        # they then report, in their order, the first op that fails each.
+        body = self.body.block
+        buffer: Operation | None = None
+        foreign: Operation | None = None
+        meshes: list[MeshOp] = []
+        for op in _ops_under(self):
+            if buffer is None:
+                for result in op.results:
+                    if isinstance(result.type, BufferAttr):
+                        buffer = op
+                        break
+            if foreign is None and op.parent is body and not is_body_op(op, ReturnOp):
+                foreign = op
+            if isinstance(op, MeshOp):
+                meshes.append(op)
+        if buffer is not None:
+            _refuse_buffer_op(buffer, where)
+        if foreign is not None:
+            raise foreign_body_op(foreign, where, ReturnOp)
+        if not isinstance(body.last_op, ReturnOp):
             raise VerifyError("body must end with hir.return")
         variants = () if self.variants is None else self.variants.block.ops
         for index, op in enumerate(variants):
             if not isinstance(op, VariantOp):
                 raise VerifyError(f"'{op.name}' cannot be in the variants of {where}")
             check_ranges(op.patterns(), dim_vars, f"variant #{index} of {where}")
-        check_meshes(self)  # the meshes of the body and the variants, at any depth
+        check_meshes(self, meshes)  # the meshes of the body and the variants, at any depth
 
     # -- custom format -----------------------------------------------------------------------
 
@@ -115,8 +136,26 @@ class FuncOp(FunctionOpMixin):
             printer.print_region(self.variants)
 
 
-def _refuse_buffers(function: FuncOp, where: str) -> None:
-    """HIR computes values: a buffer (TIR's memory) is never a parameter, result or value."""
+def _ops_under(op: Operation) -> list[Operation]:
+    """The ops nested in `op`, in the order of `op.walk()` (which yields `op` first), without
+    its generator per region, block and op."""
+    found: list[Operation] = []
+
+    def visit(parent: Operation) -> None:
+        for region in parent.regions:
+            for block in region.blocks:
+                for child in block.ops:
+                    found.append(child)
+                    if child.regions:
+                        visit(child)
+
+    visit(op)
+    return found
+
+
+def _refuse_buffer_signature(function: FuncOp, where: str) -> None:
+    """HIR computes values: a buffer (TIR's memory) is never a parameter or a result (nor a
+    value: `_refuse_buffer_op`)."""
     names = [n.data for n in function.param_names]
     for name, type in zip(names, function.function_type.inputs.data, strict=False):
         if isinstance(type, BufferAttr):
@@ -127,12 +166,15 @@ def _refuse_buffers(function: FuncOp, where: str) -> None:
     for type in function.function_type.outputs.data:
         if isinstance(type, BufferAttr):
             raise VerifyError(f"{where} returns a buffer ({type}); HIR returns values")
-    for op in function.walk():
-        for result in op.results:
-            if isinstance(result.type, BufferAttr):
-                raise OpVerifyError(
-                    op, f"defines a buffer ({result.type}) in {where}; buffers belong to TIR"
-                )
+
+
+def _refuse_buffer_op(op: Operation, where: str) -> None:
+    """No result of `op` is a buffer: HIR computes values."""
+    for result in op.results:
+        if isinstance(result.type, BufferAttr):
+            raise OpVerifyError(
+                op, f"defines a buffer ({result.type}) in {where}; buffers belong to TIR"
+            )
 
 
 @op_definition

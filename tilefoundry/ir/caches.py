@@ -41,6 +41,7 @@ __all__ = [
     "CACHES",
     "BoundedMapping",
     "Caches",
+    "IdentityMapping",
     "IdentityMemo",
     "Interner",
     "clear_caches",
@@ -113,6 +114,46 @@ class IdentityMemo:
         self.entries.clear()
 
 
+class IdentityMapping(Generic[V]):
+    """Answers about these very objects, by identity: an entry refers weakly to its object and
+    goes when the object does (so an id in a live entry is still its object's), and the
+    mapping empties itself when it grows past `limit`. For a pure function of an immutable
+    object whose hash is costly (an xDSL attribute's walks its parameters each time): the
+    answer is the function's, only found without hashing."""
+
+    def __init__(self, limit: int = MAPPING_LIMIT) -> None:
+        self.limit = limit
+        self.entries: dict[int, tuple[weakref.ref[object], V]] = {}
+
+    def get(self, obj: object) -> V | None:
+        found = self.entries.get(id(obj))
+        if found is not None and found[0]() is obj:
+            return found[1]
+        return None
+
+    def set(self, obj: object, value: V) -> None:
+        entries = self.entries
+        if len(entries) >= self.limit:
+            entries.clear()
+        key = id(obj)
+
+        def forget(ref: weakref.ref[object], key: int = key) -> None:
+            found = entries.get(key)
+            if found is not None and found[0] is ref:
+                del entries[key]
+
+        try:
+            entries[key] = (weakref.ref(obj, forget), value)
+        except TypeError:  # an object without weak references: not remembered
+            pass
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+    def clear(self) -> None:
+        self.entries.clear()
+
+
 class BoundedMapping(Generic[K, V]):
     """A dict that empties itself when it grows past `limit`."""
 
@@ -169,6 +210,13 @@ class Caches:
     def mapping(self, name: str, limit: int = MAPPING_LIMIT) -> BoundedMapping[K, V]:
         """A new `BoundedMapping` that every `bump` empties."""
         mapping: BoundedMapping[K, V] = BoundedMapping(limit)
+        self.clearers.append(mapping.clear)
+        self.counters[name] = mapping.__len__
+        return mapping
+
+    def identity_mapping(self, name: str, limit: int = MAPPING_LIMIT) -> IdentityMapping[V]:
+        """A new `IdentityMapping` that every `bump` empties."""
+        mapping: IdentityMapping[V] = IdentityMapping(limit)
         self.clearers.append(mapping.clear)
         self.counters[name] = mapping.__len__
         return mapping

@@ -213,7 +213,7 @@ def test_registering_an_op_empties_the_verifiers_memos() -> None:
     verify_ir(module.module_op)
     print_module(module)  # remembers the text of the call's op target
     calls = definition_verifier(CallOp)
-    assert calls is not None and calls.memo.entries
+    assert calls is not None and len(calls.class_memo)
     assert tf_dialect._CHECKED_CALLS.entries and expr._CHECKED_LOCATIONS.entries
     assert len(op_attr._ATTRS) > 0 and tf_dialect._op_body_text.cache_info().currsize > 0
 
@@ -221,7 +221,7 @@ def test_registering_an_op_empties_the_verifiers_memos() -> None:
     class MemoProbe(Op):
         pass
 
-    assert not calls.memo.entries
+    assert not len(calls.class_memo)
     assert not tf_dialect._CHECKED_CALLS.entries and not expr._CHECKED_LOCATIONS.entries
     assert len(op_attr._ATTRS) == 0 and tf_dialect._op_body_text.cache_info().currsize == 0
 

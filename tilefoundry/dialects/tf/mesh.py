@@ -15,7 +15,7 @@ y = Mesh("cta", lambda: ops.add(ops.exp(x), x))   # the ops built in the lambda 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 
 from xdsl.dialects.builtin import StringAttr
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
@@ -132,11 +132,13 @@ class MeshOp(ExprOp, IRDLOperation):
             printer.print_attribute(self.res.type)
 
 
-def check_meshes(function: Operation) -> None:
+def check_meshes(function: Operation, meshes: Sequence[MeshOp] | None = None) -> None:
     """The meshes of a function's body, at any depth, each reported at the mesh: a mesh names
     an effective topology level of the function's module, and meshes nest outer to inner. The
-    function checks them in one walk down its body (a mesh never reaches up its owner chain);
-    nothing is checked until a module of the chain declares a hierarchy."""
+    function checks them in one walk down its body (a mesh never reaches up its owner chain),
+    or, given `meshes` (every mesh under the function, in the order of `Operation.walk`: what
+    the caller's own walk found), those; nothing is checked until a module of the chain
+    declares a hierarchy."""
     module = function.parent_op()
     if not isinstance(module, ModuleOp):
         return
@@ -144,6 +146,10 @@ def check_meshes(function: Operation) -> None:
     if levels is None:  # nothing declared yet: checked once an owner declares a hierarchy
         return
     names = [t.name for t in levels]
+    if meshes is not None:
+        for mesh in meshes:
+            _check_level(mesh, _outer_mesh(mesh, function), module, names)
+        return
     pending: list[tuple[Operation, MeshOp | None]] = [(function, None)]
     while pending:
         op, outer = pending.pop()
@@ -152,6 +158,16 @@ def check_meshes(function: Operation) -> None:
             outer = op
         children = [c for region in op.regions for b in region.blocks for c in b.ops if c.regions]
         pending.extend((child, outer) for child in reversed(children))
+
+
+def _outer_mesh(mesh: MeshOp, function: Operation) -> MeshOp | None:
+    """The mesh nearest around `mesh` inside `function` (None when there is none)."""
+    node = mesh.parent_op()
+    while node is not None and node is not function:
+        if isinstance(node, MeshOp):
+            return node
+        node = node.parent_op()
+    return None
 
 
 def _check_level(mesh: MeshOp, outer: MeshOp | None, module: ModuleOp, names: list[str]) -> None:

@@ -62,6 +62,7 @@ from tilefoundry.dialects.tf.metadata import (
     SpanEndAttr,
     check_metadata,
     metadata_context,
+    metadata_to_location,
 )
 from tilefoundry.dialects.tf.module import ModuleOp, OwnerContextAttr, lookup_symbol
 from tilefoundry.dialects.tf.op_attr import OpAttr, attr_to_op, canonical, op_to_attr, parse_op_body
@@ -296,7 +297,23 @@ class CallSymbolUse(SymbolUserOpInterface):
             raise VerifyError(
                 f"'{_symbol_text(call.callee)}' references a '{callee.name}', not a function"
             )
+        # Within one verification, a call of this function on these very argument and result
+        # types is checked once (the IR does not change while it is verified, so the ids are
+        # its objects'; the memo goes with the verification).
+        memo = CACHES.scope()
+        key: tuple[object, ...] | None = None
+        if memo is not None:
+            result = op.results[0].type if op.results else None
+            key = (_FITTING_CALL, id(callee), id(result), *[id(v.type) for v in op.operands])
+            if key in memo:
+                return
         _check_function_call(callee, _types_of(call.args_), call.type, _symbol_text(call.callee))
+        if memo is not None:
+            memo[key] = True
+
+
+_FITTING_CALL = object()
+"""Marks the keys of `CallSymbolUse`'s entries in a verification's memo."""
 
 
 @CACHES.owns
@@ -415,11 +432,10 @@ class CallOp(ExprOp, IRDLOperation):
         metadata: Iterable[IRMetadata] = (),
     ) -> None:
         items = check_metadata(metadata, what="'tf.call' metadata")
-        binding, span = metadata_context(items)
         arguments = items_of(args, "Call args", "an iterable of Expr")
         try:
             values = [expr_value(a, f"argument #{i}") for i, a in enumerate(arguments)]
-            arg_types = _types_of(values)
+            arg_types = [from_attr(v.type) for v in values]
             if isinstance(target, Op):
                 result = typeinfer(target, arg_types)
                 callee: Attribute = op_to_attr(target)
@@ -432,16 +448,22 @@ class CallOp(ExprOp, IRDLOperation):
                 result = _check_function_call(function, arg_types, None, shown)
                 callee = SymbolRefAttr(cast(Any, sym_name))
         except VerifyError as err:
+            binding, span = metadata_context(items)
             raise VerifyError(with_context(f"'tf.call' op {err}", binding, span)) from None
         result_types = [] if isinstance(result, UnitType) else [to_attr(result)]
         # One variadic operand group and an optional result: the generic constructor takes
-        # them as they are (as `create` does), without the IRDL builder's normalisation.
+        # them as they are (as `create` does), without the IRDL builder's normalisation; the
+        # location of the metadata given (checked above) at once.
         Operation.__init__(
-            self, operands=values, result_types=result_types, properties={"callee": callee}
+            self,
+            operands=values,
+            result_types=result_types,
+            properties={"callee": callee},
+            location=metadata_to_location(items),
         )
         if not isinstance(target, Op):
             CALLEE_FUNCTION.set(self, cast(Operation, function))
-        self._init_metadata(items)
+        self._init_checked_metadata(items)
 
     @property
     def args(self) -> tuple[Expr, ...]:
@@ -477,16 +499,16 @@ class CallOp(ExprOp, IRDLOperation):
     def verify_(self) -> None:
         self.verify_metadata()
         if isinstance(self.callee, OpAttr):
-            signature = (self.callee, *self.args_.types, None, *self.result_types)
+            # `args_` is the only operand group: the operands are the arguments
+            arg_types = tuple([value.type for value in self.operands])
+            result_types = tuple([result.type for result in self.results])
+            signature = (self.callee, *arg_types, None, *result_types)
             if not _CHECKED_CALLS.holds(signature):
-                _check_op_call(self.callee, tuple(self.args_.types), tuple(self.result_types))
+                _check_op_call(self.callee, arg_types, result_types)
                 _CHECKED_CALLS.add(signature)
             parent = self.parent_op()
-            anchored = parent is not None and parent.has_trait(
-                AnchorsAllocation, value_if_unregistered=False
-            )
-            if parent is not None and not anchored and self.results:
-                if attr_to_op(self.callee).allocates:
+            if self.results and parent is not None and attr_to_op(self.callee).allocates:
+                if not parent.has_trait(AnchorsAllocation, value_if_unregistered=False):
                     raise VerifyError(
                         f"{self.callee.op_name.data} introduces a buffer: it is anchored by a "
                         f"tir.let (`%buf = tir.let tf.call {self.callee.op_name.data}<...>() "

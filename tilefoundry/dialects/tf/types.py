@@ -50,7 +50,7 @@ from xdsl.printer import Printer
 
 from tilefoundry.arguments import items_of, refuse_type, shown
 from tilefoundry.diagnostics import VerifyError
-from tilefoundry.ir.caches import CACHES
+from tilefoundry.ir.caches import CACHES, IdentityMapping
 from tilefoundry.ir.text.irdl_syntax import IRDLFormAttribute
 
 __all__ = [
@@ -364,11 +364,26 @@ def to_attr(type: IRType) -> Attribute:
     raise TypeError(f"expected a TensorType, BufferType, TupleType or UnitType, got {shown(type)}")
 
 
-@CACHES.owns
-@functools.lru_cache(maxsize=4096)
+_SEEN: IdentityMapping[IRType] = CACHES.identity_mapping("from_attr by identity")
+"""`from_attr`'s answers by the identity of the attribute: the IR shares its type attributes
+(a parse, `to_attr`, the builders), and an attribute's hash walks its parameters (xDSL does
+not keep it), each time it is asked."""
+
+
 def from_attr(attr: Attribute) -> IRType:
     """The type an IR type attribute stands for; a `VerifyError` says why when it is none.
     Memoized: a module converts the same few types thousands of times."""
+    found = _SEEN.get(attr)
+    if found is None:
+        found = _from_attr(attr)
+        _SEEN.set(attr, found)
+    return found
+
+
+@CACHES.owns
+@functools.lru_cache(maxsize=4096)
+def _from_attr(attr: Attribute) -> IRType:
+    """`from_attr` by value."""
     if isinstance(attr, BuiltinTensorType):
         dtype = _DTYPE_OF_ATTR.get(attr.element_type)
         if dtype is None:

@@ -14,9 +14,10 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
 
 from tilefoundry import ops
-from tilefoundry.dialects.tf.dense import numpy_dtype
+from tilefoundry.dialects.tf.dense import array_to_dense, numpy_dtype
 from tilefoundry.dialects.tf.ops import CallOp, ConstantOp
 from tilefoundry.dialects.tf.types import DimVar, TensorType
 from tilefoundry.frontends.torch.errors import TorchImportError
@@ -54,6 +55,9 @@ class Emitter:
     def __init__(self, dims: DimTable) -> None:
         self.dims = dims
         self.carriers: dict[str, tuple[Expr, int]] = {}  # DimVar name -> a tensor and its axis
+        # a literal's dense attribute by its dtype, Python type and text (`repr` tells -0.0,
+        # nan and inf apart): an immutable value, built once per function
+        self.literals: dict[tuple[str, type, str], DenseIntOrFPElementsAttr] = {}
 
     def carry(self, x: Expr) -> None:
         """Note the dynamic dims of `x` (a parameter): what a tensor built from their size
@@ -102,7 +106,12 @@ class Emitter:
         return x if have.dtype == dtype else self.call(ops.Cast(dtype=dtype), x)
 
     def literal(self, value: Any, dtype: str) -> Expr:
-        return ConstantOp(np.array([value], dtype=numpy_dtype(dtype)))
+        key = (dtype, type(value), repr(value))
+        dense = self.literals.get(key)
+        if dense is None:
+            dense = array_to_dense(np.array([value], dtype=numpy_dtype(dtype)))
+            self.literals[key] = dense
+        return ConstantOp(dense)
 
     def tensor(self, x: Any, dtype: str) -> Expr:
         """`x` as a tensor of `dtype`: an Expr cast, a Python scalar a literal."""

@@ -138,10 +138,16 @@ class ExprOp(Expr):
         """Validate and store the metadata given to a constructor (the last step of every Expr
         op constructor, so it also records the op in the innermost `building()` scope)."""
         assert isinstance(self, Operation)
-        _apply_metadata(self, check_metadata(metadata, what=f"'{self.name}' metadata"))
+        self._init_checked_metadata(check_metadata(metadata, what=f"'{self.name}' metadata"))
+
+    def _init_checked_metadata(self, metadata: tuple[IRMetadata, ...]) -> None:
+        """`_init_metadata` of metadata `check_metadata` gave: stored only when there is some
+        (a new op's location is already the unknown one, which no metadata is)."""
+        if metadata:
+            _apply_metadata(cast(Operation, self), metadata)
         scopes = _BUILDING.get()
         if scopes:
-            scopes[-1].append(self)
+            scopes[-1].append(cast(Operation, self))
 
     def carry_python_state(self, copy: Operation) -> None:
         """Give a copy of this op the Python-only state it keeps (`tilefoundry.ir.state`);
@@ -391,12 +397,16 @@ def collect_expression(
             with_context(f"{where}: {message}", binding_name(user), diagnostic_span(user))
         )
 
-    def producer(value: SSAValue, what: str, user: Operation | None) -> Operation | None:
-        """The op to collect for a value (None when the value is given)."""
+    def producer(value: SSAValue, index: int | None, user: Operation | None) -> Operation | None:
+        """The op to collect for a value (None when the value is given): argument #`index` of
+        `user`, or the body itself (index None)."""
         if outside(value):
             return None
         if isinstance(value, OpResult):
             return value.owner
+        what = (
+            "the body" if index is None or user is None else f"argument #{index} of '{user.name}'"
+        )
         var = Var.view(value)
         if var.owner() is None and isinstance(value, BlockArgument) and value.block.parent is None:
             listed = ", ".join(p.name for p in params) or "none"
@@ -410,7 +420,7 @@ def collect_expression(
         """The producers of the values an op uses (its regions' uses from outside included)."""
         found: list[Operation] = []
         for index, operand in enumerate(op.operands):
-            if (inner := producer(operand, f"argument #{index} of '{op.name}'", op)) is not None:
+            if (inner := producer(operand, index, op)) is not None:
                 found.append(inner)
         for region in op.regions:
             for block in region.blocks:
@@ -418,13 +428,12 @@ def collect_expression(
                     for index, operand in enumerate(nested.operands):
                         if is_defined_within(operand, op):
                             continue
-                        what = f"argument #{index} of '{nested.name}'"
-                        if (inner := producer(operand, what, nested)) is not None:
+                        if (inner := producer(operand, index, nested)) is not None:
                             found.append(inner)
         return found
 
     if isinstance(body, Var):
-        root = producer(body.value, "the body", None)
+        root = producer(body.value, None, None)
     elif isinstance(body, Operation):
         root = body
     else:

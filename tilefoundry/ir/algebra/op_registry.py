@@ -37,7 +37,7 @@ from tilefoundry.arguments import items_of, refuse_type, shown
 from tilefoundry.diagnostics import VerifyError
 from tilefoundry.dialects.tf.types import BufferType, IRType, TensorType, TupleType, UnitType
 from tilefoundry.ir.algebra.patterns import Pattern
-from tilefoundry.ir.caches import CACHES
+from tilefoundry.ir.caches import CACHES, BoundedMapping
 
 if TYPE_CHECKING:
     from xdsl.ir import SSAValue
@@ -357,15 +357,29 @@ class Op:
         `tilefoundry.dialects.tf.numerics` (docs/ir.md, "Numeric semantics")."""
         raise NotImplementedError(f"{type(self).__name__} has no reference implementation")
 
+    def _exact_attrs(self) -> object:
+        """The attributes as equality sees them (`_exact`), worked out once: an Op is
+        immutable, and it keys the `typeinfer` memo."""
+        found = self.__dict__.get("_exact")
+        if found is None:
+            found = _exact(self._attrs)
+            object.__setattr__(self, "_exact", found)
+        return found
+
     def __eq__(self, other: object) -> bool:
         return (
-            isinstance(other, Op)
+            self is other
+            or isinstance(other, Op)
             and type(other) is type(self)
-            and _exact(other._attrs) == _exact(self._attrs)
+            and other._exact_attrs() == self._exact_attrs()
         )
 
     def __hash__(self) -> int:
-        return hash((type(self), _exact(self._attrs)))
+        found = self.__dict__.get("_hash")
+        if found is None:
+            found = hash((type(self), self._exact_attrs()))
+            object.__setattr__(self, "_hash", found)
+        return cast(int, found)
 
     def __repr__(self) -> str:
         fields = ", ".join(f"{k}={v!r}" for k, v in self._attrs.items())
@@ -609,15 +623,35 @@ def resolve_schema(dialect: str, category: str, name: str, arg_types: Sequence[I
     raise VerifyError(f"no overload of {dialect}.{category}.{name} accepts ({shown})")
 
 
+_INFERRED: BoundedMapping[tuple[object, ...], IRType] = CACHES.mapping("inferred types")
+"""`typeinfer`'s answers, keyed by the Op and the argument types (values: equal Ops are of one
+class with the same attributes, bit for bit, and equal types are the same type). The result
+type of a call depends on nothing else: `infer_type` is a pure function of the Op's attributes
+and the argument types (its contract), and the registry it may consult is the `CACHES`
+generation's (a registration empties the memo). Only answers are remembered: a refusal is
+worked out, with its message, every time."""
+
+
 def typeinfer(target: Op, arg_types: Iterable[IRType]) -> IRType:
     """The type of `Call(target, args)`: checks the argument count and each argument's pattern,
-    then asks the Op. Raises VerifyError with MLIR-style text."""
+    then asks the Op. Raises VerifyError with MLIR-style text. Remembered by value (`_INFERRED`):
+    a model asks about the same few (op, types) pairs many times."""
     if not isinstance(target, Op):
         refuse_type("typeinfer target", "an Op", target)
     types_ = items_of(arg_types, "typeinfer arg_types", "an iterable of IRType")
     for index, arg_type in enumerate(types_):
         if not isinstance(arg_type, TensorType | BufferType | TupleType | UnitType):
             refuse_type(f"typeinfer arg_types #{index}", "an IRType", arg_type)
+    key = (target, *types_)
+    found = _INFERRED.get(key)
+    if found is None:
+        found = _typeinfer(target, types_)
+        _INFERRED.set(key, found)
+    return found
+
+
+def _typeinfer(target: Op, types_: Sequence[IRType]) -> IRType:
+    """`typeinfer` worked out: the arity, each argument's pattern and effect, `infer_type`."""
     inputs = type(target).input_params()
     if len(types_) != len(inputs):
         raise VerifyError(

@@ -43,10 +43,10 @@ from xdsl.irdl import (
     SingleOf,
     irdl_op_definition,
 )
-from xdsl.traits import IsTerminator, NoTerminator
+from xdsl.traits import IsTerminator, NoTerminator, OpTrait
 from xdsl.utils.exceptions import VerifyException
 
-from tilefoundry.ir.caches import CACHES
+from tilefoundry.ir.caches import CACHES, BoundedMapping
 
 __all__ = [
     "MemoizedOpDefVerifier",
@@ -69,16 +69,70 @@ class MemoizedOpDefVerifier:
         self.own = own
         self.property_names = tuple(op_def.properties)
         self.attribute_names = tuple(op_def.attributes)
-        self.traits = tuple(op_def.traits)
+        # the traits that check anything (the others' `verify` is `OpTrait`'s, which does not)
+        self.traits = tuple(t for t in op_def.traits if type(t).verify is not OpTrait.verify)
         self.memo = CACHES.memo(f"verified signatures of {op_def.name}")
         # Where every constraint looks only at the class of what it checks, the signature holds
         # the class, not the object: a model of distinct shapes has few signatures so stated.
         self.operand_classes = all(_by_class(d.constr) for _, d in op_def.operands)
         self.result_classes = all(_by_class(d.constr) for _, d in op_def.results)
         self.property_classes = tuple(_by_class(d.constr) for d in op_def.properties.values())
+        # A definition of no regions and no attributes whose every constraint sees classes
+        # only (`tf.call`, `tf.constant`, `tf.tuple`): its signature is a tuple of counts and
+        # classes, remembered by value (a class outlives its ops).
+        self.classes_only = (
+            self.operand_classes
+            and self.result_classes
+            and all(self.property_classes)
+            and not op_def.regions
+            and not op_def.attributes
+        )
+        self.class_memo: BoundedMapping[tuple[object, ...], bool] = CACHES.mapping(
+            f"verified class signatures of {op_def.name}"
+        )
 
     def __call__(self, op: Operation) -> None:
         """What xDSL's generated `verify_` checks of `op`, the definition's part remembered."""
+        if self.classes_only:
+            self.by_classes(op)
+        else:
+            self.by_signature(op)
+        if self.own is not None:
+            self.own(op)
+
+    def class_key(self, op: Operation) -> tuple[object, ...] | None:
+        """The signature of an op of a `classes_only` definition: its operand count, then the
+        classes of its operand types, result types and properties (NoneType for one absent);
+        None when the op has what the definition does not state (successors, regions, a
+        property it does not name: the op is then verified in full)."""
+        if op.successors or op.regions:
+            return None
+        properties = op.properties
+        names = self.property_names
+        if sum(1 for name in names if name in properties) != len(properties):
+            return None
+        return (
+            len(op.operands),
+            *[type(value.type) for value in op.operands],
+            None,
+            *[type(result.type) for result in op.results],
+            None,
+            *[type(properties.get(name)) for name in names],
+        )
+
+    def by_classes(self, op: Operation) -> None:
+        """The definition's part for a `classes_only` definition."""
+        key = self.class_key(op)
+        if key is not None and self.class_memo.get(key):
+            for trait in self.traits:
+                trait.verify(op)
+            return
+        self.op_def.verify(op)
+        if key is not None:
+            self.class_memo.set(key, True)
+
+    def by_signature(self, op: Operation) -> None:
+        """The definition's part, remembered by the identity of the signature's objects."""
         signature = self.signature(op)
         if signature is not None and self.memo.holds(signature):
             for trait in self.traits:
@@ -87,8 +141,6 @@ class MemoizedOpDefVerifier:
             self.op_def.verify(op)
             if signature is not None:
                 self.memo.add(signature)
-        if self.own is not None:
-            self.own(op)
 
     def signature(self, op: Operation) -> list[object] | None:
         """The objects the definition's constraints look at, or None when they are not all
