@@ -54,6 +54,11 @@ BINARY_OPERATORS: dict[type[ast.AST], str] = {
 """The Python operators on IR values, and the alias each one calls."""
 
 
+_HANDLERS: dict[tuple[type, type], Callable[[Any, Any], Any] | None] = {}
+"""Per parser class and syntax node class: the `e_<Node>` method that evaluates it, or None
+(found once, not by name for each node)."""
+
+
 class ExpressionParser:
     """Evaluates the expressions of one function body (the base of `FunctionParser`)."""
 
@@ -163,12 +168,15 @@ class ExpressionParser:
         return value
 
     def expr(self, node: ast.expr) -> Any:
-        method = getattr(self, f"e_{type(node).__name__}", None)
+        key = (type(self), type(node))
+        method = _HANDLERS.get(key, MISSING)
+        if method is MISSING:
+            method = _HANDLERS[key] = getattr(type(self), f"e_{type(node).__name__}", None)
         if method is None:
             raise self.error(
                 node, f"unsupported Python syntax: {describe(node)} is not part of the DSL"
             )
-        value = method(node)
+        value = method(self, node)
         if fresh(value):
             set_metadata(value, (self.source.span(node),))
         return value
@@ -305,7 +313,9 @@ class ExpressionParser:
     def call_alias(self, node: ast.AST, name: str, args: list[Any], attrs: dict[str, Any]) -> Any:
         from tilefoundry import ops
 
-        value = self.call(node, getattr(ops, name), args, attrs)
+        # the library's builder: no macro or method of the user's (what a subclass's `call`
+        # looks for first)
+        value = ExpressionParser.call(self, node, getattr(ops, name), args, attrs)
         if fresh(value):
             set_metadata(value, (self.source.span(node),))
         return value

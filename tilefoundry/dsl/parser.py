@@ -28,15 +28,20 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
-from xdsl.ir import Block, Operation, OpResult, Region, SSAValue
+from xdsl.ir import Block, BlockArgument, Operation, OpResult, Region, SSAValue
 
 from tilefoundry.dialects.function import signature_properties
 from tilefoundry.dialects.hir import FuncOp
 from tilefoundry.dialects.hir import ReturnOp as HirReturnOp
 from tilefoundry.dialects.tf.mesh import MeshOp
-from tilefoundry.dialects.tf.metadata import BindingMetadata, IRMetadata, metadata_to_location
+from tilefoundry.dialects.tf.metadata import (
+    BindingMetadata,
+    IRMetadata,
+    metadata_to_location,
+    remember_location,
+)
 from tilefoundry.dialects.tf.ops import CallOp
 from tilefoundry.dialects.tf.types import UnitType
 from tilefoundry.dialects.tir import EvaluateOp
@@ -132,10 +137,12 @@ class FunctionParser(ControlParser):
             else:
                 param = self.annotation(arg.annotation)
             name = param.name or arg.arg
+            span = (self.source.span(arg),)
             try:
-                var = Var(name, param.type, param.is_const, metadata=[self.source.span(arg)])
+                var = Var(name, param.type, param.is_const, metadata=span)
             except (TypeError, ValueError) as err:
                 raise self.error(arg, str(err)) from None
+            remember_location(cast(BlockArgument, var.value).location, span)  # read back at once
             if name in names:
                 raise self.error(arg, f"name clash: two parameters are named '{name}'")
             names.add(name)

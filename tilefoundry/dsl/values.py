@@ -28,6 +28,7 @@ from tilefoundry.dialects.tf.metadata import (
     check_metadata,
     location_to_metadata,
     metadata_to_location,
+    remember_location,
 )
 from tilefoundry.dialects.tf.ops import CallOp
 from tilefoundry.dialects.tf.types import UnitType, to_attr
@@ -139,17 +140,31 @@ def describe(node: ast.AST) -> str:
     return names.get(kind, f"'{kind}'")
 
 
+_KINDS: dict[type, int] = {}
+"""Per Python type: 1 for an IR value (an `Expr`), 2 for an Expr op, 0 for anything else.
+`Expr` is an abstract base class, whose `isinstance` runs Python code; the parser asks it of
+every value of every expression, and the answer depends on the type alone."""
+
+
+def _kind(value: object) -> int:
+    cls = type(value)
+    kind = _KINDS.get(cls)
+    if kind is None:
+        expr_op = isinstance(value, ExprOp) and isinstance(value, Operation)
+        kind = _KINDS[cls] = 2 if expr_op else 1 if isinstance(value, Expr) else 0
+    return kind
+
+
 def is_value(value: object) -> bool:
-    return isinstance(value, Expr)
+    return _kind(value) != 0
 
 
 def fresh(value: object) -> bool:
     """An op the parser has just built (detached, no metadata yet)."""
     return (
-        isinstance(value, ExprOp)
-        and isinstance(value, Operation)
-        and value.parent is None
-        and isinstance(value.location, UnknownLoc)
+        _kind(value) == 2
+        and cast(Operation, value).parent is None
+        and isinstance(cast(Operation, value).location, UnknownLoc)
     )
 
 
@@ -157,8 +172,11 @@ def fresh(value: object) -> bool:
 @functools.lru_cache(maxsize=16384)
 def _location(items: tuple[IRMetadata, ...]) -> LocationAttr:
     """The location of a metadata tuple: the same for each instance of a class body (the
-    spans are its source's), so built once (locations are immutable attributes)."""
-    return metadata_to_location(check_metadata(items))
+    spans are its source's), so built once (locations are immutable attributes), and
+    remembered, so that verification reads its metadata back at once."""
+    location = metadata_to_location(check_metadata(items, context=False))
+    remember_location(location, items)
+    return location
 
 
 def set_metadata(op: Operation, items: tuple[IRMetadata, ...]) -> None:
@@ -177,7 +195,8 @@ def name_value(value: object, name: str) -> None:
         return
     location = value.location
     if _one_span(location):  # the binding around the span: as metadata_to_location makes it
-        value.location = NameLoc(StringAttr(name), location)
+        value.location = named = NameLoc(StringAttr(name), location)
+        remember_location(named, (BindingMetadata(name), *location_to_metadata(location)))
         if len(value.results) == 1:
             value.results[0].name_hint = name if SSAValue.is_valid_name(name) else None
         return

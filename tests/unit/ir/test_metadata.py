@@ -798,3 +798,44 @@ def test_a_location_of_shared_parts_is_read_without_walking_every_path(
     assert memo_keys == []
     assert md.location_to_metadata(leaf) == (SourceSpanMetadata("m.py", 1, 2),)
     assert memo_keys == ["FileLineColLoc"]
+
+
+@pytest.mark.parametrize(
+    "items",
+    [
+        (SourceSpanMetadata("m.py", 3, 4, 3, 9),),
+        (SourceSpanMetadata("m.py", 3, 4, None, 9),),
+        (BindingMetadata("h"), SourceSpanMetadata("m.py", 3, 4, 5, 1)),
+        (BindingMetadata("h"),),
+    ],
+)
+def test_a_remembered_location_reads_back_as_it_was_made(items: tuple[IRMetadata, ...]) -> None:
+    """A location the DSL made and remembered (`remember_location`) reads back, by its
+    identity, as the metadata it was made from: what reading it walks out (an equal location
+    not remembered reads the same); its entry goes with it."""
+    import gc
+
+    from tilefoundry.dialects.tf import metadata as md
+
+    made = md.metadata_to_location(items)
+    md.remember_location(made, items)
+    assert md.location_to_metadata(made) is items
+    equal = md.metadata_to_location(items)
+    assert equal == made and md.location_to_metadata(equal) == items
+    assert md._MADE.get(id(equal)) is None
+    key = id(made)
+    del made
+    gc.collect()
+    assert md._MADE.get(key) is None
+
+
+def test_only_bindings_and_spans_are_remembered() -> None:
+    """Other metadata (another class, a subclass of a binding) is read from the location each
+    time: its values need not be immutable."""
+    from tilefoundry.dialects.tf import metadata as md
+
+    for items in [(FUSE,), (SpecialBinding("h"),), (BIND, FUSE)]:
+        made = md.metadata_to_location(items)
+        md.remember_location(made, items)
+        assert md._MADE.get(id(made)) is None
+        assert md.location_to_metadata(made) == items

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import weakref
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar, cast
@@ -45,7 +46,7 @@ from xdsl.printer import Printer
 
 from tilefoundry.arguments import items_of, refuse_type, shown
 from tilefoundry.diagnostics import VerifyError, with_context
-from tilefoundry.ir.caches import CACHES
+from tilefoundry.ir.caches import CACHES, BoundedMapping
 from tilefoundry.ir.text.irdl_syntax import IRDLFormAttribute
 from tilefoundry.ir.values import attr_to_python, python_to_attr
 
@@ -59,6 +60,7 @@ __all__ = [
     "location_to_metadata",
     "metadata_context",
     "metadata_to_location",
+    "remember_location",
     "span_text",
 ]
 
@@ -283,12 +285,12 @@ def _span_location(item: SourceSpanMetadata) -> LocationAttr:
     checks (a str file, ints in range, an end after the start) are all the location's
     parameters need (tests/unit/ir/test_metadata.py compares it with the verified one)."""
     start = _trusted(
-        FileLineColLoc, _file_attr(item.file), IntAttr(item.line), IntAttr(item.column)
+        FileLineColLoc, _file_attr(item.file), _int_attr(item.line), _int_attr(item.column)
     )
     if item.end_column is None:
         return start
-    end_line = _NONE if item.end_line is None else IntAttr(item.end_line)
-    end = _trusted(SpanEndAttr, end_line, IntAttr(item.end_column))
+    end_line = _NONE if item.end_line is None else _int_attr(item.end_line)
+    end = _trusted(SpanEndAttr, end_line, _int_attr(item.end_column))
     return _trusted(FusedLoc, ArrayAttr((start,)), end)
 
 
@@ -311,6 +313,14 @@ def _file_attr(file: str) -> StringAttr:
     return StringAttr(file)
 
 
+@CACHES.owns
+@functools.lru_cache(maxsize=4096)
+def _int_attr(value: int) -> IntAttr:
+    """A line's or column's attribute (immutable: one serves every span that names it; the
+    spans of a file name a few hundred lines and columns)."""
+    return IntAttr(value)
+
+
 _NONE = NoneAttr()
 
 _UNKNOWN = UnknownLoc()
@@ -329,11 +339,40 @@ def metadata_to_location(metadata: Iterable[IRMetadata]) -> LocationAttr:
     return FusedLoc(ArrayAttr(_item_location(i) for i in items), NoneAttr())
 
 
+_MADE: BoundedMapping[int, tuple[weakref.ref[Attribute], tuple[IRMetadata, ...]]] = CACHES.mapping(
+    "locations made from metadata", 1 << 16
+)
+"""By the identity of a location made from bindings and spans (`remember_location`): a weak
+reference to it, and the metadata it was made from. An entry goes with its location."""
+
+
+def remember_location(location: LocationAttr, items: tuple[IRMetadata, ...]) -> None:
+    """Record that `location` is `metadata_to_location(items)` (or an equal location) for a
+    valid tuple (`check_metadata`) of bindings and spans, so that `location_to_metadata` of
+    that very object answers `items` at once: the DSL makes a location for each op and
+    parameter it reads, and verification reads each back (hashing a location walks all of
+    it). Other metadata is not recorded (its values need not be immutable)."""
+    if not items or any(type(m) not in _PLAIN for m in items):
+        return
+    key = id(location)
+    entries = _MADE.entries
+
+    def forget(ref: weakref.ref[Attribute], key: int = key) -> None:
+        found = entries.get(key)
+        if found is not None and found[0] is ref:
+            del entries[key]
+
+    _MADE.set(key, (weakref.ref(location, forget), items))
+
+
 def location_to_metadata(location: Attribute) -> tuple[IRMetadata, ...]:
     """The metadata a location holds (any MLIR location: a call site gives its callee's);
     `VerifyError` for one that holds none valid (`loc("")`, a range that ends before it starts)."""
     if isinstance(location, UnknownLoc | NoneAttr):
         return ()
+    made = _MADE.entries.get(id(location))
+    if made is not None and made[0]() is location:
+        return made[1]
     try:
         if _shallow(location):
             known = _plain_metadata(location)
