@@ -92,7 +92,7 @@ def build_vmfb(
     directory.mkdir(parents=True, exist_ok=True)
     source, output = directory / "module.mlir", directory / "module.vmfb"
     source.write_text(text)
-    extra = list(flags.flags)
+    extra = list(flags.for_module(text))
     if dump is not None:
         extra.append(f"--dump-compilation-phases-to={directory / 'phases'}")
     try:
@@ -133,8 +133,9 @@ HOST_DRIVER = "local-sync"
 """IREE's host driver: `local-sync` runs each call on the caller's thread, as a native call
 runs (a tiny Llama's call 0.23 ms against 0.66 ms on `local-task`'s thread pool). Its earlier
 difference from `local-task` on the f16 softmax bound case was ours, not a race: results were
-returned as views of IREE's mapped result memory, which was freed once the call's
-`DeviceArray`s went; results are now copied (`abi._output`, docs/decisions.md)."""
+returned as views of IREE's mapped result memory that did not keep it alive, which was freed
+once the call's `DeviceArray`s went; a result is now a view whose base holds the mapping, and so
+the buffer (`abi._Mapped`, docs/decisions.md)."""
 _CONFIG_LOCK = threading.Lock()
 
 
@@ -164,10 +165,11 @@ class IreeProgram:
     def function(self, path: str) -> IreeFunction:
         abi = self.emitted.entries[path]
         return IreeFunction(
-            self.context.modules.module[abi.symbol],
+            self.context.modules.module[abi.symbol].vm_function,
             abi,
             self.emitted.messages,
             self.context.config.device,
+            self.context.vm_context,
         )
 
 

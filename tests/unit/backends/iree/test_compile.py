@@ -216,13 +216,15 @@ tf.module @m entry @f {
     assert checked == ["x", "x", "x", "x"]  # the free parameter's name, whatever the array
 
 
-def test_a_result_is_an_array_of_its_own() -> None:
-    """A result is copied out of IREE's memory: it owns its data, and stays what it was after
-    the call's runtime objects are gone and later calls reuse IREE's memory. (A view of the
-    mapped result buffer outlived the buffer: on `local-sync`, the f16 softmax bound case read
-    freed memory, zeros and NaNs; docs/decisions.md.)"""
+def test_a_result_is_a_view_that_keeps_its_buffer_alive() -> None:
+    """A result is a view of IREE's result buffer, not a copy, and the view holds the buffer: it
+    stays what it was after the call's runtime objects are gone and later calls have run, and no
+    two calls' results share memory (each call's results are buffers of their own). (A view
+    that did not hold the buffer read freed memory on `local-sync`: the f16 softmax bound case
+    gave zeros and NaNs; docs/decisions.md.)"""
     import gc
 
+    from tilefoundry.backends.iree.abi import _Mapped
     from tilefoundry.backends.iree.build import HOST_DRIVER
 
     assert HOST_DRIVER == "local-sync"
@@ -244,5 +246,124 @@ tf.module @m entry @f {
     for _ in range(4):
         compiled.f(np.zeros(65536, np.float16))
     for x, result in zip(inputs, results, strict=True):
-        assert result.flags.owndata
+        assert isinstance(result.base, _Mapped)  # no copy: IREE's memory, held
         assert result.tobytes() == (x + x).tobytes()
+        assert not np.shares_memory(result, x)
+    for first, result in enumerate(results):
+        assert not any(np.shares_memory(result, other) for other in results[first + 1 :])
+    results[0][:] = 7  # the caller's: writing it changes no other result, and no later call
+    assert results[1].tobytes() == (inputs[1] + inputs[1]).tobytes()
+    assert compiled.f(inputs[0]).tobytes() == (inputs[0] + inputs[0]).tobytes()
+
+
+def test_a_result_never_shares_memory_with_an_argument_or_another_result() -> None:
+    """IREE returns a parameter returned as it is in the argument's own memory, and one value
+    returned twice as one buffer: those results are copied (the caller owns each result, and
+    an input is the caller's array, passed without a copy when IREE can take it)."""
+    module = tf.parse_module(
+        """
+tf.module @m entry @f {
+  hir.func @f(%x: tensor<4096xf32>) -> tuple<tensor<4096xf32>, tensor<4096xf32>, tensor<4096xf32>> {
+    %y = tf.call tf.math.binary<kind = add>(%x, %x) : (tensor<4096xf32>, tensor<4096xf32>) -> tensor<4096xf32>
+    %t = tf.tuple %x, %y, %y : tuple<tensor<4096xf32>, tensor<4096xf32>, tensor<4096xf32>>
+    hir.return %t : tuple<tensor<4096xf32>, tensor<4096xf32>, tensor<4096xf32>>
+  }
+}
+""",
+        "m.mlir",
+    )
+    compiled = tf.compile(module, backend="iree")
+    room = np.arange(2 * 4096 + 32, dtype=np.float32)  # inputs IREE takes (aligned) or not
+    start = (-room.ctypes.data % 64) // 4
+    aligned, misaligned = room[start : start + 4096], room[start + 4097 : start + 8193]
+    for x in (aligned, misaligned, room[::-1][:4096]):
+        before = x.copy()
+        same, y, again = compiled.f(x)
+        assert x.tobytes() == before.tobytes()  # IREE did not write its input
+        assert same.tobytes() == x.tobytes() and not np.shares_memory(same, x)
+        assert y.tobytes() == again.tobytes() == (x + x).tobytes()
+        assert not np.shares_memory(y, again)
+
+
+MATMUL = """
+tf.module @m entry @mm {{
+  hir.func @mm(%a: {t}, %b: tensor<512x256xf32>) -> {u} {{
+    %y = tf.call tf.linalg.matmul(%a, %b) : ({t}, tensor<512x256xf32>) -> {u}
+    hir.return %y : {u}
+  }}
+}}
+"""
+
+
+def test_an_input_is_passed_without_a_copy_when_iree_can_take_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """IREE takes host memory that is C-contiguous, writable and 64-byte aligned as it is (the
+    caller's array, not the read-only view the argument check returns); any other input is
+    copied once to memory that is (as the runtime's own conversion would)."""
+    from tilefoundry.backends.iree.abi import ALIGNMENT, IreeFunction, _aligned
+
+    compiled = tf.compile(
+        tf.parse_module(MATMUL.format(t="tensor<4x512xf32>", u="tensor<4x256xf32>"), "mm.mlir"),
+        backend="iree",
+    )
+    imported: list[Any] = []
+    real = IreeFunction._view
+    monkeypatch.setattr(
+        IreeFunction, "_view", lambda self, data: real(self, imported.append(data) or data)
+    )
+    room = np.ones(4 * 512 + 256 * 512 + 32, np.float32)
+    start = (-room.ctypes.data % ALIGNMENT) // 4
+    a = room[start : start + 4 * 512].reshape(4, 512)
+    b = room[start + 4 * 512 + 1 : start + 4 * 512 + 1 + 512 * 256].reshape(512, 256)
+    assert compiled.mm(a, b).tolist() == [[512.0] * 256] * 4
+    assert np.shares_memory(imported[0], a) and not np.shares_memory(imported[1], b)
+
+    room = np.empty(1024 + 16, np.float32)
+    start = (-room.ctypes.data % ALIGNMENT) // 4
+    aligned = room[start : start + 1024]
+    assert _aligned(aligned) is aligned
+    readonly = aligned.view()
+    readonly.flags.writeable = False
+    for other in (room[start + 1 : start + 1025], aligned[::2], readonly):
+        copy = _aligned(other)
+        assert copy.ctypes.data % ALIGNMENT == 0 and copy.flags.c_contiguous
+        assert copy.tobytes() == other.tobytes() and not np.shares_memory(copy, other)
+
+
+DYNAMIC_MATMUL = tf.parse_module(
+    MATMUL.format(
+        t="tensor<?x512xf32, #tf.dims<n: 1 to 4097>>", u="tensor<?x256xf32, #tf.dims<n: 1 to 4097>>"
+    ),
+    "mm.mlir",
+)
+
+
+def test_large_matmuls_are_data_tiled_and_small_ones_are_not() -> None:
+    """A module with a matmul operand of 2^16 elements or more is compiled with data tiling
+    (`IreeFlags.for_module`): its pack, mmt4d and unpack dispatches are worth it there; the
+    decoder's and the kernel's small matmuls keep the default, three fewer dispatches each."""
+    from tilefoundry.backends.iree.toolchain import IREE_FLAGS, largest_matmul_operand
+
+    text = emit_tree(DYNAMIC_MATMUL.module_op, by_value=True).text
+    assert largest_matmul_operand(text) == 512 * 256
+    assert IREE_FLAGS.for_module(text) == (*IREE_FLAGS.flags, *IREE_FLAGS.data_tiling)
+    text = emit_tree(DECODER.module_op, by_value=True).text
+    assert 0 < largest_matmul_operand(text) < IREE_FLAGS.data_tiling_elements
+    assert IREE_FLAGS.for_module(text) == IREE_FLAGS.flags
+    text = emit_tree(KERNEL.module_op, by_value=True).text
+    assert largest_matmul_operand(text) == 0 and IREE_FLAGS.for_module(text) == IREE_FLAGS.flags
+    assert IreeFlags(data_tiling=()).fingerprint() != IREE_FLAGS.fingerprint()
+
+
+@pytest.fixture(scope="module")
+def data_tiled() -> tf.CompiledModule:
+    return tf.compile(DYNAMIC_MATMUL, backend="iree")
+
+
+@pytest.mark.parametrize("rows", [1, 17, 512])
+def test_a_data_tiled_matmul_matches_the_interpreter(data_tiled: Any, rows: int) -> None:
+    rng = np.random.default_rng(rows)
+    a = rng.standard_normal((rows, 512)).astype(np.float32)
+    b = rng.standard_normal((512, 256)).astype(np.float32)
+    np.testing.assert_allclose(data_tiled.mm(a, b), DYNAMIC_MATMUL.mm(a, b), rtol=1e-4, atol=1e-4)
