@@ -19,7 +19,7 @@ from pathlib import Path
 from types import ModuleType
 
 from tilefoundry.context import make_context
-from tilefoundry.ir.text.asm import TFParser
+from tilefoundry.ir.text.parser import TFParser
 from tilefoundry.tools.tf_opt import main as tf_opt
 
 ROOT = Path(__file__).parents[1]

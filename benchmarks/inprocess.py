@@ -38,7 +38,8 @@ def measure(ops: int) -> dict[str, float]:
     """One size, in this process: seconds per step, the op count, the peak memory (MiB)."""
     from tilefoundry.context import make_context
     from tilefoundry.ir.allocation import collection_paused
-    from tilefoundry.ir.text.asm import TFParser, TFPrinter
+    from tilefoundry.ir.text.parser import TFParser
+    from tilefoundry.ir.text.printer import TFPrinter
     from tilefoundry.ir.verify.verifier import verify_ir
 
     text = large_module(shape_for(ops))

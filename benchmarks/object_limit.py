@@ -100,7 +100,8 @@ def measure(name: str, text: str, repeat: int) -> dict[str, Any]:
     """tf-opt's stages and the creation of the same objects, on one input: each round parses
     anew (a module verified once, as tf-opt verifies it), the least of each kept."""
     from tilefoundry.context import make_context
-    from tilefoundry.ir.text.asm import TFParser, TFPrinter
+    from tilefoundry.ir.text.parser import TFParser
+    from tilefoundry.ir.text.printer import TFPrinter
     from tilefoundry.ir.verify.verifier import verify_ir
 
     best = dict.fromkeys(("parse", "verify", "print", "create"), float("inf"))

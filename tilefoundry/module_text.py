@@ -23,7 +23,8 @@ from tilefoundry.context import make_context
 from tilefoundry.dialects.hir import FuncOp
 from tilefoundry.dialects.tf.module import ModuleOp
 from tilefoundry.dialects.tir import PrimFuncOp
-from tilefoundry.ir.text.asm import SourcePosition, TFParser, TFPrinter
+from tilefoundry.ir.text.parser import SourcePosition, TFParser
+from tilefoundry.ir.text.printer import TFPrinter
 from tilefoundry.ir.verify.verifier import OpVerifyError, verify_ir
 
 __all__ = ["TextError", "parse_root", "print_op"]

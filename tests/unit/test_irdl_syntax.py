@@ -17,9 +17,9 @@ from tilefoundry.context import make_context
 from tilefoundry.diagnostics import VerifyError
 from tilefoundry.dialects.tf.dim_range import DimRangeAttr
 from tilefoundry.dialects.tf.metadata import SpanEndAttr
-from tilefoundry.ir.text.asm import TFPrinter
 from tilefoundry.ir.text.irdl_printer import irdl_printer
 from tilefoundry.ir.text.irdl_syntax import IRDL_DIALECTS, IRDLFormAttribute, irdl_form_here
+from tilefoundry.ir.text.printer import TFPrinter
 
 FORMS = [
     (

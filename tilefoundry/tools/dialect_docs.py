@@ -28,9 +28,9 @@ from xdsl.irdl import IRDLOperation, OptionalDef, VariadicDef
 from xdsl.irdl.operations import OptSingleBlockRegionDef, SingleBlockRegionDef
 
 from tilefoundry.context import make_context
-from tilefoundry.ir.text.asm import TFParser
 from tilefoundry.ir.text.irdl_form import segmented_group
 from tilefoundry.ir.text.irdl_printer import irdl_printer
+from tilefoundry.ir.text.parser import TFParser
 from tilefoundry.tools.generated_files import generate_main
 from tilefoundry.tools.irdl_constraints import constraint_of, range_of
 from tilefoundry.tools.irdl_export import ROOT, dialects, trait_names

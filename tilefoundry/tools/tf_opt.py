@@ -38,8 +38,9 @@ from xdsl.utils.exceptions import DiagnosticException, ParseError
 from tilefoundry.context import register_dialects
 from tilefoundry.diagnostics import PassError, PassOutputError
 from tilefoundry.ir.allocation import collection_paused
-from tilefoundry.ir.text.asm import TFParser, TFPrinter
 from tilefoundry.ir.text.irdl_form import IRDLFormError
+from tilefoundry.ir.text.parser import TFParser
+from tilefoundry.ir.text.printer import TFPrinter
 from tilefoundry.ir.verify.verifier import OpVerifyError, verify_ir
 from tilefoundry.tools.driver import load_plugins
 from tilefoundry.tools.output import (

@@ -46,7 +46,7 @@ def _symbol(name: str) -> str:
 
     from xdsl.dialects.builtin import SymbolRefAttr
 
-    from tilefoundry.ir.text.asm import TFPrinter
+    from tilefoundry.ir.text.printer import TFPrinter
 
     stream = StringIO()
     TFPrinter(stream=stream).print_attribute(SymbolRefAttr(name))

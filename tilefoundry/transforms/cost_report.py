@@ -25,7 +25,7 @@ from xdsl.ir import Operation
 from tilefoundry.dialects.tf.module import ModuleOp, resolve_target
 from tilefoundry.dialects.tf.target.devices import DeviceSpec
 from tilefoundry.ir.algebra.callable import FunctionLike
-from tilefoundry.ir.text.asm import TFPrinter
+from tilefoundry.ir.text.printer import TFPrinter
 from tilefoundry.transforms.cost import Cost
 
 __all__ = ["Row", "cost_table", "device_of", "function_paths", "path_text", "time_text"]

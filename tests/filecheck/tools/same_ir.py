@@ -19,7 +19,7 @@ from xdsl.ir import Operation
 from tilefoundry.context import make_context
 from tilefoundry.dialects.tf.metadata import location_to_metadata
 from tilefoundry.ir.algebra.structural import structural_equal
-from tilefoundry.ir.text.asm import TFParser
+from tilefoundry.ir.text.parser import TFParser
 
 
 def roots(text: str, name: str) -> list[Operation]:

@@ -21,7 +21,7 @@ from tilefoundry.dialects import hir, tir
 from tilefoundry.dialects.declared_formats import format_program
 from tilefoundry.dialects.syntax import DeclaredFormat, ValuesFormat
 from tilefoundry.dialects.tf import mesh as tf_mesh
-from tilefoundry.ir.text.asm import TFPrinter
+from tilefoundry.ir.text.printer import TFPrinter
 from tilefoundry.text import TextError, print_module
 
 TERMINATORS: tuple[type[IRDLOperation], ...] = (

@@ -58,7 +58,8 @@ def test_the_printer_prints_each_type_from_its_text_as_xdsl_prints_it() -> None:
     from xdsl.printer import Printer
 
     from tilefoundry.context import make_context
-    from tilefoundry.ir.text.asm import TFParser, TFPrinter
+    from tilefoundry.ir.text.parser import TFParser
+    from tilefoundry.ir.text.printer import TFPrinter
 
     module = TFParser(make_context(), TYPED, "m.mlir").parse_module()
     types = [arg.type for op in module.walk() for r in op.regions for arg in r.block.args]

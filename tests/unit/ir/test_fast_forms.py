@@ -1,4 +1,4 @@
-"""The one-step readers of `ir/text/fast_forms.py` (generic plain ops, new tensor types, decimal
+"""The one-step readers of the parser's fast path (generic plain ops, new tensor types, decimal
 dense literals) build what the token-by-token reading builds, and leave any other text to it:
 same IR, same locations, same diagnostics. Each input goes through tf-opt twice, with the
 readers and without, and the outputs are compared; the readers must have read something where
@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from tilefoundry.ir.text import asm, fast_forms
+from tilefoundry.ir.text import parser
 from tilefoundry.tools.tf_opt import main
 
 T = "tensor<4xf32>"
@@ -59,9 +59,8 @@ def counted_reads(monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, int]]:
     counts = dict.fromkeys(READERS, 0)
     with monkeypatch.context() as patch:
         for name in READERS:
-            reader = counting(name, getattr(asm, name), counts)
-            patch.setattr(asm, name, reader)
-            patch.setattr(fast_forms, name, reader)  # the plain form of tf.constant's
+            reader = counting(name, getattr(parser, name), counts)
+            patch.setattr(parser, name, reader)
         yield counts
 
 
@@ -85,8 +84,7 @@ def both_ways(
         fast = run(path, *flags)
     with monkeypatch.context() as patch:
         for name in READERS:
-            patch.setattr(asm, name, lambda *args: None)
-            patch.setattr(fast_forms, name, lambda *args: None)
+            patch.setattr(parser, name, lambda *args: None)
         full = run(path, *flags)
     assert fast == full
     return fast, counts

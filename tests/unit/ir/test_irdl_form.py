@@ -14,9 +14,9 @@ from tilefoundry.context import make_context
 from tilefoundry.dialects.hir import FuncOp
 from tilefoundry.dialects.tf.ops import TupleOp
 from tilefoundry.ir.algebra.structural import structural_equal
-from tilefoundry.ir.text.asm import TFParser
 from tilefoundry.ir.text.irdl_form import RUNS, SEGMENT_SIZES, segment_sizes
 from tilefoundry.ir.text.irdl_printer import irdl_printer
+from tilefoundry.ir.text.parser import TFParser
 from tilefoundry.tools.tf_opt import main as tf_opt
 
 SOURCE = """tf.module @m {

@@ -14,7 +14,8 @@ from xdsl.ir import Attribute
 
 from tilefoundry.context import make_context
 from tilefoundry.dialects.tf.dense import array_to_dense, dense_to_array
-from tilefoundry.ir.text.asm import TFParser, TFPrinter
+from tilefoundry.ir.text.parser import TFParser
+from tilefoundry.ir.text.printer import TFPrinter
 from tilefoundry.text import TextError, parse_module
 
 

@@ -13,7 +13,7 @@ from tilefoundry.dialects.tf.metadata import (
     location_to_metadata,
 )
 from tilefoundry.dialects.tf.ops import CallOp
-from tilefoundry.ir.text.asm import TFParser
+from tilefoundry.ir.text.parser import TFParser
 
 TEXT = """#loc1 = loc("m.py":1:7)
 "tf.module"() ({

@@ -16,7 +16,7 @@ from tilefoundry.dialects.hir import FuncOp as HirFuncOp
 from tilefoundry.dialects.hir import ReturnOp as HirReturnOp
 from tilefoundry.dialects.tf.ops import TF, CallOp
 from tilefoundry.dialects.tir import TIR
-from tilefoundry.ir.text.asm import TFParser
+from tilefoundry.ir.text.parser import TFParser
 from tilefoundry.ir.verify.op_verification import MemoizedOpDefVerifier, definition_verifier
 from tilefoundry.ir.verify.verifier import OpVerifyError, verify_ir
 

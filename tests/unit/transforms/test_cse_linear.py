@@ -15,7 +15,8 @@ import pytest
 from xdsl.transforms.common_subexpression_elimination import CSEDriver
 
 from tilefoundry.context import make_context
-from tilefoundry.ir.text.asm import TFParser, TFPrinter
+from tilefoundry.ir.text.parser import TFParser
+from tilefoundry.ir.text.printer import TFPrinter
 from tilefoundry.testing.program_generator import generate_program
 from tilefoundry.transforms.cse import CseCounts, cse
 

@@ -83,9 +83,7 @@ from tilefoundry.ir.algebra.expr import Expr, ExprOp, Var, dominates, expr_value
 from tilefoundry.ir.algebra.op_registry import Op, typeinfer
 from tilefoundry.ir.caches import CACHES
 from tilefoundry.ir.state import Slot
-from tilefoundry.ir.text.asm import TFPrinter
-from tilefoundry.ir.text.plain_call import register_plain_call
-from tilefoundry.ir.text.plain_constant import register_plain_constant
+from tilefoundry.ir.text.printer import TFPrinter
 from tilefoundry.ir.traits import AnchorsAllocation, Expression
 from tilefoundry.ir.verify.op_verification import op_definition
 
@@ -571,10 +569,6 @@ def _op_body_text(callee: OpAttr) -> str:
     _print_op_body(TFPrinter(stream=stream), callee)
     return stream.getvalue()
 
-
-register_plain_call(CallOp, "callee")  # the parser reads plain call lines in one step
-
-register_plain_constant(ConstantOp, "value")  # and plain constant lines
 
 _CHECKED_CALLS = CACHES.memo("verified op calls")
 """The signatures (callee, argument types, result types) of op calls that verified: a module

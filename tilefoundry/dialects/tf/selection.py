@@ -52,7 +52,8 @@ from tilefoundry.dialects.tf.module import (
 )
 from tilefoundry.dialects.tf.target import TargetAttr, TopologyAttr, check_levels
 from tilefoundry.ir.algebra.callable import FunctionLike
-from tilefoundry.ir.text.asm import TFParser, TFPrinter
+from tilefoundry.ir.text.parser import TFParser
+from tilefoundry.ir.text.printer import TFPrinter
 from tilefoundry.ir.verify.verifier import OpVerifyError, verify_ir
 
 __all__ = [

@@ -31,7 +31,6 @@ from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
 from xdsl.ir import Attribute, Block, Operation, ParametrizedAttribute, Region, TypeAttribute
 from xdsl.printer import Printer
 
-from tilefoundry.ir.text.asm import TFPrinter
 from tilefoundry.ir.text.irdl_form import (
     BLOCK_END,
     SEGMENT_SIZES,
@@ -41,6 +40,7 @@ from tilefoundry.ir.text.irdl_form import (
 )
 from tilefoundry.ir.text.irdl_syntax import is_irdl_attribute, to_irdl_parameter
 from tilefoundry.ir.text.literals import print_dense
+from tilefoundry.ir.text.printer import TFPrinter
 from tilefoundry.xdsl_adapter.printer import print_new_line
 
 __all__ = ["IRDLPrinter", "irdl_printer"]

@@ -1,4 +1,4 @@
-"""The TileFoundry parser and printer: xDSL's, plus what the core IR needs of the text.
+"""The TileFoundry parser: xDSL's, plus what the core IR needs of the text, and its fast path.
 
 `TFParser` adds
 - MLIR's range locations, `loc("f.py":3:4 to 3:10)` and `loc("f.py":3:4 to :10)` (xDSL 0.74
@@ -7,32 +7,56 @@
 - authored SSA names as binding metadata: `%h = tf.call ...` binds `h` (see `dialects/tf/metadata.py`);
 - a diagnostic, never an exception, for any text: numeric literals checked against their types
   (`ir/text/literals.py`), the nesting limit (`ir/text/nesting.py`), the lexer's mistakes fixed
-  (`ir/text/lexer.py`), line and column numbers and dimensions in range, and what TileFoundry IR
-  does not have refused by name (resource blocks `{-# ... #-}`, affine maps).
+  (`ir/text/scanner.py`, `xdsl_adapter/lexer.py`), line and column numbers and dimensions in
+  range, and what TileFoundry IR does not have refused by name (resource blocks `{-# ... #-}`,
+  affine maps).
 
-`TFPrinter` prints a span's end in MLIR's range form, numeric literals from their bits, and
-no SSA name MLIR cannot read (`%naïve`).
+The fast path is the parser's own: no dialect registers a reader. It reads the texts a module
+is mostly made of in one step, and builds exactly what the token-by-token reading builds; on
+any other text it gives up (nothing consumed) and the full reading reads it and reports what
+is wrong:
+
+- a memo of texts read before, per parse (`memoized`): types, function types, op targets,
+  properties and attribute dictionaries, encodings; what they parse to is immutable and means
+  the same throughout one parse;
+- learned op shapes (`read_learned_op`): once an op in the custom form has been read in full
+  from a call line `%r = name callee(%a, ...) : (A, ...) -> R` or a constant line
+  `%c = name dense<...> : tensor<...>`, the next line of that op and callee (or that op) is
+  built from what was learned, its operand names, function type and literal read from its
+  text (the key is the op's text with SSA names and types masked);
+- one-step readers of new texts: an op in the generic form without regions
+  (`read_generic_op`), a tensor type (`read_tensor_type`), a function type of tensor types
+  (`read_function_type`), a function signature (`read_signature`), a dense literal of decimal
+  numbers (`read_dense`). Their patterns are in `ir/text/scanner.py`.
+
+`tests/unit/ir/test_fast_forms.py` and `test_plain_forms.py` read inputs both ways, with the
+fast path and without, and compare output and diagnostics.
 """
 
 from __future__ import annotations
 
-import io
+import json
 import math
-import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
-from typing import Any, NamedTuple, NoReturn, Protocol, TypeVar, cast
+from dataclasses import dataclass
+from typing import Any, NamedTuple, NoReturn, TypeVar, cast
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     ArrayAttr,
+    BFloat16Type,
     CallSiteLoc,
     DenseIntOrFPElementsAttr,
     FileLineColLoc,
+    Float16Type,
+    Float32Type,
+    Float64Type,
     FunctionType,
     FusedLoc,
+    IndexType,
     IntAttr,
+    IntegerType,
     LocationAttr,
     ModuleOp,
     NameLoc,
@@ -41,10 +65,10 @@ from xdsl.dialects.builtin import (
     TensorType,
     UnknownLoc,
 )
-from xdsl.ir import Attribute, AttributeInvT, Operation, OpResult, Region, SSAValue, TypeAttribute
+from xdsl.ir import Attribute, AttributeInvT, Operation, Region, SSAValue, TypeAttribute
 from xdsl.ir.affine import AffineMap, AffineSet
+from xdsl.irdl import IRDLOperation
 from xdsl.parser import Parser, UnresolvedOperand
-from xdsl.printer import Printer
 from xdsl.utils.exceptions import ParseError, VerifyException
 from xdsl.utils.lexer import Span
 from xdsl.utils.mlir_lexer import MLIRTokenKind
@@ -54,25 +78,14 @@ from tilefoundry.dialects.tf.metadata import (
     BindingMetadata,
     SpanEndAttr,
     location_to_metadata,
-    print_span_end_location,
 )
 from tilefoundry.ir.algebra.expr import ExprOp, VarOwner
-from tilefoundry.ir.text.fast_forms import (
-    PlainParameter,
-    properties_end,
-    read_dense,
-    read_function_type,
-    read_generic_op,
-    read_signature,
-    read_tensor_type,
-)
+from tilefoundry.ir.text import scanner
 from tilefoundry.ir.text.irdl_form import read_irdl_form
-from tilefoundry.ir.text.lexer import BYTE_ORDER_MARK, TFLexer
-from tilefoundry.ir.text.literals import LiteralParser, print_dense, print_float
+from tilefoundry.ir.text.literals import LiteralParser, canonical_dense
 from tilefoundry.ir.text.loc_aliases import (
     AliasCycle,
     AliasesTooDeep,
-    LocationAliases,
     UndefinedAlias,
     forward_alias,
     resolve_forward_aliases,
@@ -83,19 +96,30 @@ from tilefoundry.ir.text.nesting import (
     nesting_message,
     operation_attributes,
 )
-from tilefoundry.xdsl_adapter.printer import new_ssa_number, pin_ssa_name, printed_ssa_name
+from tilefoundry.ir.text.scanner import (
+    BYTE_ORDER_MARK,
+    OPERAND_NAME,
+    PLAIN_HEAD,
+    TFLexer,
+    balanced_end,
+    bracketed_end,
+    function_type_end,
+    properties_end,
+    spaces_end,
+)
 
 __all__ = [
-    "PlainForm",
-    "OPERAND",
+    "GenericOp",
     "PlainOp",
+    "PlainParameter",
     "SourcePosition",
     "TFParser",
-    "TFPrinter",
-    "bracketed_end",
-    "function_type_end",
-    "plain_operand_names",
-    "register_plain_form",
+    "read_dense",
+    "read_function_type",
+    "read_generic_op",
+    "read_learned_op",
+    "read_signature",
+    "read_tensor_type",
 ]
 
 _T = TypeVar("_T")
@@ -141,7 +165,7 @@ class TFParser(LiteralParser):
         self.forward_aliases: dict[str, Span] = {}
         self._depths = AttributeDepths()
         self._memo: dict[str, dict[str, object]] = {}
-        self._plain_forms: dict[str, PlainForm | None] = {}
+        self._learned: dict[tuple[str, str], _LearnedOp] = {}
         self._text_depth = 0
         self._open: list[int] = []
         self._op_level = 0
@@ -413,32 +437,25 @@ class TFParser(LiteralParser):
         self.op_offsets[op] = start
         if self._op_level + 1 + self._depths.deepest(operation_attributes(op)) > MAX_NESTING:
             raise _OpParseError(Span(start, start + 1, self.lexer.input), nesting_message())
-        if self._plain_forms.get(op.name) is not None:  # learn what the plain form looks up
-            head = _PLAIN_HEAD.match(self.source, start)
-            if head is not None and head.group(2) == op.name:
-                cast(PlainForm, self._plain_forms[op.name]).learn(self, head.end(), op)
+        if len(op.results) == 1 and not op.regions and not op.attributes:
+            head = PLAIN_HEAD.match(self.source, start)
+            if head is not None and head.group(2) == op.name:  # what the fast path learns
+                learn_op(self, head.end(), op)
         if isinstance(op, ExprOp | VarOwner) and len(op.results) == 1:
             self._bind_ssa_name(op, start)
         return op
 
     def _parse_plain_operation(self, start: int) -> Operation | None:
-        """`%name = op ...` in the plain form its op registered (`register_plain_form`), read
-        in one step; None (nothing consumed or defined; operands looked up stay looked up, as
-        the full reading looks them up) when the text has another shape, names something not
-        read before, or nests too deep: the op is then read token by token, which reports
-        whatever is wrong. What the plain form builds is what the full reading builds."""
-        head = _PLAIN_HEAD.match(self.source, start)
+        """`%name = op ...` in the custom form of a shape learned before (`read_learned_op`),
+        read in one step; None (nothing consumed or defined; operands looked up stay looked
+        up, as the full reading looks them up) when the text has another shape, names
+        something not read before, or nests too deep: the op is then read token by token,
+        which reports whatever is wrong. What the fast path builds is what the full reading
+        builds."""
+        head = PLAIN_HEAD.match(self.source, start)
         if head is None:
             return None
-        op_name = head.group(2)
-        if op_name not in self._plain_forms:  # only for the op this parser's context registers
-            op_class, registered = _PLAIN_FORMS.get(op_name, (None, None))
-            known = op_class is not None and self.ctx.get_optional_op(op_name) is op_class
-            self._plain_forms[op_name] = registered if known else None
-        form = self._plain_forms[op_name]
-        if form is None:
-            return None
-        parsed = form(self, head.end())
+        parsed = read_learned_op(self, head.group(2), head.end())
         if parsed is None:
             return None
         op, end, bound = parsed
@@ -615,294 +632,510 @@ class TFParser(LiteralParser):
 
 
 _MEMOIZED_TYPES = frozenset(("tensor", "tuple"))
-
-
-_NAME = re.compile(r"[A-Za-z0-9_.$-]+")
-OPERAND = r"%(?:[0-9]+|[A-Za-z$._-][A-Za-z0-9$._-]*)"
-"""An operand or result name, as a regular expression: where xDSL's lexer ends it."""
-_OPERAND_NAME = re.compile(OPERAND)
-_PLAIN_HEAD = re.compile(rf"({OPERAND}) = ([a-z_][a-z0-9_$.]*) ")
-"""`%name = dialect.op ` at the start of an op that may have a plain form."""
 _NOTHING: dict[str, object] = {}
 _NO_ATTRIBUTE = NoneAttr()
 
 
+# -- the fast path ----------------------------------------------------------------------------
+
+
 class PlainOp(NamedTuple):
-    """What a plain form read: the op (operands resolved, nothing else defined), where its
-    text ends, and attributes at least as deep as each one the op uses (for the nesting
-    limit: the function type that holds its operand and result types, say)."""
+    """What the fast path read of an op in the custom form: the op (operands resolved, nothing
+    else defined), where its text ends, and attributes at least as deep as each one the op uses
+    (for the nesting limit: the function type that holds its operand and result types, say)."""
 
     op: Operation
     end: int
     bound: Sequence[Attribute]
 
 
-class PlainForm(Protocol):
-    """Reads an op's most common spelling in one step, from `position` (after `%r = name `),
-    or returns None when the text is not in that spelling (`ir/text/plain_call.py`). See
-    `TFParser._parse_plain_operation`."""
+@dataclass(frozen=True)
+class _LearnedOp:
+    """What the full reading of an op's line taught the fast path: the op's class and its
+    properties (a call's callee), or the property that holds a constant's literal."""
 
-    def __call__(self, parser: TFParser, position: int, /) -> PlainOp | None: ...
-
-    def learn(self, parser: TFParser, position: int, op: Operation, /) -> None:
-        """Told of `op`, read in full from `position` (after `%r = name `): what the form may
-        remember of it for the next reading."""
+    op: type[Operation]
+    properties: dict[str, Attribute]
+    literal: str | None = None
 
 
-_PLAIN_FORMS: dict[str, tuple[type[Operation], PlainForm]] = {}
-
-
-def register_plain_form(op: type[Operation], form: PlainForm) -> None:
-    """Let `TFParser` read `op` through `form` when its text has that shape (and the parser's
-    context registers `op` under its name)."""
-    _PLAIN_FORMS[op.name] = (op, form)
-
-
-def plain_operand_names(parser: TFParser, start: int, end: int) -> list[UnresolvedOperand]:
-    """The operands of a plain operand list `(%a, %b)` (each name ending where xDSL's lexer ends
-    it, at the `,` or `)` that follows) from `start` to `end`."""
-    source = parser.lexer.input
-    return [
-        UnresolvedOperand(Span(name.start(), name.end(), source), 0)
-        for name in _OPERAND_NAME.finditer(parser.source, start, end)
-    ]
-
-
-_ANGLE_SPECIALS = re.compile(r'[<>"\n]')
-_PAREN_SPECIALS = re.compile(r'[()"\n]')
-_STRING_REST = re.compile(r'(?:[^"\\\n]|\\.)*"')
-_ARROW = re.compile(r" *-> *")
-
-
-def bracketed_end(text: str, start: int) -> int:
-    """The end of `name` or `name<...>` at `start` (a type such as `tensor<4xf32>`, an op
-    target such as `tf.math.binary<kind = add>`): brackets balanced, strings skipped. -1 when
-    the text has another shape (the memo is then not used)."""
-    name = _NAME.match(text, start)
-    if name is None:
-        return -1
-    position = name.end()
-    if not text.startswith("<", position):
-        return position
-    depth = 0
-    while (special := _ANGLE_SPECIALS.search(text, position)) is not None:
-        char, position = special.group(), special.end()
-        if char == "<":
-            depth += 1
-        elif char == ">":
-            if text[position - 2] != "-":
-                depth -= 1
-                if depth == 0:
-                    return position
-        elif char == '"':
-            string = _STRING_REST.match(text, position)
-            if string is None:
-                return -1
-            position = string.end()
-        else:
-            return -1
-    return -1
-
-
-def _parenthesized_end(text: str, position: int) -> int:
-    depth = 0
-    while (special := _PAREN_SPECIALS.search(text, position)) is not None:
-        char, position = special.group(), special.end()
-        if char == "(":
-            depth += 1
-        elif char == ")":
-            depth -= 1
-            if depth == 0:
-                return position
-        else:
-            return -1
-    return -1
-
-
-def function_type_end(text: str, start: int) -> int:
-    """The end of the function type `(T, ...) -> R` or `(T, ...) -> (R, ...)` at `start`, or
-    -1 when the text has another shape."""
-    position = _parenthesized_end(text, start)
-    arrow = _ARROW.match(text, position) if position >= 0 else None
-    if arrow is None:
-        return -1
-    if text.startswith("(", arrow.end()):
-        return _parenthesized_end(text, arrow.end())
-    return bracketed_end(text, arrow.end())
-
-
-def _elided(attribute: DenseIntOrFPElementsAttr, limit: int) -> bool:
-    """Whether a dense literal holds more than `limit` elements and is not a splat (one stored
-    element, or all equal), as MLIR elides them."""
-    if math.prod(attribute.get_shape()) <= limit:
-        return False
-    element_type = attribute.get_element_type()
-    size = getattr(element_type, "compile_time_size", 0)
-    data = memoryview(attribute.data.data)
-    return not size or len(data) > size and data[size:] != data[:-size]
-
-
-@dataclass(eq=False, repr=False)
-class TFPrinter(Printer):
-    """xDSL's printer, with a source span's end printed as MLIR's `to line:col`, numeric
-    literals printed from their bits (`ir/text/literals.py`), and the SSA name of an expression's
-    value taken from its binding metadata (the location), not from the name hint a rewrite may
-    have carried over (xDSL's `replace_all_uses_with` gives a value without a hint the hint of
-    the value it replaces)."""
-
-    _signatures: dict[tuple[int, ...], tuple[str, tuple[Attribute, ...]]] = field(
-        default_factory=dict[tuple[int, ...], tuple[str, tuple[Attribute, ...]]], init=False
-    )
-
-    _type_texts: dict[int, tuple[str, Attribute]] = field(
-        default_factory=dict[int, tuple[str, Attribute]], init=False
-    )
-
-    _locations: LocationAliases = field(default_factory=LocationAliases, init=False)
-    _defining: Attribute | None = field(default=None, init=False)
-    elide_elements_over: int | None = None
-    """A dense literal of more elements (not a splat) prints as `dense_resource<__elided__>`,
-    as mlir-opt's `--mlir-elide-elementsattrs-if-larger=N` prints it."""
-
-    def print_location_alias(self, attribute: Attribute) -> bool:
-        """Print a location that shares its parts as its alias (`loc(#loc3)`, or `#loc3`
-        inside a location); False for anything else, printed as it is."""
-        if not (self.print_debuginfo and isinstance(attribute, LocationAttr)):
-            return False
-        alias = self._locations.alias(attribute, self._defining)
-        if alias is None:
-            return False
-        self.print_string(alias if self.printing_location else f"loc({alias})")
-        return True
-
-    def print_attribute(self, attribute: Attribute) -> None:
-        if (
-            self.elide_elements_over is not None
-            and isinstance(attribute, DenseIntOrFPElementsAttr)
-            and _elided(attribute, self.elide_elements_over)
-        ):
-            self.print_string("dense_resource<__elided__> : ")
-            self.print_attribute(attribute.type)
+def learn_op(parser: TFParser, position: int, op: Operation) -> None:
+    """Remember what `op`, read in full from `position` (after `%r = name `), is built from,
+    when its line has one of the shapes `read_learned_op` reads and the op is exactly what that
+    shape says: a call whose operand and result types are its function type's, a constant whose
+    one property is its literal and whose result type is the literal's."""
+    source = parser.source
+    if source.startswith("dense<", position):
+        if op.operands or len(op.properties) != 1:
             return
-        if self.print_location_alias(attribute):
+        ((key, value),) = op.properties.items()
+        line = scanner.PLAIN_CONSTANT.match(source, position)
+        if line is None or not isinstance(value, DenseIntOrFPElementsAttr):
             return
-        if isinstance(attribute, FusedLoc) and print_span_end_location(self, attribute):
+        if value.type != op.results[0].type:
             return
-        if isinstance(attribute, DenseIntOrFPElementsAttr) and print_dense(self, attribute):
+        at = parser.pos
+        parser.resume_from(position + len("dense"))
+        read = read_dense(parser, None)
+        parser.resume_from(at)
+        if read != value:
             return
-        super().print_attribute(attribute)
-
-    def print_location_aliases(self) -> None:
-        """Define the location aliases printed so far (`#loc3 = loc(...)`, one a line), as
-        mlir-opt does after the operations: a location that shares parts prints each once
-        (`ir/text/loc_aliases.py`)."""
-        for name, location in self._locations.definitions():
-            self.print_string(f"{name} = ")
-            self._defining = location
-            try:
-                self.print_attribute(location)
-            finally:
-                self._defining = None
-            self.print_string("\n")
-
-    def print_float(self, value: float, type: Any) -> None:
-        print_float(self, value, type)
-
-    def function_type_text(self, inputs: Sequence[Attribute], outputs: Sequence[Attribute]) -> str:
-        """What `print_function_type` prints for these types, worked out once per distinct
-        pair of type objects in this printer (a module names few distinct signatures many
-        times; types print alike in every printer), from each type's `type_text`. The cache
-        keeps the types alive, so their ids stay theirs."""
-        key = (*map(id, inputs), -1, *map(id, outputs))
-        known = self._signatures.get(key)
-        if known is None:
-            text = f"({', '.join(map(self.type_text, inputs))}) -> "
-            if len(outputs) == 1 and not isinstance(outputs[0], FunctionType):
-                text += self.type_text(outputs[0])
-            else:
-                text += f"({', '.join(map(self.type_text, outputs))})"
-            known = (text, (*inputs, *outputs))
-            self._signatures[key] = known
-        return known[0]
-
-    def print_type(self, type: Attribute) -> None:
-        """Print a type as `print_attribute` prints it, from its `type_text`."""
-        self.print_string(self.type_text(type))
-
-    def type_text(self, type: Attribute) -> str:
-        """What xDSL's printer prints for a type (or any attribute that prints alike in every
-        printer), worked out once per type object in this printer: a ranked tensor type from
-        its shape and its parts' texts (a model of distinct shapes has a new one on nearly
-        every line, its element types and encodings few), any other by xDSL's printer."""
-        known = self._type_texts.get(id(type))
-        if known is None:
-            if type.__class__ is TensorType:
-                dims = "".join(f"{d:d}x" if d != DYNAMIC_INDEX else "?x" for d in type.get_shape())
-                text = f"tensor<{dims}{self.type_text(type.element_type)}"
-                if not isinstance(type.encoding, NoneAttr):
-                    text += f", {self.type_text(type.encoding)}"
-                text += ">"
-            else:
-                stream = io.StringIO()
-                Printer(stream=stream).print_attribute(type)
-                text = stream.getvalue()
-            known = (text, type)
-            self._type_texts[id(type)] = known
-        return known[0]
-
-    def print_ssa_value(self, value: SSAValue) -> str:
-        if printed_ssa_name(self, value) is not None:
-            return super().print_ssa_value(value)
-        hint = _name_of(value)
-        if hint is not None and not hint.isascii():
-            # xDSL takes any Unicode word as a name hint (`%naïve`), which no MLIR lexer reads
-            # back: such a value is numbered instead (its binding stays in its location).
-            name = new_ssa_number(self)
-            pin_ssa_name(self, value, name)
-            self.print_string(f"%{name}")
-            return name
-        # xDSL keeps the hint of a name such as `_0` as "" (it strips the `_N` suffix), which
-        # its own setter then refuses: "" is no hint.
-        if hint == (value.name_hint or None):
-            return super().print_ssa_value(value)
-        # Named as xDSL names a value from its hint (`extract_valid_name`, as its setter keeps
-        # it), without writing the hint onto the value: printing never changes the IR.
-        hint = SSAValue.extract_valid_name(hint) if hint is not None else None
-        if hint:
-            count = self.ssa_names.get(hint, 0)
-            name = f"{hint}_{count}" if count else hint
-            self.ssa_names[hint] = count + 1
-        else:
-            name = new_ssa_number(self)
-        pin_ssa_name(self, value, name)
-        self.print_string(f"%{name}")
-        return name
+        parser._learned[(op.name, "dense")] = _LearnedOp(type(op), {}, key)
+        return
+    line = scanner.PLAIN_CALL.match(source, position)
+    if line is None:
+        return
+    callee = line.group(1)
+    if callee.startswith("@"):
+        if scanner.PLAIN_SYMBOL.fullmatch(callee) is None:
+            return
+    elif bracketed_end(source, position) != line.end(1):  # the callee is not all the text
+        return
+    function_type = parser.function_type_between(line.start(3), line.end(3))
+    if not isinstance(function_type, FunctionType):
+        return
+    if tuple(function_type.inputs.data) != tuple(op.operand_types) or tuple(
+        function_type.outputs.data
+    ) != tuple(op.result_types):
+        return
+    parser._learned[(op.name, callee)] = _LearnedOp(type(op), dict(op.properties))
 
 
-def _name_of(value: SSAValue) -> str | None:
-    """The SSA name a value prints with: an expression's binding (None: no binding), else its
-    name hint."""
-    if not isinstance(value, OpResult):
-        return value.name_hint
-    op = value.op
-    if not isinstance(op, ExprOp | VarOwner) or len(op.results) != 1:
-        return value.name_hint
-    location = op.location
-    if isinstance(location, UnknownLoc):
+def read_learned_op(parser: TFParser, name: str, position: int) -> PlainOp | None:
+    """The op `name` whose text starts at `position` (after `%r = name `) in a shape learned
+    from an op read in full before (`learn_op`), read in one step: a call line
+    `callee(%a, ...) : (A, ...) -> R`, the callee's text the same, or a constant line
+    `dense<...> : tensor<...>` (nothing else on the rest of the line); None when the text has
+    another shape or names a callee or function type not read before."""
+    source = parser.source
+    learned = parser._learned
+    if not learned:
         return None
-    if isinstance(location, NameLoc) and isinstance(location.location, NoneAttr | UnknownLoc):
-        name = location.desc.data  # the common case: a binding, nothing more
-        return name if _printable(name) else None
+    if source.startswith("dense<", position):
+        constant = learned.get((name, "dense"))
+        line = scanner.PLAIN_CONSTANT.match(source, position) if constant else None
+        if constant is None or line is None or constant.literal is None:
+            return None
+        at = parser.pos
+        parser.resume_from(position + len("dense"))
+        value = read_dense(parser, None)
+        if value is None:
+            parser.resume_from(at)
+            return None
+        op = constant.op.create(properties={constant.literal: value}, result_types=[value.type])
+        return PlainOp(op, line.end(), (value,))
+    line = scanner.PLAIN_CALL.match(source, position)
+    if line is None:
+        return None
+    if not source.startswith("loc(", line.end()) and not scanner.PLAIN_OP_END.match(
+        source, line.end()
+    ):
+        return None
+    call = learned.get((name, line.group(1)))
+    if call is None:
+        return None
+    function_type = parser.function_type_between(line.start(3), line.end(3))
+    if not isinstance(function_type, FunctionType) or len(function_type.outputs) != 1:
+        return None
+    lexed = parser.lexer.input
+    operands = [
+        UnresolvedOperand(Span(found.start(), found.end(), lexed), 0)
+        for found in OPERAND_NAME.finditer(source, line.start(2), line.end(2))
+    ]
+    values = parser.resolve_operands(operands, function_type.inputs.data, line.start(3))
+    properties = dict(call.properties)
+    op = call.op.create(
+        operands=values, result_types=[function_type.outputs.data[0]], properties=properties
+    )
+    return PlainOp(op, line.end(), (*properties.values(), function_type))
+
+
+class GenericOp(NamedTuple):
+    """What `read_generic_op` read: the op (operands resolved, results not yet defined), the
+    `%name` of its result (or None), and the attributes the nesting limit checks."""
+
+    op: Operation
+    name: str | None
+    bound: tuple[Attribute, ...]
+
+
+def _dictionary(
+    parser: TFParser, table: str, position: int, opener: str
+) -> tuple[dict[str, Attribute], int] | None:
+    """The dictionary (`<{...}>` or `{...}`) at `position`, read once per distinct text, and
+    where what follows it starts; ({}, `position`) when there is none; None when its text
+    does not end where its brackets say."""
+    source = parser.source
+    if not source.startswith(opener, position):
+        return {}, position
+    end = balanced_end(source, position)
+    if end < 0:
+        return None
+    parser.resume_from(position)
+    if opener == "<{":  # memoized by the parser
+        read = parser.parse_optional_properties_dict()
+    else:
+        read = parser.memoized(table, end, parser.parse_optional_attr_dict)
+    after = spaces_end(source, end)
+    return (read, after) if parser.pos == after else None
+
+
+def read_generic_op(parser: TFParser, start: int) -> GenericOp | None:
+    """The op at `start` in the generic form without regions or successors (see the module
+    docstring), or None (the parser back at `start`) for any other text: what the full reading
+    of the generic form builds, every error it would report at the same place reported here
+    (the text before each part is checked by the expressions above, the parts read by the
+    parser itself)."""
+    source = parser.source
+    head = scanner.GENERIC_HEAD.match(source, start)
+    if head is None:
+        return None
+    op_type = parser.ctx.get_optional_op(head.group(2))
+    if op_type is None:
+        return None
+    operands_start = source.index("(", head.end(2))
+    known = _remembered_parts(parser, head.end())
+    if known is not None:
+        read_properties, read_attributes, function_type, type_start = known
+    else:
+        read = _read_parts(parser, head.end())
+        if read is None:
+            return _give_up(parser, start)
+        read_properties, read_attributes, function_type, type_start = read
+    if len(function_type.outputs) != (head.group(1) is not None):
+        return _give_up(parser, start)  # the full reading reports the count
+    location = parser.parse_optional_location()
+    lexed = parser.lexer.input
+    operands = [
+        UnresolvedOperand(Span(name.start(), name.end(), lexed), 0)
+        for name in OPERAND_NAME.finditer(source, operands_start, head.end())
+    ]
+    values = parser.resolve_operands(operands, function_type.inputs.data, type_start)
+    properties, attributes = dict(read_properties), dict(read_attributes)
+    if attributes and issubclass(op_type, IRDLOperation):  # as xDSL: properties given as
+        for name in op_type.get_irdl_definition().properties:  # attributes are moved
+            if name in attributes and name not in properties:
+                properties[name] = attributes.pop(name)
+    op = op_type.create(
+        operands=values,
+        result_types=function_type.outputs.data,
+        properties=properties,
+        attributes=attributes,
+        location=location,
+    )
+    bound = (function_type, *properties.values(), *attributes.values(), op.location)
+    return GenericOp(op, head.group(1), bound)
+
+
+_Parts = tuple[dict[str, Attribute], dict[str, Attribute], FunctionType, int]
+"""An op's properties, attributes and function type, and where the type starts."""
+
+
+def _remembered_parts(parser: TFParser, position: int) -> _Parts | None:
+    """The parts after the operands when each is a text read in full before, the parser moved
+    past the function type; None (nothing consumed) otherwise. The common case: no text is
+    scanned for its brackets, the texts are looked up whole."""
+    source = parser.source
+    properties: Any = _NO_ENTRIES
+    if source.startswith("<{", position):
+        close = source.find("}>", position) + 2
+        properties = parser.remembered("properties", source[position:close])
+        if properties is None:
+            return None
+        position = spaces_end(source, close)
+    if not source.startswith(": (", position):
+        return None
+    type_start = position + 2
+    line_end = source.find("\n", type_start)
+    type_text = source[type_start : len(source) if line_end < 0 else line_end].rstrip()
+    type_end = type_start + len(type_text)
+    function_type = parser.function_type_between(type_start, type_end)
+    if not isinstance(function_type, FunctionType):
+        return None
+    parser.resume_from(type_end)
+    return properties, _NO_ENTRIES, function_type, type_start
+
+
+def _read_parts(parser: TFParser, position: int) -> _Parts | None:
+    """The parts after the operands read by the parser, the parser moved past the function
+    type; None when the text is not of the plain shape."""
+    source = parser.source
+    read_properties = _dictionary(parser, "", position, "<{")
+    if read_properties is None:
+        return None
+    read_attributes = _dictionary(parser, "attribute dictionary", read_properties[1], "{")
+    if read_attributes is None:
+        return None
+    colon = scanner.COLON.match(source, read_attributes[1])
+    if colon is None or not source.startswith("(", colon.end()):
+        return None
+    parser.resume_from(colon.end())
+    function_type = parser.parse_function_type()
+    return read_properties[0], read_attributes[0], function_type, colon.end()
+
+
+_NO_ENTRIES: dict[str, Attribute] = {}
+
+
+def _give_up(parser: TFParser, start: int) -> GenericOp | None:
+    """None, the parser back at `start`."""
+    parser.resume_from(start)
+    return None
+
+
+_FLOATS: dict[str, TypeAttribute] = {
+    "f16": Float16Type(),
+    "bf16": BFloat16Type(),
+    "f32": Float32Type(),
+    "f64": Float64Type(),
+}
+_ELEMENTS: dict[str, TypeAttribute] = {
+    **_FLOATS,
+    **{f"i{width}": IntegerType(width) for width in (1, 8, 16, 32, 64)},
+    "index": IndexType(),
+}
+
+
+def read_tensor_type(parser: TFParser, end: int) -> TypeAttribute | None:
+    """The ranked tensor type from the parser's position to `end` (`tensor<4x?xf32>`, perhaps
+    with an encoding, read once per distinct text), or None (the parser where it was) for any
+    other text."""
+    start = parser.pos
+    read = _tensor_type(parser, start, end)
+    if read is not None:
+        parser.resume_from(end)
+    elif parser.pos != start:
+        parser.resume_from(start)
+    return read
+
+
+def _tensor_type(parser: TFParser, start: int, end: int) -> TypeAttribute | None:
+    """`read_tensor_type` of the text from `start` to `end`; the parser moves (somewhere)
+    only when the text has an encoding not read before."""
+    found = scanner.TENSOR.fullmatch(parser.source, start, end)
+    if found is None:
+        return None
+    shape = [DYNAMIC_INDEX if d == "?" else int(d) for d in found.group(1).split("x")[:-1]]
+    if any(d > _MAX_DIMENSION for d in shape):
+        return None
+    element = _ELEMENTS[found.group(2)]
+    if found.group(3) is None:
+        return TensorType(element, shape)
+    known = parser.remembered("encoding", found.group(3))
+    if known is not None:
+        return TensorType(element, shape, known)
+    if parser.pos != start:
+        parser.resume_from(start)
+    counted = parser._enter()
     try:
-        metadata = location_to_metadata(location)
-    except VerifyError:
-        return value.name_hint
-    binding = next((m.name for m in metadata if type(m) is BindingMetadata), None)
-    return binding if binding is not None and _printable(binding) else None
+        parser.resume_from(found.start(3))
+        encoding = parser.memoized("encoding", end - 1, parser.parse_attribute)
+        if parser.pos != end - 1:
+            return None
+        return TensorType(element, shape, encoding)
+    except VerifyException:  # the full reading reports it
+        return None
+    finally:
+        parser._leave(counted)
 
 
-def _printable(name: str) -> bool:
-    """Whether a binding can be an SSA name: valid, and not empty once xDSL strips a `_N`
-    suffix from it (`_0` would be; such a value is numbered, its binding kept in its
-    location)."""
-    return bool(SSAValue.is_valid_name(name)) and SSAValue.extract_valid_name(name) != ""
+def read_function_type(parser: TFParser, start: int, end: int) -> FunctionType | None:
+    """The function type of tensor types from `start` to `end` (see `_FUNCTION_TYPE`), each
+    type read once per distinct text (the parser's `type` memo, as the full reading reads
+    them), or None for any other text. The parser is back where it was."""
+    source = parser.source
+    found = scanner.FUNCTION_TYPE.fullmatch(source, start, end)
+    if found is None:
+        return None
+    at = parser.pos
+    try:
+        inputs = _types(parser, found.start(1), found.end(1))
+        single = found.group(2) is not None
+        outputs = _types(parser, *(found.span(2) if single else found.span(3)))
+    except ParseError:  # an encoding nested too deep: the full reading reports it
+        return None
+    finally:
+        if parser.pos != at:
+            parser.resume_from(at)
+    if inputs is None or outputs is None:
+        return None
+    return FunctionType.from_lists(inputs, outputs)
+
+
+class PlainParameter(NamedTuple):
+    """A parameter `read_signature` read: its name's span, its type, its unit attribute."""
+
+    name: Span
+    type: Attribute
+    attribute: str | None
+
+
+PlainSignature = tuple[list[PlainParameter], list[Attribute]]
+"""What `read_signature` read: the parameters and the result types."""
+
+
+def read_signature(parser: TFParser, allowed: tuple[str, ...]) -> PlainSignature | None:
+    """A function signature `(%x: T {const}, ...) -> R` (or `-> ()`, or no result) of tensor
+    types at the parser's position, read in one step, the parser moved past it; None (the
+    parser where it was) for any other text (a location, another type, other attributes),
+    which the full reading reads."""
+    source, start = parser.source, parser.pos
+    if not source.startswith("(", start):
+        return None
+    position = start + 1
+    parameters: list[PlainParameter] = []
+    lexed = parser.lexer.input
+    try:
+        if source.startswith(")", position):
+            position += 1
+        else:
+            while True:
+                found = scanner.PARAMETER.match(source, position)
+                if found is None or (found.group(3) is not None and found.group(3) not in allowed):
+                    return _back(parser, start)
+                type = _remembered_type(parser, found.start(2), found.end(2))
+                if type is None:
+                    return _back(parser, start)
+                name = Span(found.start(1), found.end(1), lexed)
+                parameters.append(PlainParameter(name, type, found.group(3)))
+                position = found.end()
+                if found.group(4) == ")":
+                    break
+        results: list[Attribute] = []
+        arrow = scanner.RESULT.match(source, position)
+        if arrow is not None:
+            if arrow.group(1) is not None:
+                result = _remembered_type(parser, arrow.start(1), arrow.end(1))
+                if result is None:
+                    return _back(parser, start)
+                results.append(result)
+            position = arrow.end()
+        elif scanner.ARROW_AHEAD.match(source, position):  # a result spelled otherwise
+            return _back(parser, start)
+    except ParseError:  # an encoding nested too deep: the full reading reports it
+        return _back(parser, start)
+    parser.resume_from(position)
+    return parameters, results
+
+
+def _back(parser: TFParser, start: int) -> PlainSignature | None:
+    """None, the parser back at `start`."""
+    if parser.pos != start:
+        parser.resume_from(start)
+    return None
+
+
+def _remembered_type(parser: TFParser, start: int, end: int) -> Attribute | None:
+    """The tensor type from `start` to `end`, read once per distinct text (the parser's
+    `type` memo, as the full reading reads it); None for any other text."""
+    text = parser.source[start:end]
+    known: Attribute | None = parser.remembered("type", text)
+    if known is None:
+        known = _tensor_type(parser, start, end)
+        if known is not None:
+            parser.remember("type", text, known)
+    return known
+
+
+def _types(parser: TFParser, start: int, end: int) -> list[Attribute] | None:
+    """The tensor types of a list `A, B` from `start` to `end`, or None if one is not read."""
+    types: list[Attribute] = []
+    source = parser.source
+    for item in scanner.TYPE_ITEMS.finditer(source, start, end):
+        known = _remembered_type(parser, item.start(), item.end())
+        if known is None:
+            return None
+        types.append(known)
+    return types
+
+
+_MAX_RANK = 8
+"""Literals of more dimensions (nested deeper) are left to the full reading and its limit."""
+
+
+def read_dense(parser: TFParser, given: Attribute | None) -> DenseIntOrFPElementsAttr | None:
+    """`<literal>` (and `: type` when `type` is None) at the parser's position, the literal of
+    decimal numbers of an integer or float tensor, or None (the parser where it was) for any
+    other text or a literal the full reading refuses (it reports why)."""
+    start = parser.pos
+    found = scanner.DENSE.match(parser.source, start)
+    if found is None:
+        return None
+    try:
+        literal = json.loads(found.group(1))
+    except ValueError:
+        return None
+    dense_type = given
+    if dense_type is None:
+        parser.resume_from(found.end())
+        if parser.parse_optional_punctuation(":") is None:
+            parser.resume_from(start)
+            return None
+        dense_type = parser.parse_optional_type()
+    if not isinstance(dense_type, TensorType):
+        parser.resume_from(start)
+        return None
+    data = _dense_data(literal, dense_type)
+    if data is None:
+        parser.resume_from(start)
+        return None
+    if given is not None:
+        parser.resume_from(found.end())
+    return canonical_dense(dense_type, data)
+
+
+def _flatten(literal: Any, shape: list[int], depth: int, into: list[Any]) -> bool:
+    """Append the numbers of a rectangular nested list to `into`; whether it was one of
+    `shape`."""
+    if depth == len(shape):
+        if type(literal) is int or type(literal) is float:
+            into.append(literal)
+            return True
+        return False
+    if type(literal) is not list or len(literal) != shape[depth]:
+        return False
+    return all(_flatten(item, shape, depth + 1, into) for item in literal)
+
+
+def _dense_data(literal: Any, dense_type: TensorType[Any]) -> bytes | None:
+    """The bytes the full reading stores for `literal` of `dense_type`, or None where it would
+    do anything else (refuse it, or read it some other way)."""
+    shape = list(dense_type.get_shape())
+    if not shape or len(shape) > _MAX_RANK or any(d <= 0 for d in shape):
+        return None
+    values: list[Any] = []
+    if type(literal) is list:
+        if not _flatten(literal, shape, 0, values):
+            return None
+    elif not _flatten(literal, [], 0, values):
+        return None
+    element = dense_type.element_type
+    if isinstance(element, IntegerType | IndexType):
+        return _int_data(values, element)
+    if not isinstance(element, Float16Type | BFloat16Type | Float32Type | Float64Type):
+        return None
+    floats = [float(v) for v in values]
+    try:
+        raw = element.pack(floats)
+    except (OverflowError, ValueError, NotImplementedError):
+        return None
+    back = element.unpack(raw, len(floats))
+    return None if any(math.isinf(v) or math.isnan(v) for v in back) else raw
+
+
+def _int_data(values: list[Any], element: IntegerType | IndexType) -> bytes | None:
+    if any(type(v) is not int for v in values):
+        return None
+    if isinstance(element, IndexType):
+        if any(not -(1 << 63) <= v < 1 << 64 for v in values):
+            return None
+        stored = values
+    else:
+        normalized = [element.normalized_value(v) for v in values]
+        if any(v is None for v in normalized):
+            return None
+        stored = normalized
+    try:
+        return element.pack(stored)
+    except (OverflowError, ValueError, NotImplementedError):
+        return None
