@@ -16,7 +16,8 @@ which is rebuilt at the next lookup. Where nothing changes, nothing needs tellin
   change the IR;
 - one pass over module trees (`transforms/pass_base.RootPass`) opens one too, and its changes
   to a module body go through `rewriter()`, whose listener keeps the index right;
-- outside a scope (`current()` is None) a lookup walks the table, as xDSL's does.
+- outside a scope (`current()` is None) a lookup walks the table, as xDSL's does (a
+  `tf.module` checks the hint of its last walk first: `dialects/tf/module.find_member`).
 
 ```python
 tables = SymbolTables()

@@ -205,4 +205,21 @@ def test_members_hold_no_hooks() -> None:
     found = module.member("f")
     assert found is not None
     assert type(found.properties) is dict
-    assert not [k for k in vars(module.body.block) if k.startswith("_tf_")]
+
+
+def test_outside_a_scope_a_hit_is_checked_against_the_ir() -> None:
+    """The body's last index is a hint: an op renamed, moved out or replaced behind its back
+    (no rewriter, no notification) is never answered under its old name."""
+    module = _module_op()
+    f, g = module.member("f"), module.member("g")
+    assert isinstance(f, FuncOp) and isinstance(g, FuncOp)
+    f.properties["sym_name"] = StringAttr("g2")
+    g.properties["sym_name"] = StringAttr("f")
+    assert module.member("f") is g
+    assert module.member("g") is None
+    assert module.member("g2") is f
+    other = ModuleOp("other", body=Region(Block()))
+    f.detach()
+    other.body.block.add_op(f)
+    assert module.member("g2") is None
+    assert other.member("g2") is f

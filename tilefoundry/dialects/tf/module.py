@@ -212,19 +212,34 @@ class SymbolMember:
 
     `ModuleOp.member` finds a member by symbol: in the index of the verification or pass
     running (`ir/symbols.py`, kept right by the rewriter's listener, as MLIR's
-    `SymbolTableCollection`), else by a walk over the body, so an answer is never stale and
-    nothing is kept on the IR. Only these ops are members: any other op in a module body is
-    refused by the module's verifier."""
+    `SymbolTableCollection`); outside one (the Python surface), in the body's last index
+    (`_MEMBERS`), which is only a hint: a hit counts only while the op is still in that block
+    under that name, and a miss walks the body and indexes it anew. No hook on the IR tells it
+    of changes, and none is needed: no answer is stale. Only these ops are members: any other
+    op in a module body is refused by the module's verifier."""
+
+
+_MEMBERS: Slot[dict[str, Operation]] = Slot("members")
+"""The last index of a module body block, by `find_member` (a hint, checked at each hit)."""
 
 
 def find_member(block: Block, name: str) -> Operation | None:
-    """The first member of `block` named `name` (None), by a walk over the block."""
+    """The member of `block` named `name` (None): the last index's op while it is still in
+    `block` under `name`, else found by a walk that indexes the block anew."""
+    index = _MEMBERS.get(block)
+    if index is not None:
+        found = index.get(name)
+        if found is not None and found.parent is block:
+            symbol = found.properties.get("sym_name")
+            if isinstance(symbol, StringAttr) and symbol.data == name:
+                return found
+    index = {}
     for op in block.ops:
-        found = op.properties.get("sym_name")
-        member = isinstance(op, SymbolMember)
-        if member and isinstance(found, StringAttr) and found.data == name:
-            return cast(Operation, op)
-    return None
+        symbol = op.properties.get("sym_name")
+        if isinstance(symbol, StringAttr) and isinstance(op, SymbolMember):
+            index.setdefault(symbol.data, cast(Operation, op))
+    _MEMBERS.set(block, index)
+    return index.get(name)
 
 
 @op_definition
@@ -286,7 +301,7 @@ class ModuleOp(SymbolMember, IRDLOperation):
     def member(self, name: str) -> Operation | None:
         """The function or child module of this module named `name` (they share one symbol
         table), or None: one dict lookup in the symbol tables of the verification or pass
-        running (`ir/symbols.py`), else a walk over the body."""
+        running (`ir/symbols.py`), else `find_member`."""
         tables = current_symbol_tables()
         if tables is None:
             return find_member(self.body.block, name)
