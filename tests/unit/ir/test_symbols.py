@@ -223,3 +223,32 @@ def test_outside_a_scope_a_hit_is_checked_against_the_ir() -> None:
     other.body.block.add_op(f)
     assert module.member("g2") is None
     assert other.member("g2") is f
+
+
+def test_a_root_pass_keeps_its_tables_right_through_the_rewriter() -> None:
+    """A `RootPass` run is one scope: a lookup after an erase through `symbols.rewriter` does
+    not find the erased function, and the scope ends with the run."""
+    from dataclasses import dataclass
+
+    from xdsl.context import Context
+
+    from tilefoundry.transforms.pass_base import RootPass
+
+    seen: list[object] = []
+
+    @dataclass(frozen=True)
+    class EraseF(RootPass):
+        name = "test-erase-f"
+
+        def run_on_root(self, root: ModuleOp) -> None:
+            found = root.member("f")
+            assert found is not None
+            seen.append(symbols.current())
+            symbols.rewriter(found).erase(found, safe_erase=False)
+            seen.append(root.member("f"))
+
+    module = _module_op()
+    EraseF().apply(Context(), module)
+    assert isinstance(seen[0], SymbolTables) and seen[1] is None
+    assert symbols.current() is None
+    assert module.member("f") is None and module.member("g") is not None
