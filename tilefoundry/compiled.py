@@ -12,12 +12,11 @@ emitted module: `program.emitted`.
 
 from __future__ import annotations
 
-import types
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from tilefoundry.interpreter.evaluate import ExecutionError
 from tilefoundry.module import Module
+from tilefoundry.runtime import bound_method, bound_runner
 
 __all__ = ["CompiledModule"]
 
@@ -50,11 +49,8 @@ class CompiledModule:
             # bindings are the weights of the module they were given for (its own functions'
             # const params, `Module.weights`): a child's functions take every param
             return CompiledModule(children[0], self.program, (*self._path, name), None)
-        method = self.module.methods.get(name)
-        if method is not None:
-            return types.MethodType(method, self)
-        raise AttributeError(
-            f"compiled module '{self.module.name}' has no function, child module or method '{name}'"
+        return bound_method(
+            self, self.module, name, "compiled module", "function, child module or method"
         )
 
     def __call__(self, *args: Any) -> Any:
@@ -72,23 +68,10 @@ class CompiledModule:
         if bindings is None:
             native_call: Callable[..., Any] = native
             return native_call
-        params = [(p.name, p.is_const) for p in function.params]
-        free = [name for name, const in params if not const]
         trust = getattr(native, "trust", None)
         if trust is not None:  # checked when bound: each call reuses that check
             trust(bindings)
-
-        def run(*args: Any) -> Any:
-            if len(args) != len(free):
-                raise ExecutionError(
-                    f"'{function.name}' takes {len(free)} argument(s) ({', '.join(free)}) once its "
-                    f"weights are bound, got {len(args)}"
-                )
-            supplied = iter(args)
-            return native(*(bindings[name] if const else next(supplied) for name, const in params))
-
-        run.__name__ = run.__qualname__ = function.name
-        return run
+        return bound_runner(function, bindings, native)
 
     def __repr__(self) -> str:
         return f"<CompiledModule '{self.module.name}' ({self.program.path.name})>"

@@ -11,6 +11,9 @@ out of range), raised by the interpreter and by the ops' `reference` methods.
 
 from __future__ import annotations
 
+import contextlib
+import sys
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 from xdsl.utils.exceptions import DiagnosticException, VerifyException
@@ -18,7 +21,14 @@ from xdsl.utils.exceptions import DiagnosticException, VerifyException
 if TYPE_CHECKING:
     from xdsl.ir import Operation
 
-__all__ = ["ExecutionError", "PassError", "PassOutputError", "VerifyError", "with_context"]
+__all__ = [
+    "ExecutionError",
+    "PassError",
+    "PassOutputError",
+    "VerifyError",
+    "raised_recursion_limit",
+    "with_context",
+]
 
 
 class VerifyError(VerifyException):
@@ -66,3 +76,21 @@ def with_context(message: str, binding: str | None, span: str | None) -> str:
     if span is not None:
         parts.append(f"at {span}")
     return f"{message} ({' '.join(parts)})" if parts else message
+
+
+@contextlib.contextmanager
+def raised_recursion_limit(limit: int, refusal: Callable[[int], Exception]) -> Iterator[None]:
+    """Run with Python's recursion limit raised to `limit` (never lowered); a `RecursionError`
+    that still happens becomes `refusal(the limit in effect)`, raised without the traceback of
+    its thousands of frames: what the DSL reading source and the interpreter running calls
+    share."""
+    old = sys.getrecursionlimit()
+    if old < limit:
+        sys.setrecursionlimit(limit)
+    try:
+        yield
+    except RecursionError:
+        raise refusal(max(old, limit)).with_traceback(None) from None
+    finally:
+        if old < limit:
+            sys.setrecursionlimit(old)

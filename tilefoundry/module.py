@@ -380,8 +380,8 @@ class Module(OpView[ModuleOp]):
     # -- access -------------------------------------------------------------------------------
 
     def function_named(self, name: str) -> tuple[Any, ...]:
-        """The functions named `name` (length 0 or 1 in a verified module): found through the
-        module's symbol index, in constant time."""
+        """The functions named `name` (length 0 or 1 in a verified module): `ModuleOp.member`
+        (a walk over the body outside a verification or pass)."""
         found = self._op.member(name) if isinstance(name, str) else None
         return (_function_view(found),) if isinstance(found, FunctionLike) else ()
 
@@ -408,14 +408,14 @@ class Module(OpView[ModuleOp]):
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_"):
             raise AttributeError(name)
+        method = self.methods.get(name)  # first: a dict lookup (names are disjoint, `_check_names`)
+        if method is not None:
+            return types.MethodType(method, self)
         member = self._op.member(name)
         if isinstance(member, FunctionLike):
             return function_runner(_function_view(member))
         if isinstance(member, ModuleOp):
             return Module.of(member)
-        method = self.methods.get(name)
-        if method is not None:
-            return types.MethodType(method, self)
         layers = _layer_list(self, name)
         if layers:
             return layers

@@ -18,7 +18,7 @@ from tilefoundry.diagnostics import VerifyError
 from tilefoundry.interpreter.evaluate import ExecutionError, check_argument, run_any
 from tilefoundry.module import Module
 
-__all__ = ["LoadedModule"]
+__all__ = ["LoadedModule", "bound_method", "bound_runner"]
 
 
 class LoadedModule:
@@ -73,33 +73,44 @@ class LoadedModule:
         functions = self.module.function_named(name)
         if functions:
             return self._runner(functions[0])
-        method = self.module.methods.get(name)
-        if method is not None:
-            return types.MethodType(method, self)
-        raise AttributeError(
-            f"loaded module '{self.module.name}' has no function or method '{name}'"
-        )
+        return bound_method(self, self.module, name, "loaded module", "function or method")
 
     def __call__(self, *args: Any) -> Any:
         return getattr(self, self.module.entry_function().name)(*args)
 
     def _runner(self, function: Any) -> Callable[..., Any]:
-        params = function.params
-        free = [p.name for p in params if not p.is_const]
         op = function.function_op
+        return bound_runner(function, self.bindings, lambda *values: run_any(op, list(values)))
 
-        def run(*args: Any) -> Any:
-            if len(args) != len(free):
-                raise ExecutionError(
-                    f"'{function.name}' takes {len(free)} argument(s) ({', '.join(free)}) once its "
-                    f"weights are bound, got {len(args)}"
-                )
-            supplied = iter(args)
-            values = [self.bindings[p.name] if p.is_const else next(supplied) for p in params]
-            return run_any(op, values)
 
-        run.__name__ = run.__qualname__ = function.name
-        return run
+def bound_method(holder: object, module: Module, name: str, kind: str, members: str) -> Any:
+    """The method `name` of `module` bound to `holder` (a loaded or compiled stand-in for it),
+    or the AttributeError that `holder` has none of its `members` so named."""
+    method = module.methods.get(name)
+    if method is not None:
+        return types.MethodType(method, holder)
+    raise AttributeError(f"{kind} '{module.name}' has no {members} '{name}'")
+
+
+def bound_runner(
+    function: Any, bindings: Mapping[str, Any], call: Callable[..., Any]
+) -> Callable[..., Any]:
+    """A callable of `function` (a function view) that takes its non-const parameters only:
+    `call` is given every parameter, the const ones from `bindings` by name."""
+    params = [(p.name, p.is_const) for p in function.params]
+    free = [name for name, const in params if not const]
+
+    def run(*args: Any) -> Any:
+        if len(args) != len(free):
+            raise ExecutionError(
+                f"'{function.name}' takes {len(free)} argument(s) ({', '.join(free)}) once its "
+                f"weights are bound, got {len(args)}"
+            )
+        supplied = iter(args)
+        return call(*(bindings[name] if const else next(supplied) for name, const in params))
+
+    run.__name__ = run.__qualname__ = function.name
+    return run
 
 
 def _tied_weights(module: Module) -> dict[str, str]:

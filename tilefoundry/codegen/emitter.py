@@ -62,6 +62,7 @@ from tilefoundry.dialects.tf.types import (
     from_attr,
 )
 from tilefoundry.dialects.tir import DispatchOp, EvaluateOp, LetOp, PrimFuncOp, ReturnOp
+from tilefoundry.ir.symbols import SymbolTables
 from tilefoundry.lowering import lower_module
 
 __all__ = ["EmittedModule", "emit_module", "emit_tree", "prim_functions"]
@@ -111,12 +112,13 @@ def emit_module(module_op: ModuleOp, prefix: str = "", by_value: bool = False) -
         symbols[op] = inner_symbol(path, prefix)
     lines: list[str] = []
     entries: dict[str, EntryABI] = {}
-    for path, op in functions:
-        assert isinstance(op, PrimFuncOp)
-        _FunctionEmitter(state, symbols, op, path).emit(lines)
-        abi = entry_abi(op, path, mangle(path, prefix))
-        (write_value_wrapper if by_value else write_wrapper)(lines, abi, symbols[op])
-        entries[".".join(path)] = abi
+    with SymbolTables().scope():  # emitting does not change the IR: each table indexed once
+        for path, op in functions:
+            assert isinstance(op, PrimFuncOp)
+            _FunctionEmitter(state, symbols, op, path).emit(lines)
+            abi = entry_abi(op, path, mangle(path, prefix))
+            (write_value_wrapper if by_value else write_wrapper)(lines, abi, symbols[op])
+            entries[".".join(path)] = abi
     for helper in state.helpers.values():
         lines += helper
     text = "module {\n" + "\n".join(lines) + "\n}\n"

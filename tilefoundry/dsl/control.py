@@ -25,6 +25,7 @@ from tilefoundry.dsl.expressions import ExpressionParser
 from tilefoundry.dsl.source import PythonScope, Source, read_source
 from tilefoundry.dsl.values import Pending, SelfRef, is_value, name_value
 from tilefoundry.ir.algebra.view import FunctionView
+from tilefoundry.ir.caches import CACHES, BoundedMapping
 from tilefoundry.module import Module
 
 __all__ = ["LOOP_LIMIT", "MACRO_DEPTH", "ControlParser"]
@@ -44,8 +45,9 @@ class _Continue(Exception):
     pass
 
 
-_SOURCES: dict[types.CodeType, Source] = {}
-"""A macro's syntax tree, read once per code object."""
+_SOURCES: BoundedMapping[types.CodeType, Source] = CACHES.mapping("dsl macro sources", limit=1024)
+"""A macro's syntax tree, read once per code object (bounded, emptied by `clear_caches`: a
+module-level dict held every macro's code and tree for good)."""
 
 
 class ControlParser(ExpressionParser):
@@ -209,7 +211,7 @@ class ControlParser(ExpressionParser):
                 source = read_source(fn, "a macro")
             except TypeError as err:
                 raise self.error(node, str(err)) from None
-            _SOURCES[fn.__code__] = source
+            _SOURCES.set(fn.__code__, source)
         try:
             bound = inspect.signature(fn).bind(*args, **kwargs)
         except TypeError as err:

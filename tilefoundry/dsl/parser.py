@@ -389,26 +389,25 @@ class FunctionParser(ControlParser):
         value = self.expr(node.value)
         if isinstance(value, Expr) and isinstance(value.type, UnitType):
             raise Return(value)
-        if not is_value(value):  # a Python call for its effect (`log.append(...)`)
-            return
-        raise self.error(
-            node,
-            "an expression statement in a @func body has no effect: assign its value to a "
-            "name or return it",
-        )
+        self.check_no_value(node, value)
+
+    def check_no_value(self, node: ast.Expr, value: Any) -> None:
+        """An HIR expression statement is a Python call for its effect (`log.append(...)`);
+        one with an IR value has no effect."""
+        if is_value(value):
+            raise self.error(
+                node,
+                "an expression statement in a @func body has no effect: assign its value to a "
+                "name or return it",
+            )
 
     def expression_statement(self, node: ast.Expr) -> None:
         if self.kind == "hir":
             value = self.expr(node.value)
             if isinstance(value, CallOp) and value.parent is None and not value.results:
                 return  # an effect call: the body holds it where it was built
-            if not is_value(value):  # a Python call for its effect (`log.append(...)`)
-                return
-            raise self.error(
-                node,
-                "an expression statement in a @func body has no effect: assign its value to a "
-                "name or return it",
-            )
+            self.check_no_value(node, value)
+            return
         value = self.expr(node.value)
         if not is_value(value):  # a Python call for its effect
             return

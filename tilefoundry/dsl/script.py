@@ -69,21 +69,20 @@ from tilefoundry.module import Module
 
 __all__ = ["ScriptError", "print_script"]
 
-_SYMBOLS: dict[type[ast.AST], str] = {
-    ast.Add: "+",
-    ast.Sub: "-",
-    ast.Mult: "*",
-    ast.Div: "/",
-    ast.Pow: "**",
-    ast.MatMult: "@",
-    ast.Lt: "<",
-    ast.LtE: "<=",
-    ast.Gt: ">",
-    ast.GtE: ">=",
-    ast.Eq: "==",
-    ast.NotEq: "!=",
-}
-_INFIX = {name: _SYMBOLS[node] for node, name in BINARY_OPERATORS.items()}
+
+def _written(node: type[ast.AST]) -> str:
+    """How Python writes a binary operator or a comparison (`ast.Add`: `+`)."""
+    a, b = ast.Name("a"), ast.Name("b")
+    operator = node()
+    expression = (
+        ast.Compare(a, [operator], [b])
+        if isinstance(operator, ast.cmpop)
+        else ast.BinOp(a, cast(ast.operator, operator), b)
+    )
+    return ast.unparse(expression).split(" ")[1]
+
+
+_INFIX = {name: _written(node) for node, name in BINARY_OPERATORS.items()}
 """The builder each binary Python operator of the DSL calls, and the operator (`add`: `+`)."""
 _PREFIX = {"neg": "-"}
 """The builder the DSL's unary minus calls."""
@@ -93,6 +92,8 @@ _CONSTANT_LIMIT = 1 << 16
 
 _HEADER = """\
 from __future__ import annotations
+
+import ast
 
 import tilefoundry as tf
 from tilefoundry import ops

@@ -15,14 +15,15 @@ import contextvars
 import inspect
 import linecache
 import re
-import sys
 import types
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, cast
 
+from tilefoundry.diagnostics import raised_recursion_limit
 from tilefoundry.dialects.tf.metadata import SourceSpanMetadata
 from tilefoundry.dsl.errors import DSLError
+from tilefoundry.ir.caches import CACHES, BoundedMapping
 
 __all__ = ["MISSING", "RECURSION_LIMIT", "PythonScope", "Source", "deep_recursion", "read_source"]
 
@@ -101,13 +102,13 @@ class Source:
         return DSLError(message, self.file, line, column, text.rstrip("\n"), last)
 
 
-_FILES: dict[str, tuple[list[str], dict[tuple[int, str], ast.FunctionDef | None]]] = {}
+_FILES: BoundedMapping[str, tuple[list[str], dict[tuple[int, str], ast.FunctionDef | None]]] = (
+    CACHES.mapping("dsl source files", limit=64)
+)
 """Per file: the lines (as `linecache` holds them) its syntax tree was parsed from, and its
 plain defs by (first line: the first decorator's, or the `def`'s; name), None where two share
-one. A file's defs are parsed once, whichever of them is read, and again when its text changes."""
-
-_FILES_KEPT = 64
-"""The most files whose defs `_FILES` keeps (it is emptied beyond)."""
+one. A file's defs are parsed once, whichever of them is read, and again when its text changes;
+at most 64 files are kept, and `clear_caches()` empties it with the others (`CACHES`)."""
 
 
 def _file_def(fn: types.FunctionType) -> Source | None:
@@ -134,9 +135,8 @@ def _file_def(fn: types.FunctionType) -> Source | None:
                 key = (first, node.name)
                 plain = node if isinstance(node, ast.FunctionDef) else None
                 defs[key] = None if key in defs else plain
-        if len(_FILES) >= _FILES_KEPT:
-            _FILES.clear()
-        known = _FILES[file] = (lines, defs)
+        known = (lines, defs)
+        _FILES.set(file, known)
     tree = known[1].get((code.co_firstlineno, code.co_name))
     return None if tree is None else Source(file, tree, 0, 0)
 
@@ -294,17 +294,7 @@ accepts (an expression of thousands of terms, a chain of hundreds of functions e
 next, read on demand), which Python 3.11+ runs without the C stack."""
 
 
-@contextlib.contextmanager
-def deep_recursion(where: Callable[[], DSLError]) -> Iterator[None]:
+def deep_recursion(where: Callable[[], DSLError]) -> contextlib.AbstractContextManager[None]:
     """Read with the recursion limit raised; what still exhausts it is one `DSLError`
     (`where()`), not a `RecursionError`."""
-    old = sys.getrecursionlimit()
-    if old < RECURSION_LIMIT:
-        sys.setrecursionlimit(RECURSION_LIMIT)
-    try:
-        yield
-    except RecursionError:
-        raise where().with_traceback(None) from None
-    finally:
-        if old < RECURSION_LIMIT:
-            sys.setrecursionlimit(old)
+    return raised_recursion_limit(RECURSION_LIMIT, lambda _: where())

@@ -5,12 +5,10 @@ reading; what still exhausts it is one `ExecutionError`, never a `RecursionError
 from __future__ import annotations
 
 import contextlib
-import sys
-from collections.abc import Iterator
 
 from xdsl.ir import Operation
 
-from tilefoundry.diagnostics import ExecutionError
+from tilefoundry.diagnostics import ExecutionError, raised_recursion_limit
 from tilefoundry.interpreter.recursion import call_cycle
 
 __all__ = ["RECURSION_LIMIT", "deep_calls"]
@@ -20,20 +18,10 @@ RECURSION_LIMIT = 60_000
 Python-to-Python calls without the C stack)."""
 
 
-@contextlib.contextmanager
-def deep_calls(function: Operation) -> Iterator[None]:
+def deep_calls(function: Operation) -> contextlib.AbstractContextManager[None]:
     """Run `function` with the recursion limit raised (never lowered); a `RecursionError`
     becomes an `ExecutionError` naming the cycle when the calls recurse."""
-    old = sys.getrecursionlimit()
-    if old < RECURSION_LIMIT:
-        sys.setrecursionlimit(RECURSION_LIMIT)
-    try:
-        yield
-    except RecursionError:
-        raise _too_deep(function, max(old, RECURSION_LIMIT)).with_traceback(None) from None
-    finally:
-        if old < RECURSION_LIMIT:
-            sys.setrecursionlimit(old)
+    return raised_recursion_limit(RECURSION_LIMIT, lambda limit: _too_deep(function, limit))
 
 
 def _too_deep(function: Operation, limit: int) -> ExecutionError:

@@ -48,6 +48,7 @@ from tilefoundry.dialects.tf.types import (
 )
 from tilefoundry.dialects.tir import DispatchOp, EvaluateOp, LetOp, PrimFuncOp
 from tilefoundry.interpreter.depth import deep_calls
+from tilefoundry.ir.symbols import SymbolTables
 from tilefoundry.ir.traits import is_expression
 
 __all__ = [
@@ -319,11 +320,12 @@ def run_any(op: Operation, args: Sequence[Any]) -> Any:
     """Run a `hir.func` or a `tir.prim_func` on numpy arrays; the result is the caller's own
     (writeable arrays: inside a run, tensors are read-only). A buffer argument that shares
     memory with another argument is refused (`refuse_aliasing`). Calls may nest thousands
-    deep (`deep_calls`)."""
+    deep (`deep_calls`). A run does not change the IR: each callee's symbol table is indexed
+    once for it (`SymbolTables`)."""
     assert isinstance(op, FuncOp | PrimFuncOp)
     if len(args) == len(op.param_types()):
         refuse_aliasing([n.data for n in op.param_names], op.param_types(), args)
-    with deep_calls(op):
+    with deep_calls(op), SymbolTables().scope():
         if isinstance(op, PrimFuncOp):
             return _released(run_prim_function(op, args))
         return _released(run_function(op, args))

@@ -31,6 +31,7 @@ from typing import cast
 
 from xdsl.dialects.builtin import StringAttr, SymbolRefAttr
 from xdsl.ir import Operation
+from xdsl.rewriter import InsertPoint
 
 from tilefoundry.arguments import refuse_type, shown
 from tilefoundry.diagnostics import VerifyError, with_context
@@ -40,6 +41,7 @@ from tilefoundry.dialects.tf.metadata import location_to_metadata, metadata_cont
 from tilefoundry.dialects.tf.module import ModuleOp, no_entry_message
 from tilefoundry.dialects.tf.selection import Copier, detached_copy, path_names, select
 from tilefoundry.dialects.tf.types import BufferType, DimVar, IRType, TensorType, TupleType
+from tilefoundry.ir import symbols
 from tilefoundry.ir.algebra.callable import FunctionLike
 from tilefoundry.lowering.functions import lower_function
 from tilefoundry.transforms.call_graph import functions_of, reachable_from
@@ -91,10 +93,10 @@ def lower_module(module_op: ModuleOp, function: str | None = None) -> ModuleOp:
             continue
         module = op.parent_op()
         assert isinstance(module, ModuleOp)
-        block = module.body.block
+        rewriter = symbols.rewriter(op)  # a pass's symbol tables see the change
         for made in lower_function(op, taken[_path(module, lowered)]):
-            block.insert_op_before(made, op)
-        block.erase_op(op, safe_erase=False)
+            rewriter.insert(made, InsertPoint.before(op))
+        rewriter.erase(op, safe_erase=False)
         changed = True
     if changed:
         drop_costs(lowered)

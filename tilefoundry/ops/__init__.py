@@ -20,42 +20,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from tilefoundry.ir.algebra.op_registry import Op, schemas_defined_in
+
+# importing a family registers its ops (`conv` is also a builder's name: the builder wins)
+from tilefoundry.ops import conv as conv_family  # noqa: F401
+from tilefoundry.ops import linalg, math, memory, nn, reduce, structure, tensor  # noqa: F401
 from tilefoundry.ops.builders import builder_name_of, builders_of, call_surface
-from tilefoundry.ops.conv import Conv, Pool, PoolKind, TopK
-from tilefoundry.ops.linalg import MatMul, Transpose
-from tilefoundry.ops.math import (
-    BINARY_ALIASES,
-    UNARY_ALIASES,
-    Binary,
-    BinaryKind,
-    Cast,
-    Unary,
-    UnaryKind,
-)
-from tilefoundry.ops.memory import Alloc, Copy, Load
-from tilefoundry.ops.nn import (
-    Activation,
-    ActivationKind,
-    Cumsum,
-    Logical,
-    LogicalKind,
-    LogicalNot,
-    ReduceMean,
-    Softmax,
-)
-from tilefoundry.ops.reduce import ReduceMax, ReduceSum
-from tilefoundry.ops.structure import Split, TupleGetItem
-from tilefoundry.ops.tensor import (
-    BroadcastTo,
-    Concat,
-    Full,
-    Gather,
-    Index,
-    Iota,
-    Reshape,
-    Slice,
-    Where,
-)
+from tilefoundry.ops.conv import PoolKind
+from tilefoundry.ops.math import BINARY_ALIASES, UNARY_ALIASES, BinaryKind, UnaryKind
+from tilefoundry.ops.nn import ActivationKind, LogicalKind
 
 if TYPE_CHECKING:  # the builders' signatures, generated from the registry (`make dialects`)
     from tilefoundry.ops._builders import *  # noqa: F403
@@ -89,41 +61,11 @@ __all__ = [
     "BUILDERS",
     "LIBRARY",
     "UNARY_ALIASES",
-    "Activation",
     "ActivationKind",
-    "Alloc",
-    "Binary",
     "BinaryKind",
-    "BroadcastTo",
-    "Cast",
-    "Concat",
-    "Conv",
-    "Copy",
-    "Cumsum",
-    "Full",
-    "Gather",
-    "Index",
-    "Iota",
-    "Load",
-    "Logical",
     "LogicalKind",
-    "LogicalNot",
-    "MatMul",
-    "Pool",
     "PoolKind",
-    "ReduceMax",
-    "ReduceMean",
-    "ReduceSum",
-    "Reshape",
-    "Slice",
-    "Softmax",
-    "Split",
-    "TopK",
-    "Transpose",
-    "TupleGetItem",
-    "Unary",
     "UnaryKind",
-    "Where",
     "alias_of",
     "builder_name_of",
     "builders_of",

@@ -32,6 +32,7 @@ from typing import Any
 
 import numpy as np
 
+from tilefoundry.testing.native import numpy_replaced
 from tilefoundry.testing.program_generator import GeneratedProgram
 
 __all__ = [
@@ -184,14 +185,8 @@ def _iree_elementwise(name: str, original: Any) -> Any:
 def iree_transcendentals() -> Iterator[None]:
     """numpy's `exp`, `log`, `tanh`, `sin`, `cos` and `power` (of floats) computed by IREE
     while inside (what the op references call; see the module docstring)."""
-    saved = {attr: getattr(np, attr) for attr in _NAMES}
-    try:
-        for attr, name in _NAMES.items():
-            setattr(np, attr, _iree_elementwise(name, saved[attr]))
+    with numpy_replaced(_NAMES, _iree_elementwise):
         yield
-    finally:
-        for attr, original in saved.items():
-            setattr(np, attr, original)
 
 
 # -- comparing: each element as IEEE computes it, or flushed -------------------------------------

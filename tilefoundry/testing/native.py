@@ -98,10 +98,20 @@ def libm_transcendentals() -> Iterator[None]:
     """numpy's `exp`, `log`, `tanh`, `sin`, `cos` and `power` (of floats) computed by the C
     library while inside (what the op references call; see the module docstring)."""
     names = {"exp": "exp", "log": "log", "tanh": "tanh", "sin": "sin", "cos": "cos", "power": "pow"}
+    with numpy_replaced(names, _elementwise):
+        yield
+
+
+@contextmanager
+def numpy_replaced(
+    names: dict[str, str], make: Callable[[str, Any], Callable[..., Any]]
+) -> Iterator[None]:
+    """Inside, numpy's function `attr` of `names` is `make(name, numpy's own)`; restored on
+    leaving."""
     saved = {attr: getattr(np, attr) for attr in names}
     try:
-        for attr, c_name in names.items():
-            setattr(np, attr, _elementwise(c_name, saved[attr]))
+        for attr, name in names.items():
+            setattr(np, attr, make(name, saved[attr]))
         yield
     finally:
         for attr, original in saved.items():

@@ -14,15 +14,7 @@ through their `Canonicalization` trait), and the constant folder they share with
 The identities (`x * 1`, `cast` to the same dtype, `tuple_get_item(tuple(...))`, ...) are the
 ops' `fold` hooks (`Op.fold`), which `canonicalize` and `tf-simplify` apply. A new op keeps the
 binding and source span of the op it replaces. The folder's before/after is in
-`tf_fold_constants`; two transposes compose so:
-
-```mlir
-// before
-%t = tf.call tf.linalg.transpose<perm = [1, 2, 0]>(%a) : (tensor<2x3x4xf32>) -> tensor<3x4x2xf32>
-%u = tf.call tf.linalg.transpose<perm = [1, 2, 0]>(%t) : (tensor<3x4x2xf32>) -> tensor<4x2x3xf32>
-// after
-%u = tf.call tf.linalg.transpose<perm = [2, 0, 1]>(%a) : (tensor<2x3x4xf32>) -> tensor<4x2x3xf32>
-```
+`tf_fold_constants`, the transposes' in `Transpose.canonicalize` (ops/linalg.py).
 """
 
 from __future__ import annotations

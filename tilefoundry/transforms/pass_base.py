@@ -21,6 +21,8 @@ on `builtin.module` only). Options are xDSL's: the dataclass fields, kebab-case.
   and `tf.module`. Every root is checked (`check_roots`) before any is changed; then
   `run_on_root` runs on each in order, and a root it returns another op for is replaced by it
   once every root has been run on (a pass that replaces roots runs on `builtin.module` only).
+  The run is one scope of symbol tables (`ir/symbols.py`): a pass changes a module body
+  through `symbols.rewriter(op)`, whose listener keeps the tables' indexes right.
 - `RegionPass`: a pass over every region of its anchor (`run_on_region`), as MLIR's passes
   work on every region of the op they are nested on (a `hir.func`'s `variants` too), on any
   anchor op.
@@ -39,6 +41,7 @@ from xdsl.ir import Operation, Region
 from xdsl.passes import ModulePass
 
 from tilefoundry.dialects.tf.module import ModuleOp
+from tilefoundry.ir.symbols import SymbolTables, rewriter
 from tilefoundry.transforms.call_graph import roots_of
 
 __all__ = ["ANY_OP", "ROOT_ONLY", "Anchors", "RegionPass", "RootPass", "TFPass", "anchors_of"]
@@ -79,15 +82,15 @@ class RootPass(TFPass):
         """Rewrite one root; an op returned, other than the root, replaces it."""
 
     def apply(self, ctx: Context, op: Operation) -> None:
-        roots = roots_of(op)
-        self.check_roots(op, roots)
-        made = [self.run_on_root(root) for root in roots]
-        for root, new in zip(roots, made, strict=True):
-            if new is None or new is root:
-                continue
-            assert isinstance(op, BuiltinModuleOp), "only a pass on the input replaces a root"
-            op.body.block.insert_op_before(new, root)
-            op.body.block.erase_op(root, safe_erase=False)
+        with SymbolTables().scope():  # the pass's symbol lookups; changes go through `rewriter`
+            roots = roots_of(op)
+            self.check_roots(op, roots)
+            made = [self.run_on_root(root) for root in roots]
+            for root, new in zip(roots, made, strict=True):
+                if new is None or new is root:
+                    continue
+                assert isinstance(op, BuiltinModuleOp), "only a pass on the input replaces a root"
+                rewriter(root).replace(root, new, safe_erase=False)
 
 
 @dataclass(frozen=True)

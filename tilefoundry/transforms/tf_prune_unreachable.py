@@ -44,6 +44,7 @@ from tilefoundry.dialects.tf.module import ModuleOp, lookup_symbol
 from tilefoundry.dialects.tf.ops import CallOp
 from tilefoundry.dialects.tir import DispatchOp
 from tilefoundry.ir.algebra.callable import FunctionLike
+from tilefoundry.ir.symbols import rewriter
 from tilefoundry.transforms.call_graph import functions_of, reachable_from
 from tilefoundry.transforms.pass_base import RootPass
 
@@ -68,7 +69,8 @@ def prune_unreachable(root: ModuleOp) -> None:
                 and module.entry.root_reference == function.properties["sym_name"]
             ):
                 module.entry = None
-            module.body.block.erase_op(function, safe_erase=False)
+                rewriter(module).notify_op_modified(module)
+            rewriter(function).erase(function, safe_erase=False)
     _drop_empty_children(root)
 
 
@@ -109,7 +111,7 @@ def _drop_empty_children(module: ModuleOp) -> None:
     for child in [op for op in module.body.block.ops if isinstance(op, ModuleOp)]:
         _drop_empty_children(child)
         if child.body.block.is_empty:
-            module.body.block.erase_op(child)
+            rewriter(child).erase(child)
 
 
 @dataclass(frozen=True)

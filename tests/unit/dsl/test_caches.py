@@ -111,7 +111,7 @@ def test_a_rewritten_file_is_read_again(tmp_path: Path) -> None:
         path.write_text(SCRIPT.format(value=value))
         module: Any = runpy.run_path(str(path))["f"]
         answers.append(float(module(x)[0]))
-        lines, _ = _FILES[str(path)]
+        lines, _ = _FILES.entries[str(path)]
         assert "".join(lines) == path.read_text()
     assert answers == [1.0, 20.0, 300.0]
 
@@ -162,7 +162,7 @@ def test_a_def_nested_in_statements_is_found(tmp_path: Path) -> None:
     found = runpy.run_path(str(path))
     x = np.ones(4, np.float32)
     assert float(found["M"]()(x)[0]) == 2.0 and float(found["H"](x)[0]) == 5.0
-    _, defs = _FILES[str(path)]
+    _, defs = _FILES.entries[str(path)]
     assert sorted(name for _, name in defs) == ["g", "h", "make"]
 
 

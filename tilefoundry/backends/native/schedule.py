@@ -69,13 +69,7 @@ def _matmul_sequence(batch: int) -> str:
   }}
   transform.named_sequence @vectorize_matmul{batch}(%root: !transform.any_op {{transform.readonly}}) {{
     %tiles = {match}
-    transform.foreach %tiles : !transform.any_op {{
-    ^bb0(%tile: !transform.any_op):
-      transform.sequence %tile : !transform.any_op failures(suppress) {{
-      ^bb1(%t: !transform.any_op):
-        transform.structured.vectorize %t : !transform.any_op
-      }}
-    }}
+{_vectorize_each("    ", 0, "%t")}
     transform.yield
   }}"""
 
@@ -97,34 +91,14 @@ def _fold_sequence(rank: int, axis: int) -> str:
     lanes = FOLD_VECTOR[0] if axis != rank - 1 else FOLD_VECTOR[1]
     sizes = [lanes if d == lanes_dim else 1 for d in range(rank)]
     order = [d for d in range(rank) if d != axis] + [axis]
-    lanes_loop = order.index(lanes_dim)
-    handles = ", ".join(["!transform.any_op"] * (rank + 1))
-    name = f"fold{rank}_{axis}"
-    return f"""
-  transform.named_sequence @{name}(%root: !transform.any_op {{transform.readonly}}) {{
-    %op = transform.structured.match ops{{["linalg.generic"]}} attributes{{tf_schedule = "{name}"}}
-      in %root : (!transform.any_op) -> !transform.any_op
-    transform.foreach %op : !transform.any_op {{
-    ^bb0(%one: !transform.any_op):
-      %t, %l:{rank} = transform.structured.tile_using_for %one tile_sizes [{", ".join(map(str, sizes))}]
-        interchange = [{", ".join(map(str, order))}] : (!transform.any_op) -> ({handles})
-      transform.include @peel failures(propagate) (%l#{lanes_loop}) : (!transform.any_op) -> ()
-      transform.apply_patterns to %l#0 {{
-        transform.apply_patterns.linalg.fold_unit_extent_dims_via_slices
-        transform.apply_patterns.canonicalization
-      }} : !transform.any_op
-      %tiles = transform.structured.match ops{{["linalg.generic"]}} in %l#0
-        : (!transform.any_op) -> !transform.any_op
-      transform.foreach %tiles : !transform.any_op {{
-      ^bb1(%tile: !transform.any_op):
-        transform.sequence %tile : !transform.any_op failures(suppress) {{
-        ^bb2(%s: !transform.any_op):
-          transform.structured.vectorize %s : !transform.any_op
-        }}
-      }}
-    }}
-    transform.yield
-  }}"""
+    return _tiled_sequence(
+        f"fold{rank}_{axis}",
+        rank,
+        sizes,
+        f"interchange = [{', '.join(map(str, order))}] ",
+        peeled=[order.index(lanes_dim)],
+        patterns=["linalg.fold_unit_extent_dims_via_slices", "canonicalization"],
+    )
 
 
 TRANSPOSE_TILE = 16
@@ -135,8 +109,35 @@ def _transpose_sequence(rank: int) -> str:
     """Tile the last two dims, peel both loops (full tiles static), vectorize the full tiles:
     a tile is read as vectors along the input's contiguous dim and transposed in registers."""
     sizes = [1] * (rank - 2) + [TRANSPOSE_TILE, TRANSPOSE_TILE]
+    return _tiled_sequence(
+        f"transpose{rank}",
+        rank,
+        sizes,
+        "",
+        peeled=[rank - 1, rank - 2],
+        patterns=["canonicalization"],
+    )
+
+
+def _tiled_sequence(
+    name: str,
+    rank: int,
+    sizes: list[int],
+    interchange: str,
+    *,
+    peeled: list[int],
+    patterns: list[str],
+) -> str:
+    """The named sequence `name`: tile each `linalg.generic` marked `tf_schedule = name` by
+    `sizes` (loops in the `interchange` order), peel the loops `peeled` (`@peel`), apply
+    `patterns` to the outermost loop, and vectorize each tile that can be (the others keep
+    their loops)."""
     handles = ", ".join(["!transform.any_op"] * (rank + 1))
-    name = f"transpose{rank}"
+    peels = "".join(
+        f"\n      transform.include @peel failures(propagate) (%l#{loop}) : (!transform.any_op) -> ()"
+        for loop in peeled
+    )
+    applied = "".join(f"\n        transform.apply_patterns.{pattern}" for pattern in patterns)
     return f"""
   transform.named_sequence @{name}(%root: !transform.any_op {{transform.readonly}}) {{
     %op = transform.structured.match ops{{["linalg.generic"]}} attributes{{tf_schedule = "{name}"}}
@@ -144,24 +145,27 @@ def _transpose_sequence(rank: int) -> str:
     transform.foreach %op : !transform.any_op {{
     ^bb0(%one: !transform.any_op):
       %t, %l:{rank} = transform.structured.tile_using_for %one tile_sizes [{", ".join(map(str, sizes))}]
-        : (!transform.any_op) -> ({handles})
-      transform.include @peel failures(propagate) (%l#{rank - 1}) : (!transform.any_op) -> ()
-      transform.include @peel failures(propagate) (%l#{rank - 2}) : (!transform.any_op) -> ()
-      transform.apply_patterns to %l#0 {{
-        transform.apply_patterns.canonicalization
+        {interchange}: (!transform.any_op) -> ({handles}){peels}
+      transform.apply_patterns to %l#0 {{{applied}
       }} : !transform.any_op
       %tiles = transform.structured.match ops{{["linalg.generic"]}} in %l#0
         : (!transform.any_op) -> !transform.any_op
-      transform.foreach %tiles : !transform.any_op {{
-      ^bb1(%tile: !transform.any_op):
-        transform.sequence %tile : !transform.any_op failures(suppress) {{
-        ^bb2(%s: !transform.any_op):
-          transform.structured.vectorize %s : !transform.any_op
-        }}
-      }}
+{_vectorize_each("      ", 1, "%s")}
     }}
     transform.yield
   }}"""
+
+
+def _vectorize_each(indent: str, block: int, name: str) -> str:
+    """Vectorize each op of `%tiles` that can be (the others keep their loops): the foreach
+    at `indent`, its blocks numbered from `block`, the op inside named `name`."""
+    return f"""{indent}transform.foreach %tiles : !transform.any_op {{
+{indent}^bb{block}(%tile: !transform.any_op):
+{indent}  transform.sequence %tile : !transform.any_op failures(suppress) {{
+{indent}  ^bb{block + 1}({name}: !transform.any_op):
+{indent}    transform.structured.vectorize {name} : !transform.any_op
+{indent}  }}
+{indent}}}"""
 
 
 _PEEL = """

@@ -189,7 +189,7 @@ class MlirBuilder:
             self.line(text)
             return []
         self.line(f"{name}:{len(types)} = {text}")
-        return [MValue(f"{name}#{i}", t) for i, t in enumerate(types)]
+        return _results(name, types)
 
     @contextmanager
     def nested(self) -> Iterator[None]:
@@ -322,9 +322,7 @@ class MlirBuilder:
         result = ", ".join(types)
         arrow = f" -> ({result})" if types else ""
         name = self.fresh()
-        target = (
-            "" if not types else (f"{name} = " if len(types) == 1 else f"{name}:{len(types)} = ")
-        )
+        target = _target(name, types)
         self.raw(f"{target}scf.if {condition}{arrow} {{")
         with self.nested():
             self._yield(then())
@@ -333,11 +331,7 @@ class MlirBuilder:
             with self.nested():
                 self._yield(otherwise())
         self.line("}")
-        if not types:
-            return []
-        if len(types) == 1:
-            return [MValue(name, types[0])]
-        return [MValue(f"{name}#{i}", t) for i, t in enumerate(types)]
+        return _results(name, types)
 
     def _if_with_state(
         self,
@@ -388,9 +382,7 @@ class MlirBuilder:
         inits = [MValue(self.fresh(), v.type) for v in carried]
         name = self.fresh()
         types = [v.type for v in carried]
-        target = (
-            "" if not types else (f"{name} = " if len(types) == 1 else f"{name}:{len(types)} = ")
-        )
+        target = _target(name, types)
         args = ""
         if carried:
             args = " iter_args(" + ", ".join(
@@ -401,11 +393,7 @@ class MlirBuilder:
         with self.nested():
             self._yield(body(iv, inits))
         self.line("}")
-        if not types:
-            return []
-        if len(types) == 1:
-            return [MValue(name, types[0])]
-        return [MValue(f"{name}#{i}", t) for i, t in enumerate(types)]
+        return _results(name, types)
 
     # -- run-time errors ---------------------------------------------------------------------
 
@@ -471,3 +459,16 @@ def _element_of(type: str) -> str:
     """The element type of a `tensor<...>` / `memref<...>` type text."""
     inner = type[type.index("<") + 1 : type.rindex(">")]
     return inner.rsplit("x", 1)[-1]
+
+
+def _target(name: str, types: Sequence[str]) -> str:
+    """What stands before an op with results of `types` named `name`: `%v = `, `%v:k = `, or
+    nothing."""
+    return "" if not types else (f"{name} = " if len(types) == 1 else f"{name}:{len(types)} = ")
+
+
+def _results(name: str, types: Sequence[str]) -> list[MValue]:
+    """The results of `types` of an op named `name`: `%v`, or `%v#0`, `%v#1`, ..."""
+    if len(types) == 1:
+        return [MValue(name, types[0])]
+    return [MValue(f"{name}#{i}", t) for i, t in enumerate(types)]

@@ -16,7 +16,7 @@ chain ends there.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, NamedTuple, cast
+from typing import NamedTuple, cast
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
@@ -52,6 +52,7 @@ from tilefoundry.dialects.tf.target import (
 from tilefoundry.ir.algebra.callable import FunctionLike
 from tilefoundry.ir.caches import CACHES, shared
 from tilefoundry.ir.state import Slot
+from tilefoundry.ir.symbols import current as current_symbol_tables
 from tilefoundry.ir.text.irdl_syntax import IRDLFormAttribute
 from tilefoundry.ir.traits import ModuleMember, is_module_member
 from tilefoundry.ir.verify.op_verification import op_definition
@@ -207,97 +208,38 @@ def check_surface_name(name: str, kind: str, where: str = "") -> None:
 
 
 class SymbolMember:
-    """What a module body may hold as a member (`hir.func`, `tir.prim_func`, `tf.module`):
-    an op that tells the index of the body it joins or leaves.
+    """What a module body may hold as a member (`hir.func`, `tir.prim_func`, `tf.module`).
 
-    `ModuleOp.member` finds a member by symbol in an index kept on the body block (`Slot`),
-    built on the first lookup and valid by construction: a member dropped into or taken out of
-    a block (every xDSL mutation sets `op.parent`), and a write to a member's properties (a
-    rename: `op.sym_name = ...` writes `op.properties`), forget the index of the blocks
-    concerned, so a lookup that misses is one dict lookup, as a hit is. Only these ops are
-    members: any other op in a module body is refused by the module's verifier."""
-
-    def __setattr__(self, name: str, value: object) -> None:
-        if name == "parent":
-            forget_members(vars(self).get("parent"))
-            forget_members(value)
-        elif name == "properties" and isinstance(value, dict):
-            forget_members(vars(self).get("parent"))
-            value = _MemberProperties(self, value)
-        super().__setattr__(name, value)
-
-
-class _MemberProperties(dict[str, Attribute]):
-    """A member's properties: a write forgets the index of the block that holds the member."""
-
-    __slots__ = ("owner",)
-
-    def __init__(self, owner: SymbolMember, values: dict[str, Attribute]) -> None:
-        super().__init__(values)
-        self.owner = owner
-
-    def _changed(self) -> None:
-        forget_members(vars(self.owner).get("parent"))
-
-    def __setitem__(self, key: str, value: Attribute) -> None:
-        super().__setitem__(key, value)
-        self._changed()
-
-    def __delitem__(self, key: str) -> None:
-        super().__delitem__(key)
-        self._changed()
-
-    def __ior__(self, other: Any) -> _MemberProperties:  # type: ignore[override,misc]
-        super().__ior__(other)
-        self._changed()
-        return self
-
-    def update(self, *args: Any, **kwargs: Attribute) -> None:
-        super().update(*args, **kwargs)
-        self._changed()
-
-    def setdefault(self, key: str, default: Attribute) -> Attribute:
-        value = super().setdefault(key, default)
-        self._changed()
-        return value
-
-    def pop(self, key: str, *default: Any) -> Any:
-        value = super().pop(key, *default)
-        self._changed()
-        return value
-
-    def popitem(self) -> tuple[str, Attribute]:
-        item = super().popitem()
-        self._changed()
-        return item
-
-    def clear(self) -> None:
-        super().clear()
-        self._changed()
+    `ModuleOp.member` finds a member by symbol: in the index of the verification or pass
+    running (`ir/symbols.py`, kept right by the rewriter's listener, as MLIR's
+    `SymbolTableCollection`); outside one (the Python surface), in the body's last index
+    (`_MEMBERS`), which is only a hint: a hit counts only while the op is still in that block
+    under that name, and a miss walks the body and indexes it anew. No hook on the IR tells it
+    of changes, and none is needed: no answer is stale. Only these ops are members: any other
+    op in a module body is refused by the module's verifier."""
 
 
 _MEMBERS: Slot[dict[str, Operation]] = Slot("members")
-"""The member index `member_index` keeps on a module body block (see `SymbolMember`)."""
+"""The last index of a module body block, by `find_member` (a hint, checked at each hit)."""
 
 
-def member_index(block: Block) -> dict[str, Operation]:
-    """The members of `block` by symbol (the first of a name, as `SymbolTable` finds it),
-    built once and kept until a change of membership forgets it."""
+def find_member(block: Block, name: str) -> Operation | None:
+    """The member of `block` named `name` (None): the last index's op while it is still in
+    `block` under `name`, else found by a walk that indexes the block anew."""
     index = _MEMBERS.get(block)
-    if index is None:
-        index = {}
-        for op in block.ops:
-            name = op.properties.get("sym_name")
-            if isinstance(name, StringAttr) and isinstance(op, SymbolMember):
-                index.setdefault(name.data, cast(Operation, op))
-        _MEMBERS.set(block, index)
-    return index
-
-
-def forget_members(block: object) -> None:
-    """Forget the member index of `block` (a block whose membership changed; None: nothing)."""
-    if isinstance(block, Block):
-        _MEMBERS.set(block, None)
+    if index is not None:
+        found = index.get(name)
+        if found is not None and found.parent is block:
+            symbol = found.properties.get("sym_name")
+            if isinstance(symbol, StringAttr) and symbol.data == name:
+                return found
+    index = {}
+    for op in block.ops:
+        symbol = op.properties.get("sym_name")
+        if isinstance(symbol, StringAttr) and isinstance(op, SymbolMember):
+            index.setdefault(symbol.data, cast(Operation, op))
+    _MEMBERS.set(block, index)
+    return index.get(name)
 
 
 @op_definition
@@ -358,9 +300,13 @@ class ModuleOp(SymbolMember, IRDLOperation):
 
     def member(self, name: str) -> Operation | None:
         """The function or child module of this module named `name` (they share one symbol
-        table), or None: one dict lookup in the index of the body (`SymbolMember`), a name
-        found or not."""
-        return member_index(self.body.block).get(name)
+        table), or None: one dict lookup in the symbol tables of the verification or pass
+        running (`ir/symbols.py`), else `find_member`."""
+        tables = current_symbol_tables()
+        if tables is None:
+            return find_member(self.body.block, name)
+        found = tables.lookup_in(self, name)
+        return found if isinstance(found, SymbolMember) else None
 
     @property
     def own_name(self) -> str:
@@ -581,8 +527,11 @@ def no_entry_message(module: ModuleOp) -> str:
 
 def lookup_symbol(op: Operation, ref: SymbolRefAttr) -> Operation | None:
     """What `ref` names where `op` uses it, as `SymbolTable.lookup_symbol` resolves it (in the
-    nearest enclosing symbol table, nested references through child modules), in constant time
-    per name when that table is a `tf.module` (its symbol index, `ModuleOp.member`)."""
+    nearest enclosing symbol table, nested references through child modules): in constant time
+    per name inside a verification or pass (`ir/symbols.py`), else by a walk."""
+    tables = current_symbol_tables()
+    if tables is not None:
+        return tables.lookup(op, ref)
     table = op.parent_op()
     while table is not None and not table.has_trait(SymbolTable):
         table = table.parent_op()

@@ -118,19 +118,17 @@ ATEN: dict[str, Handler] = {
     "aten.logical_not.default": e.logical_not,
     "aten.bitwise_not.default": e.logical_not,
     # -- unary ops and activations
-    "aten.neg.default": e.elementwise(Unary(kind=UnaryKind.NEG)),
-    "aten.exp.default": e.elementwise(Unary(kind=UnaryKind.EXP)),
-    "aten.log.default": e.elementwise(Unary(kind=UnaryKind.LOG)),
-    "aten.sqrt.default": e.elementwise(Unary(kind=UnaryKind.SQRT)),
-    "aten.rsqrt.default": e.elementwise(Unary(kind=UnaryKind.RSQRT)),
-    "aten.tanh.default": e.elementwise(Unary(kind=UnaryKind.TANH)),
-    "aten.abs.default": e.elementwise(Unary(kind=UnaryKind.ABS)),
-    "aten.sigmoid.default": e.elementwise(Unary(kind=UnaryKind.SIGMOID)),
-    "aten.relu.default": e.elementwise(Unary(kind=UnaryKind.RELU)),
-    "aten.silu.default": e.elementwise(Activation(kind=ActivationKind.SILU)),
-    "aten.sin.default": e.elementwise(Activation(kind=ActivationKind.SIN)),
-    "aten.cos.default": e.elementwise(Activation(kind=ActivationKind.COS)),
-    "aten.erf.default": e.elementwise(Activation(kind=ActivationKind.ERF)),
+    # every unary kind, and the activations but gelu, is the aten op of its name
+    **{f"aten.{kind.value}.default": e.elementwise(Unary(kind=kind)) for kind in UnaryKind},
+    **{
+        f"aten.{kind.value}.default": e.elementwise(Activation(kind=kind))
+        for kind in (
+            ActivationKind.SILU,
+            ActivationKind.SIN,
+            ActivationKind.COS,
+            ActivationKind.ERF,
+        )
+    },
     "aten.gelu.default": e.gelu,
     "aten.leaky_relu.default": a.leaky_relu,
     "aten.hardtanh.default": a.hardtanh,

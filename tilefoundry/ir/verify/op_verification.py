@@ -13,13 +13,13 @@ not seen, or cannot be stated (successors, a region of several blocks, a propert
 definition does not name), is verified in full, and every failure comes from the full verifier
 with its own message.
 
-Nothing of xDSL is patched: the ops of our dialects are defined with `op_definition` (xDSL's
-`irdl_op_definition`, which also records the op's own `verify_` rules and a
-`MemoizedOpDefVerifier` for its definition), and `verify_op_itself` — what `ir/verify/verifier.py` calls
-for each op — asks the memo before it runs the definition's constraints, then runs the op's own
-rules. xDSL's own `op.verify()` (a pass's check after a rewrite, `ModuleOp.verify()`) runs its
-generated `verify_` untouched: `OpDef.verify` in full, then the same rules, so it gives the same
-verdict, only without the memo.
+Nothing of xDSL is patched or copied: the ops of our dialects are defined with `op_definition`
+(xDSL's `irdl_op_definition`, then the class's `verify_` — the hook xDSL's generated one fills —
+set to a `MemoizedOpDefVerifier` for its definition and the op's own rules). xDSL's public
+`Operation.verify` calls it after its own checks of where the op stands (erased operands,
+successors, terminators), so `verify_op_itself` — what `ir/verify/verifier.py` calls for each
+op — is `op.verify(verify_nested_ops=False)`, and xDSL's own `op.verify()` (a pass's check
+after a rewrite) gets the same memo and the same verdict.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
 from xdsl.dialects.builtin import SymbolNameConstraint
-from xdsl.ir import ErasedSSAValue, Operation
+from xdsl.ir import Operation
 from xdsl.irdl import (
     AnyAttr,
     AnyOf,
@@ -43,8 +43,7 @@ from xdsl.irdl import (
     SingleOf,
     irdl_op_definition,
 )
-from xdsl.traits import IsTerminator, NoTerminator, OpTrait
-from xdsl.utils.exceptions import VerifyException
+from xdsl.traits import OpTrait
 
 from tilefoundry.ir.caches import CACHES, BoundedMapping
 
@@ -206,11 +205,18 @@ filled at import; the memos inside are `CACHES`')."""
 
 
 def op_definition(cls: type[OpT]) -> type[OpT]:
-    """xDSL's `irdl_op_definition`, recording the op's own `verify_` rules (what xDSL's
-    generated `verify_` calls after `OpDef.verify`) for `verify_op_itself`."""
+    """xDSL's `irdl_op_definition`, with the op's `verify_` (what xDSL's `Operation.verify`
+    calls after its own checks of where the op stands) the memoized one: the definition's
+    constraints once per signature, then the op's own `verify_` rules."""
     own = getattr(cls, "verify_", None)  # what irdl_op_definition reads as the custom verifier
     defined = irdl_op_definition(cls)
-    _VERIFIERS[defined] = MemoizedOpDefVerifier(defined.get_irdl_definition(), own)
+    verifier = MemoizedOpDefVerifier(defined.get_irdl_definition(), own)
+    _VERIFIERS[defined] = verifier
+
+    def verify_(self: Operation) -> None:
+        verifier(self)
+
+    defined.verify_ = verify_  # type: ignore[method-assign]
     return defined
 
 
@@ -220,50 +226,7 @@ def definition_verifier(cls: type[Operation]) -> MemoizedOpDefVerifier | None:
 
 
 def verify_op_itself(op: Operation) -> None:
-    """What `op.verify(verify_nested_ops=False)` checks, the definition's constraints checked
-    once per signature for an op defined with `op_definition` (any other op: xDSL's own)."""
-    verifier = _VERIFIERS.get(type(op))
-    if verifier is None:
-        op.verify(verify_nested_ops=False)
-        return
-    check_placement(op)
-    verifier(op)
-
-
-def check_placement(op: Operation) -> None:
-    """The checks `Operation.verify` makes of an op before its `verify_`, in its words: no
-    erased operand, successors only on a block's last op and into its region, and the last op
-    of a block is a terminator where the region needs one."""
-    for operand in op.operands:
-        if isinstance(operand, ErasedSSAValue):
-            raise ValueError("Erased SSA value is used by the operation")
-    parent_block = op.parent
-    parent_region = None if parent_block is None else parent_block.parent
-    if op.successors:
-        if parent_block is None or parent_region is None:
-            raise VerifyException(
-                f"Operation {op.name} with block successors does not belong to a block or a region"
-            )
-        if parent_block.last_op is not op:
-            raise VerifyException(
-                f"Operation {op.name} with block successors must terminate its parent block"
-            )
-        for successor in op.successors:
-            if successor.parent != parent_block.parent:
-                raise VerifyException(
-                    f"Operation {op.name} is branching to a block of a different region"
-                )
-    if parent_block is None or parent_region is None or parent_block.last_op is not op:
-        return
-    if len(parent_region.blocks) == 1:
-        parent_op = parent_region.parent
-        if parent_op is not None and not parent_op.has_trait(NoTerminator):
-            if not op.has_trait(IsTerminator):
-                raise VerifyException(
-                    f"Operation {op.name} terminates block in single-block region but is not a "
-                    "terminator"
-                )
-    elif len(parent_region.blocks) > 1 and not op.has_trait(IsTerminator):
-        raise VerifyException(
-            f"Operation {op.name} terminates block in multi-block region but is not a terminator"
-        )
+    """What `op.verify(verify_nested_ops=False)` checks — xDSL's own checks of where the op
+    stands, then its `verify_` — the definition's constraints checked once per signature for an
+    op defined with `op_definition`."""
+    op.verify(verify_nested_ops=False)

@@ -21,6 +21,7 @@ from xdsl.utils.exceptions import VerifyException
 from tilefoundry.diagnostics import VerifyError, with_context
 from tilefoundry.dialects.tf.metadata import location_to_metadata, metadata_context
 from tilefoundry.ir.caches import CACHES
+from tilefoundry.ir.symbols import SymbolTables
 from tilefoundry.ir.verify.op_verification import verify_op_itself
 
 __all__ = ["OpVerifyError", "op_context", "op_name", "verify_ir"]
@@ -74,8 +75,9 @@ def verify_ir(root: Operation) -> None:
     definition (dominance, in the single-block regions this IR has). The garbage collector is
     left as the caller has it (the tools pause it: `ir/allocation.py`). The cost is linear in
     the number of ops, however deep they nest: one walk, one dominance check per operand, and
-    what an owner chain resolves found once per module (`CACHES.unchanging`)."""
-    with CACHES.unchanging():
+    what an owner chain resolves found once per module (`CACHES.unchanging`), each symbol
+    table indexed once (`SymbolTables`: verifiers never change the IR)."""
+    with CACHES.unchanging(), SymbolTables().scope():
         _verify_all(root)
 
 
