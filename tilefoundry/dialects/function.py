@@ -64,7 +64,7 @@ from tilefoundry.dialects.tf.types import (
 )
 from tilefoundry.ir.algebra.callable import FunctionLike
 from tilefoundry.ir.algebra.expr import VarOwner, check_param_name
-from tilefoundry.ir.caches import shared
+from tilefoundry.ir.caches import CACHES, BoundedMapping, shared
 from tilefoundry.ir.traits import ModuleMember, is_expression
 from tilefoundry.ir.verify.verifier import OpVerifyError
 
@@ -386,13 +386,39 @@ def signature_properties(
     """The signature properties of a function op (`arg_attrs` only when a param is const)."""
     properties: dict[str, Attribute] = {
         "sym_name": shared(StringAttr(name)),
-        "function_type": shared(FunctionType.from_lists(inputs, outputs)),
+        "function_type": _function_type(inputs, outputs),
         "param_names": shared(ArrayAttr(StringAttr(n) for n in names)),
     }
     if any(consts):
         const_attrs = ArrayAttr(_CONST_PARAM if c else _PLAIN_PARAM for c in consts)
         properties["arg_attrs"] = shared(const_attrs)
     return properties
+
+
+_FUNCTION_TYPES: BoundedMapping[tuple[int, ...], FunctionType] = CACHES.mapping(
+    "function types by their parts' identity"
+)
+"""The shared function type of these very input and output types (by their ids, which stay
+theirs while the entry's function type holds them): a model's signatures are built from the
+few type attributes `to_attr` shares, and a function type's hash walks every type in it."""
+
+
+def _function_type(inputs: Sequence[Attribute], outputs: Sequence[Attribute]) -> FunctionType:
+    """`shared(FunctionType.from_lists(inputs, outputs))`, found by its parts' identity first."""
+    key = (*map(id, inputs), -1, *map(id, outputs))
+    found = _FUNCTION_TYPES.get(key)
+    if (
+        found is not None
+        and all(a is b for a, b in zip(found.inputs.data, inputs, strict=True))
+        and all(a is b for a, b in zip(found.outputs.data, outputs, strict=True))
+    ):
+        return found
+    made = shared(FunctionType.from_lists(inputs, outputs))
+    if all(a is b for a, b in zip(made.inputs.data, inputs, strict=True)) and all(
+        a is b for a, b in zip(made.outputs.data, outputs, strict=True)
+    ):
+        _FUNCTION_TYPES.set(key, made)  # it holds these very parts: their ids stay theirs
+    return made
 
 
 def parse_header(parser: Parser) -> tuple[dict[str, Attribute], list[ParsedParam], Any]:
