@@ -283,6 +283,8 @@ tf.module @m entry @f {
         assert same.tobytes() == x.tobytes() and not np.shares_memory(same, x)
         assert y.tobytes() == again.tobytes() == (x + x).tobytes()
         assert not np.shares_memory(y, again)
+        compiled.f(-x)  # a later call (the copy of a misaligned input reuses its memory)
+        assert same.tobytes() == before.tobytes() and y.tobytes() == (before + before).tobytes()
 
 
 MATMUL = """
@@ -318,6 +320,8 @@ def test_an_input_is_passed_without_a_copy_when_iree_can_take_it(
     b = room[start + 4 * 512 + 1 : start + 4 * 512 + 1 + 512 * 256].reshape(512, 256)
     assert compiled.mm(a, b).tolist() == [[512.0] * 256] * 4
     assert np.shares_memory(imported[0], a) and not np.shares_memory(imported[1], b)
+    compiled.mm(a, b)  # the misaligned one's copy is made in the same memory, call after call
+    assert np.shares_memory(imported[1], imported[3]) and imported[3].ctypes.data % ALIGNMENT == 0
 
     room = np.empty(1024 + 16, np.float32)
     start = (-room.ctypes.data % ALIGNMENT) // 4
