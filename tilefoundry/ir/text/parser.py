@@ -398,8 +398,13 @@ class TFParser(LiteralParser):
 
     def parse_optional_attribute(self) -> Attribute | None:
         start = self.pos
+        token = self.current_token
         counted = self._enter()
         try:
+            if token.kind is MLIRTokenKind.BARE_IDENT and token.text in _MEMOIZED_TYPES:
+                # xDSL tries each builtin attribute in turn and ends at the type for these
+                # (a block argument's type is read as an attribute): straight to it
+                return self.parse_optional_type()
             return super().parse_optional_attribute()
         except VerifyException as err:  # a parameter its verifier refuses, at the attribute
             self.raise_error(str(err), start, self.pos)
