@@ -35,9 +35,14 @@ class FixedMLIRLexer(MLIRLexer):
     # private: the string pattern is a class attribute xDSL's `_lex_string_literal` reads; a
     # possessive `*+` (no nested `+`) cannot backtrack.
     _unescaped_characters_regex = re.compile(r'"(?:[^"\\\n\v\f]|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*+"')
+    """Fix of xDSL's string pattern, which nests a `+` inside a `*` and so backtracks
+    exponentially on an unterminated string: the same language, matched possessively."""
 
     # private: the method the lexer calls for a `"`; no public hook classifies a string token.
     def _lex_string_literal(self, start_pos: Position) -> MLIRToken:
+        """Fix of xDSL's string lexing, which calls every literal with a non-ASCII escape a
+        byte string (`"caf\\C3\\A9"`, as xDSL itself prints `"café"`): one whose escapes
+        spell UTF-8 is a string, as in MLIR."""
         token = super()._lex_string_literal(start_pos)  # private: the method being fixed
         if token.kind is MLIRTokenKind.BYTES_LIT:
             try:
@@ -49,6 +54,9 @@ class FixedMLIRLexer(MLIRLexer):
 
     # private: the method the lexer calls for a numeric character; no public hook for numbers.
     def _lex_number(self, start_pos: Position) -> MLIRToken:
+        """Fix of xDSL's number lexing, which starts a number at any Unicode numeric character
+        (`²`, then a `ValueError`) and converts a decimal literal of any length (a
+        `ValueError` past Python's limit): ASCII digits only, at most `MAX_INTEGER_DIGITS`."""
         first = self.input.at(start_pos)
         if not isinstance(first, str) or not "0" <= first <= "9":
             raise ParseError(

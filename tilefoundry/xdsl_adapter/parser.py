@@ -97,6 +97,8 @@ class AdaptedParser(Parser):
     # private: a fix of xDSL's `_parse_optional_complex`, which asserts (an AssertionError, not
     # a diagnostic) on a complex literal without its `)`: `dense<(1, 2]> : tensor<complex<i32>>`.
     def _parse_optional_complex(self) -> Any:
+        """Fix of xDSL's complex literal reader, which asserts (an `AssertionError`, not a
+        diagnostic) on a complex literal without its `)`: the `)` is expected, and reported."""
         if self.state.current_token.kind is not MLIRTokenKind.L_PAREN:
             return None
         start = self.pos

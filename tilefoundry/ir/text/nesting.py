@@ -147,6 +147,12 @@ class AttributeDepths:
         self._keep.append(attr)
         return depth
 
+    def record(self, attr: Attribute, depth: int) -> None:
+        """Record the depth of a new attribute its maker knows (a tensor type of a plain
+        element type and no encoding: its shape's depth plus one)."""
+        self._depths[id(attr)] = depth
+        self._keep.append(attr)
+
     def deepest(self, attrs: Iterable[Attribute]) -> int:
         depths, best = self._depths, 0
         for attr in attrs:

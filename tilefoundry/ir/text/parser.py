@@ -104,7 +104,6 @@ from tilefoundry.ir.text.scanner import (
     balanced_end,
     bracketed_end,
     function_type_end,
-    properties_end,
     spaces_end,
 )
 
@@ -163,9 +162,11 @@ class TFParser(LiteralParser):
         self.op_offsets: dict[Operation, int] = {}
         self.first_uses: dict[str, Span] = {}
         self.forward_aliases: dict[str, Span] = {}
-        self._depths = AttributeDepths()
+        self.depths = AttributeDepths()
         self._memo: dict[str, dict[str, object]] = {}
         self._learned: dict[tuple[str, str], _LearnedOp] = {}
+        self.dimensions: dict[str, IntAttr] = {}
+        """The dimensions of the tensor types read in one step, by their text."""
         self._text_depth = 0
         self._open: list[int] = []
         self._op_level = 0
@@ -222,7 +223,7 @@ class TFParser(LiteralParser):
         for op in module.walk():  # the aliases in place: as deep as what they stand for
             parent = op.parent_op()
             level = levels[op] = 0 if parent is None else levels[parent] + 1
-            if level + self._depths.deepest(operation_attributes(op)) > MAX_NESTING:
+            if level + self.depths.deepest(operation_attributes(op)) > MAX_NESTING:
                 self.raise_error(nesting_message(), self.op_offsets.get(op, 0))
         for op in rebound:
             if isinstance(op, ExprOp | VarOwner) and len(op.results) == 1:
@@ -262,7 +263,7 @@ class TFParser(LiteralParser):
 
     def _parse_new_function_type(self, end: int) -> FunctionType | None:
         """A function type not read before: one of tensor types in one step
-        (`ir/text/fast_forms.py`), any other token by token."""
+        (the fast path, below), any other token by token."""
         if end >= 0 and (read := read_function_type(self, self.pos, end)) is not None:
             self.resume_from(end)
             return read
@@ -271,7 +272,7 @@ class TFParser(LiteralParser):
     def read_plain_signature(
         self, allowed: tuple[str, ...]
     ) -> tuple[list[PlainParameter], list[Attribute]] | None:
-        """A function signature of tensor types read in one step (`ir/text/fast_forms.py`),
+        """A function signature of tensor types read in one step (the fast path, below),
         or None (nothing consumed) for the full reading (`dialects/syntax.py`)."""
         return read_signature(self, allowed)
 
@@ -305,27 +306,82 @@ class TFParser(LiteralParser):
         return value
 
     def _parse_new_type(self, end: int) -> TypeAttribute | None:
-        """A type not read before: a plain tensor type in one step (`ir/text/fast_forms.py`), any
+        """A type not read before: a plain tensor type in one step (the fast path, below), any
         other token by token."""
         if end >= 0 and (tensor := read_tensor_type(self, end)) is not None:
             return tensor
         return self._parse_type_here()
 
     def parse_optional_properties_dict(self) -> dict[str, Attribute]:
-        """xDSL's, each distinct text on one line read once (attributes are immutable; the
-        caller gets its own dict)."""
+        """xDSL's, each distinct text on one line read once, each distinct entry value too
+        (attributes are immutable; the caller gets its own dict)."""
         source, start = self.source, self.pos
-        if source.startswith("<{", start):  # a text read before, looked up whole
-            close = source.find("}>", start) + 2
-            known = self.remembered("properties", source[start:close])
-            if known is not None:
-                self.resume_from(close)
-                return dict(known)
-        end = properties_end(source, start)
-        return dict(self.memoized("properties", end, super().parse_optional_properties_dict))
+        if not source.startswith("<{", start):
+            return super().parse_optional_properties_dict()
+        close = source.find("}>", start) + 2  # a text read before, looked up whole
+        known = self.remembered("properties", source[start:close])
+        if known is not None:
+            self.resume_from(close)
+            return dict(known)
+        separators: list[int] = []
+        end = balanced_end(source, start, separators, 2)
+        if end < 0:
+            return super().parse_optional_properties_dict()
+        separators.append(end - 2)
+        read = self._read_entries(start + 2, separators)
+        if read is None:  # read token by token, which reports what is wrong
+            self.resume_from(start)
+            return dict(self.memoized("properties", end, super().parse_optional_properties_dict))
+        self.remember("properties", source[start:end], read)
+        self.resume_from(end)
+        return dict(read)
+
+    def _read_entries(self, position: int, separators: list[int]) -> dict[str, Attribute] | None:
+        """The entries `name = value` of a dictionary from `position`, each ending at its
+        separator (`,` or the closing `}`), each value read once per distinct text (a string
+        without escapes and a function type of tensor types in one step); None for any other
+        text (a key spelled as a string, a unit entry, a key twice, a value not all of its
+        text)."""
+        source = self.source
+        entries: dict[str, Attribute] = {}
+        for separator in separators:
+            entry = scanner.ENTRY_NAME.match(source, position, separator)
+            if entry is None or entry.group(1) in entries:
+                return None
+            start = entry.end()
+            text = source[start:separator].rstrip()
+            value: Attribute | None = self.remembered("attribute", text)
+            if value is None:
+                value = self._read_value(start, start + len(text), separator)
+                if value is None:
+                    return None
+                self.remember("attribute", text, value)
+            entries[entry.group(1)] = value
+            position = separator + 1
+        return entries
+
+    def _read_value(self, start: int, end: int, separator: int) -> Attribute | None:
+        """The attribute whose text runs from `start` to `end` (followed by `separator`), or
+        None."""
+        source = self.source
+        first = source[start] if start < end else ""
+        if first == '"':
+            if scanner.PLAIN_STRING.fullmatch(source, start, end) is None:
+                return None
+            return StringAttr(source[start + 1 : end - 1])
+        if first == "(":
+            return self.function_type_between(start, end)
+        if source.startswith("dense<", start):
+            self.resume_from(start + len("dense"))
+            dense = read_dense(self, None)
+            if dense is not None and self.pos == separator:
+                return dense
+        self.resume_from(start)
+        value = self.parse_optional_attribute()
+        return value if self.pos == separator else None
 
     def parse_dense_int_or_fp_elements_attr(self, type: Any) -> DenseIntOrFPElementsAttr:
-        """A literal of decimal numbers in one step (`ir/text/fast_forms.py`), any other token by
+        """A literal of decimal numbers in one step (the fast path, below), any other token by
         token."""
         read = read_dense(self, type)
         return read if read is not None else super().parse_dense_int_or_fp_elements_attr(type)
@@ -342,8 +398,13 @@ class TFParser(LiteralParser):
 
     def parse_optional_attribute(self) -> Attribute | None:
         start = self.pos
+        token = self.current_token
         counted = self._enter()
         try:
+            if token.kind is MLIRTokenKind.BARE_IDENT and token.text in _MEMOIZED_TYPES:
+                # xDSL tries each builtin attribute in turn and ends at the type for these
+                # (a block argument's type is read as an attribute): straight to it
+                return self.parse_optional_type()
             return super().parse_optional_attribute()
         except VerifyException as err:  # a parameter its verifier refuses, at the attribute
             self.raise_error(str(err), start, self.pos)
@@ -435,7 +496,7 @@ class TFParser(LiteralParser):
             self._op_level -= 1
             self._leave(counted)
         self.op_offsets[op] = start
-        if self._op_level + 1 + self._depths.deepest(operation_attributes(op)) > MAX_NESTING:
+        if self._op_level + 1 + self.depths.deepest(operation_attributes(op)) > MAX_NESTING:
             raise _OpParseError(Span(start, start + 1, self.lexer.input), nesting_message())
         if len(op.results) == 1 and not op.regions and not op.attributes:
             head = PLAIN_HEAD.match(self.source, start)
@@ -459,12 +520,12 @@ class TFParser(LiteralParser):
         if parsed is None:
             return None
         op, end, bound = parsed
-        if len(op.results) != 1 or self._op_level + 1 + self._depths.deepest(bound) > MAX_NESTING:
+        if len(op.results) != 1 or self._op_level + 1 + self.depths.deepest(bound) > MAX_NESTING:
             return None
         self.resume_from(end)
         if self.current_token.text == "loc":  # a location on the line, read as in full
             location = self._plain_location(start)
-            if location is None or self._op_level + 1 + self._depths.deepest((location,)) > (
+            if location is None or self._op_level + 1 + self.depths.deepest((location,)) > (
                 MAX_NESTING
             ):
                 self.resume_from(start)
@@ -481,7 +542,7 @@ class TFParser(LiteralParser):
 
     def _parse_plain_generic(self, start: int) -> Operation | None:
         """An op in the generic form without regions or successors, read in one step
-        (`ir/text/fast_forms.py`); None (nothing consumed) for any other text."""
+        (the fast path, below); None (nothing consumed) for any other text."""
         if not self.source.startswith(('"', "%"), start):
             return None
         counted = self._enter()
@@ -500,8 +561,8 @@ class TFParser(LiteralParser):
             )
         self.op_offsets[op] = start
         level = self._op_level + 1
-        if level + self._depths.deepest(bound) > MAX_NESTING:  # `bound` holds what op uses
-            if level + self._depths.deepest(operation_attributes(op)) > MAX_NESTING:
+        if level + self.depths.deepest(bound) > MAX_NESTING:  # `bound` holds what op uses
+            if level + self.depths.deepest(operation_attributes(op)) > MAX_NESTING:
                 raise _OpParseError(Span(start, start + 1, self.lexer.input), nesting_message())
         if isinstance(op, ExprOp | VarOwner) and len(op.results) == 1:
             self._bind_ssa_name(op, start)
@@ -915,15 +976,18 @@ def _tensor_type(parser: TFParser, start: int, end: int) -> TypeAttribute | None
     found = scanner.TENSOR.fullmatch(parser.source, start, end)
     if found is None:
         return None
-    shape = [DYNAMIC_INDEX if d == "?" else int(d) for d in found.group(1).split("x")[:-1]]
-    if any(d > _MAX_DIMENSION for d in shape):
+    shape = _shape(parser, found.group(1))
+    if shape is None:
         return None
     element = _ELEMENTS[found.group(2)]
     if found.group(3) is None:
-        return TensorType(element, shape)
+        tensor = TensorType.new((shape, element, _NO_ATTRIBUTE))
+        depths = parser.depths  # its depth, from its parts' (see ir/text/nesting.py)
+        depths.record(tensor, 1 + max(2 if shape.data else 1, depths.depth(element)))
+        return tensor
     known = parser.remembered("encoding", found.group(3))
     if known is not None:
-        return TensorType(element, shape, known)
+        return TensorType.new((shape, element, known))
     if parser.pos != start:
         parser.resume_from(start)
     counted = parser._enter()
@@ -932,11 +996,31 @@ def _tensor_type(parser: TFParser, start: int, end: int) -> TypeAttribute | None
         encoding = parser.memoized("encoding", end - 1, parser.parse_attribute)
         if parser.pos != end - 1:
             return None
-        return TensorType(element, shape, encoding)
+        return TensorType.new((shape, element, encoding))
     except VerifyException:  # the full reading reports it
         return None
     finally:
         parser._leave(counted)
+
+
+def _shape(parser: TFParser, text: str) -> ArrayAttr[IntAttr] | None:
+    """The shape of a tensor type from its text (`4x?x`), read once per distinct text, each
+    dimension's `IntAttr` made once; None for a dimension out of range."""
+    known: ArrayAttr[IntAttr] | None = parser.remembered("shape", text)
+    if known is None:
+        dimensions = parser.dimensions
+        shape = []
+        for digits in text.split("x")[:-1]:
+            dimension = dimensions.get(digits)
+            if dimension is None:
+                value = DYNAMIC_INDEX if digits == "?" else int(digits)
+                if value > _MAX_DIMENSION:
+                    return None
+                dimension = dimensions[digits] = IntAttr(value)
+            shape.append(dimension)
+        known = ArrayAttr(tuple(shape))
+        parser.remember("shape", text, known)
+    return known
 
 
 def read_function_type(parser: TFParser, start: int, end: int) -> FunctionType | None:
@@ -1066,6 +1150,13 @@ def read_dense(parser: TFParser, given: Attribute | None) -> DenseIntOrFPElement
     except ValueError:
         return None
     dense_type = given
+    colon = scanner.COLON.match(parser.source, found.end()) if given is None else None
+    if colon is not None:  # a tensor type read before, or read now in one step
+        type_end = bracketed_end(parser.source, colon.end())
+        if type_end >= 0:
+            dense_type = _remembered_type(parser, colon.end(), type_end)
+            if dense_type is not None:
+                parser.resume_from(type_end)
     if dense_type is None:
         parser.resume_from(found.end())
         if parser.parse_optional_punctuation(":") is None:

@@ -6,7 +6,7 @@ string pattern.
   written as patches xDSL could take), and a one-step path for the common tokens;
 - `balanced_end`: where a bracketed text ends (every kind of bracket balanced, strings skipped,
   `->` not a bracket), and what is built on it: `bracketed_end` (`name` or `name<...>`),
-  `function_type_end`, `properties_end`;
+  `function_type_end`;
 - the patterns of the parser's fast path (`ir/text/parser.py`): an op's head, a plain call or
   constant line, a tensor type, a function type of tensor types, a signature, a dense literal.
 
@@ -17,6 +17,7 @@ reads them.
 from __future__ import annotations
 
 import re
+from typing import cast
 
 from xdsl.utils.lexer import Span, Token
 from xdsl.utils.mlir_lexer import MLIRToken, MLIRTokenKind
@@ -32,7 +33,6 @@ __all__ = [
     "balanced_end",
     "bracketed_end",
     "function_type_end",
-    "properties_end",
     "spaces_end",
 ]
 
@@ -101,22 +101,29 @@ class TFLexer(FixedMLIRLexer):
 # -- the bracket scanner ----------------------------------------------------------------------
 
 _BRACKETS = re.compile(r'[<>{}()\[\]"\n]')
+_BRACKETS_AND_COMMAS = re.compile(r'[<>{}()\[\],"\n]')
 _CLOSES = {"<": ">", "{": "}", "(": ")", "[": "]"}
 _NAME = re.compile(r"[A-Za-z0-9_.$-]+")
 _ARROW = re.compile(r" *-> *")
 
 
-def balanced_end(text: str, start: int) -> int:
+def balanced_end(text: str, start: int, commas: list[int] | None = None, depth: int = 1) -> int:
     """The end of the bracketed text opening at `start` (`<{...}>`, `(...)`, `<...>`):
     brackets of every kind balanced, strings skipped, `->` not a bracket; -1 on a line end, a
-    mismatch or an unterminated string. The one bracket scanner: every fast path finds the end
-    of what it looks up with it, and any text it refuses is read token by token."""
+    mismatch or an unterminated string. With `commas`, the positions of the commas `depth`
+    brackets deep are appended to it (the separators of `<{a = 1, b = [2, 3]}>`'s entries at
+    depth 2). The one bracket scanner: every fast path finds the end of what it looks up with
+    it, and any text it refuses is read token by token."""
     stack: list[str] = []
     position = start
-    while (special := _BRACKETS.search(text, position)) is not None:
+    brackets = _BRACKETS if commas is None else _BRACKETS_AND_COMMAS
+    while (special := brackets.search(text, position)) is not None:
         char, position = special.group(), special.end()
         if char in _CLOSES:
             stack.append(_CLOSES[char])
+        elif char == ",":
+            if len(stack) == depth:
+                cast(list[int], commas).append(position - 1)
         elif char == '"':
             string = STRING_REST.match(text, position)
             if string is None:
@@ -157,11 +164,6 @@ def function_type_end(text: str, start: int) -> int:
     return bracketed_end(text, arrow.end())
 
 
-def properties_end(text: str, start: int) -> int:
-    """The end of the properties `<{...}>` on one line at `start`, or -1."""
-    return balanced_end(text, start) if text.startswith("<{", start) else -1
-
-
 def spaces_end(text: str, position: int) -> int:
     """Where the spaces at `position` end."""
     while text.startswith(" ", position):
@@ -200,6 +202,12 @@ PLAIN_CONSTANT = re.compile(r"dense<[-0-9.eE+, \[\]]*> : tensor<[^\n{}()/]*>[ \t
 location, no comment)."""
 
 COLON = re.compile(r" *: *")
+
+ENTRY_NAME = re.compile(rf" *({BARE_NAME}) *= *")
+"""The name of a dictionary entry and its `=`, up to its value."""
+
+PLAIN_STRING = re.compile(r'"[^"\\\n]*"')
+"""A string literal without escapes."""
 
 ELEMENT_TYPES = ("f16", "bf16", "f32", "f64", "i1", "i8", "i16", "i32", "i64", "index")
 """The element types a tensor type read in one step may have."""
