@@ -62,6 +62,21 @@ class Source:
             return min(offset + indent, known) + 1
         return len(known[: offset + indent].decode(errors="ignore")) + 1
 
+    def text(self, node: ast.AST) -> str | None:
+        """The source text of a node on one line of ASCII text (None otherwise)."""
+        start = getattr(node, "lineno", None)
+        if start is None or getattr(node, "end_lineno", None) != start:
+            return None
+        line = start + self.line_offset
+        self._column(line, 0)  # the line's kind, read once
+        if not isinstance(self.lines.get(line), int):
+            return None
+        index = start - 1
+        indent = self.stripped[index] if 0 <= index < len(self.stripped) else self.col_offset
+        text = linecache.getline(self.file, line)
+        begin, end = int(getattr(node, "col_offset", 0)), int(getattr(node, "end_col_offset", 0))
+        return text[begin + indent : end + indent]
+
     def position(self, node: ast.AST) -> tuple[int, int, int, int]:
         """`(line, column, end_line, end_column)` of a node in the file (1-based, in
         characters; the end column inclusive)."""

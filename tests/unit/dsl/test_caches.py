@@ -5,6 +5,7 @@ read again."""
 
 from __future__ import annotations
 
+import ast
 import runpy
 from pathlib import Path
 from typing import Any
@@ -190,3 +191,37 @@ def test_a_def_s_last_lines_that_make_no_code_are_read(tmp_path: Path) -> None:
         runpy.run_path(str(path))
     assert (info.value.line, info.value.column) == (11, 5)
     assert "AnnAssign" in info.value.message or "annotat" in info.value.message
+
+
+SPELLED = """
+import tilefoundry as tf
+from tilefoundry.dsl import ConstTensor, Tensor, f32
+
+
+class M(tf.Module, entry="f"):
+    @tf.func
+    def f(self, x: Tensor[(4,), f32], a: ConstTensor[(4,), f32].named("w.a"), b: ConstTensor[
+        (4,), f32
+    ].named("w.b"), c: ConstTensor[(4,), f32].named("ü")):
+        return x + a + b + c
+"""
+
+
+def test_an_annotation_s_text_is_its_source(tmp_path: Path) -> None:
+    """An annotation's spelling (what its syntax key is remembered by) is its source text on
+    one ASCII line, in a def parsed dedented; none over lines or on a line of other text."""
+    from tilefoundry.dsl.functions import FunctionSource
+    from tilefoundry.dsl.source import read_source
+
+    path = tmp_path / "spelled.py"
+    path.write_text(SPELLED)
+    found = runpy.run_path(str(path))
+    assert [p.name for p in found["M"]().lookup("f").params] == ["x", "w.a", "w.b", "ü"]
+    spec = found["M"].__tf_class__.functions["f"]
+    assert isinstance(spec, FunctionSource)
+    source = read_source(spec.fn, "@func")
+    a, b, c = (arg.annotation for arg in source.tree.args.args[2:5])
+    assert isinstance(a, ast.Call) and isinstance(b, ast.Call) and isinstance(c, ast.Call)
+    assert source.text(a.func) == "ConstTensor[(4,), f32].named"
+    assert source.text(a) == 'ConstTensor[(4,), f32].named("w.a")'
+    assert source.text(b) is None and source.text(c.func) is None
