@@ -33,6 +33,7 @@ from tilefoundry.dsl.values import (
 from tilefoundry.ir.algebra.op_registry import Op
 from tilefoundry.ir.algebra.patterns import Tensor as TensorPattern
 from tilefoundry.ir.algebra.view import FunctionView
+from tilefoundry.ir.caches import CACHES, BoundedMapping
 from tilefoundry.module import Module
 
 __all__ = ["BINARY_OPERATORS", "ExpressionParser"]
@@ -53,6 +54,9 @@ BINARY_OPERATORS: dict[type[ast.AST], str] = {
 }
 """The Python operators on IR values, and the alias each one calls."""
 
+
+_SPELLINGS: BoundedMapping[str, Any] = CACHES.mapping("DSL annotation spellings")
+"""The syntax key (`_syntax_key`) of an annotation's one-line source text."""
 
 _HANDLERS: dict[tuple[type, type], Callable[[Any, Any], Any] | None] = {}
 """Per parser class and syntax node class: the `e_<Node>` method that evaluates it, or None
@@ -97,7 +101,7 @@ class ExpressionParser:
             and isinstance(name := node.args[0], ast.Constant)
             and isinstance(name.value, str)
             and name.value
-            and (key := _syntax_key(node.func.value)) is not None
+            and (key := self.spelling_key(node.func.value)) is not None
         ):
             found = self.base_annotation(("ast", key), node.func.value, name.value)
             if found is not None:
@@ -106,6 +110,19 @@ class ExpressionParser:
         if key is None:
             return self.evaluated_annotation(node)
         return self.cached_annotation(("ast", key), node)
+
+    def spelling_key(self, node: ast.expr) -> Any:
+        """`_syntax_key(node)`, found once per source text of one line (the same text is the
+        same syntax): N layers' parameters repeat a few spellings."""
+        text = self.source.text(node)
+        if text is None:
+            return _syntax_key(node)
+        key = _SPELLINGS.get(text)
+        if key is None:
+            key = _syntax_key(node)
+            if key is not None:
+                _SPELLINGS.set(text, key)
+        return key
 
     def base_annotation(self, key: Any, node: ast.expr, name: str) -> ParamType | None:
         """`BASE.named(name)` from BASE's annotation (None when BASE is not one: the whole is

@@ -36,12 +36,7 @@ from tilefoundry.dialects.function import signature_properties
 from tilefoundry.dialects.hir import FuncOp
 from tilefoundry.dialects.hir import ReturnOp as HirReturnOp
 from tilefoundry.dialects.tf.mesh import MeshOp
-from tilefoundry.dialects.tf.metadata import (
-    BindingMetadata,
-    IRMetadata,
-    metadata_to_location,
-    remember_location,
-)
+from tilefoundry.dialects.tf.metadata import BindingMetadata, IRMetadata, metadata_to_location
 from tilefoundry.dialects.tf.ops import CallOp
 from tilefoundry.dialects.tf.types import UnitType
 from tilefoundry.dialects.tir import EvaluateOp
@@ -61,6 +56,7 @@ from tilefoundry.dsl.values import (
     is_value,
     name_value,
     set_metadata,
+    span_location,
 )
 from tilefoundry.hir import Function
 from tilefoundry.ir.algebra.expr import (
@@ -137,12 +133,12 @@ class FunctionParser(ControlParser):
             else:
                 param = self.annotation(arg.annotation)
             name = param.name or arg.arg
-            span = (self.source.span(arg),)
             try:
-                var = Var(name, param.type, param.is_const, metadata=span)
+                var = Var(name, param.type, param.is_const)
             except (TypeError, ValueError) as err:
                 raise self.error(arg, str(err)) from None
-            remember_location(cast(BlockArgument, var.value).location, span)  # read back at once
+            # its span, as `Var(..., metadata=(span,))` stores it (the location), remembered
+            cast(BlockArgument, var.value).location = span_location(self.source.span(arg))
             if name in names:
                 raise self.error(arg, f"name clash: two parameters are named '{name}'")
             names.add(name)

@@ -16,6 +16,7 @@ import inspect
 import linecache
 import re
 import types
+import weakref
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, cast
@@ -61,6 +62,21 @@ class Source:
         if isinstance(known, int):
             return min(offset + indent, known) + 1
         return len(known[: offset + indent].decode(errors="ignore")) + 1
+
+    def text(self, node: ast.AST) -> str | None:
+        """The source text of a node on one line of ASCII text (None otherwise)."""
+        start = getattr(node, "lineno", None)
+        if start is None or getattr(node, "end_lineno", None) != start:
+            return None
+        line = start + self.line_offset
+        self._column(line, 0)  # the line's kind, read once
+        if not isinstance(self.lines.get(line), int):
+            return None
+        index = start - 1
+        indent = self.stripped[index] if 0 <= index < len(self.stripped) else self.col_offset
+        text = linecache.getline(self.file, line)
+        begin, end = int(getattr(node, "col_offset", 0)), int(getattr(node, "end_col_offset", 0))
+        return text[begin + indent : end + indent]
 
     def position(self, node: ast.AST) -> tuple[int, int, int, int]:
         """`(line, column, end_line, end_column)` of a node in the file (1-based, in
@@ -158,13 +174,81 @@ def _statements(body: list[ast.stmt]) -> Iterator[ast.AST]:
                 stack.extend(reversed(inner))
 
 
+_DEFS: weakref.WeakKeyDictionary[types.CodeType, tuple[list[str], Source]] = (
+    weakref.WeakKeyDictionary()
+)
+"""Per function code: the file lines its def was parsed from, and the def (a def run again,
+a `@func` in a function called N times, is parsed once per file text)."""
+
+
+def _own_def(fn: types.FunctionType) -> Source | None:
+    """`fn`'s def parsed alone: its lines of the file (from its first decorator to the last
+    line its code, or a nested function's, spans, and the lines after it indented deeper than
+    the `def`), its indentation taken off. None when that text is not one plain def of `fn`'s
+    name (`_file_def` then reads the file)."""
+    code = fn.__code__
+    file = code.co_filename
+    linecache.checkcache(file)  # as inspect does: the file as it is now
+    lines = linecache.getlines(file, fn.__globals__)
+    if not lines:
+        return None
+    known = _DEFS.get(code)
+    if known is not None and (known[0] is lines or known[0] == lines):
+        found = known[1]
+        return Source(file, found.tree, found.line_offset, found.col_offset, found.stripped)
+    first = code.co_firstlineno
+    last = _last_line(code)
+    if not 0 < first <= last <= len(lines):
+        return None
+    head = lines[first - 1]
+    indent = head[: len(head) - len(head.lstrip())]
+    while last < len(lines):  # trailing lines that make no code (`pass`, a comment)
+        text = lines[last]
+        if (
+            text.strip()
+            and not text.startswith(indent + " ")
+            and not text.startswith(indent + "\t")
+        ):
+            break
+        last += 1
+    chunk = lines[first - 1 : last]
+    stripped = [len(indent) if line.startswith(indent) else 0 for line in chunk]
+    try:
+        module = ast.parse(
+            "".join(line[n:] for line, n in zip(chunk, stripped, strict=True)), filename=file
+        )
+    except (SyntaxError, ValueError):
+        return None
+    tree = module.body[0] if len(module.body) == 1 else None
+    if not isinstance(tree, ast.FunctionDef) or tree.name != code.co_name:
+        return None
+    if (tree.decorator_list[0].lineno if tree.decorator_list else tree.lineno) != 1:
+        return None
+    found = Source(file, tree, first - 1, len(indent), stripped)
+    _DEFS[code] = (lines, found)
+    return Source(file, tree, found.line_offset, found.col_offset, found.stripped)
+
+
+def _last_line(code: types.CodeType) -> int:
+    """The last line any instruction of `code` (or of a function nested in it) spans."""
+    last = code.co_firstlineno
+    for _, end, _, _ in code.co_positions():
+        if end is not None and end > last:
+            last = end
+    for inner in code.co_consts:
+        if isinstance(inner, types.CodeType):
+            last = max(last, _last_line(inner))
+    return last
+
+
 def read_source(fn: Callable[..., Any], what: str) -> Source:
     """The syntax tree of `fn` (a function defined in a file; under `functools.wraps`
-    decorators, the function they wrap)."""
+    decorators, the function they wrap): its def parsed alone, else found in its file's
+    syntax tree, else as `inspect` finds it."""
     inner = inspect.unwrap(fn)
     fn = inner if isinstance(inner, types.FunctionType) else fn
     if isinstance(fn, types.FunctionType):
-        found = _file_def(fn)
+        found = _own_def(fn) or _file_def(fn)
         if found is not None:
             return found
     try:

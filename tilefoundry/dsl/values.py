@@ -24,6 +24,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from tilefoundry.dialects.tf.metadata import (
     BindingMetadata,
     IRMetadata,
+    SourceSpanMetadata,
     SpanEndAttr,
     check_metadata,
     location_to_metadata,
@@ -47,6 +48,7 @@ __all__ = [
     "is_value",
     "name_value",
     "set_metadata",
+    "span_location",
 ]
 
 
@@ -177,6 +179,11 @@ def _location(items: tuple[IRMetadata, ...]) -> LocationAttr:
     location = metadata_to_location(check_metadata(items, context=False))
     remember_location(location, items)
     return location
+
+
+def span_location(span: SourceSpanMetadata) -> LocationAttr:
+    """The location that holds a span (as `metadata_to_location((span,))`), remembered."""
+    return _location((span,))
 
 
 def set_metadata(op: Operation, items: tuple[IRMetadata, ...]) -> None:

@@ -5,6 +5,7 @@ read again."""
 
 from __future__ import annotations
 
+import ast
 import runpy
 from pathlib import Path
 from typing import Any
@@ -15,7 +16,7 @@ import pytest
 import tilefoundry as tf
 from tilefoundry.dsl import ConstTensor, DSLError, Tensor, f32
 from tilefoundry.dsl.annotations import ParamType
-from tilefoundry.dsl.source import _FILES
+from tilefoundry.dsl.source import _DEFS
 
 N = tf.DimVar("n", 1, 9)
 CALLS: list[int] = []
@@ -105,14 +106,15 @@ def f(x: Tensor[(4,), f32]):
 
 def test_a_rewritten_file_is_read_again(tmp_path: Path) -> None:
     path = tmp_path / "model.py"
+    name = str(path)
     x = np.zeros(4, np.float32)
     answers = []
     for value in ("1.0", "20.0", "300.0"):  # each text of another size: its own parse
         path.write_text(SCRIPT.format(value=value))
         module: Any = runpy.run_path(str(path))["f"]
         answers.append(float(module(x)[0]))
-        lines, _ = _FILES.entries[str(path)]
-        assert "".join(lines) == path.read_text()
+        texts = {"".join(lines) for code, (lines, _) in _DEFS.items() if code.co_filename == name}
+        assert path.read_text() in texts
     assert answers == [1.0, 20.0, 300.0]
 
 
@@ -162,33 +164,64 @@ def test_a_def_nested_in_statements_is_found(tmp_path: Path) -> None:
     found = runpy.run_path(str(path))
     x = np.ones(4, np.float32)
     assert float(found["M"]()(x)[0]) == 2.0 and float(found["H"](x)[0]) == 5.0
-    _, defs = _FILES.entries[str(path)]
-    assert sorted(name for _, name in defs) == ["g", "h", "make"]
+    # each def parsed alone, from its own lines (not the file's syntax tree)
+    assert sorted(code.co_name for code in _DEFS if code.co_filename == str(path)) == ["g", "h"]
 
 
-def test_an_assignment_s_binding_is_the_location_metadata_makes() -> None:
-    """`h = expr` binds the op the parser built to 'h' around its span, as
-    `metadata_to_location((BindingMetadata('h'), span))` makes it (the fast path of a lone
-    span); a value already bound keeps its own binding (`loc=`)."""
-    from tilefoundry import ops
-    from tilefoundry.dialects.tf.metadata import metadata_to_location
+TRAILING = """
+import tilefoundry as tf
+from tilefoundry.dsl import Tensor, f32
 
+
+@tf.func
+def f(x: Tensor[(4,), f32]):
+    y = x + 1.0
+    # a comment, then a statement that makes no code
+
+    z: int
+"""
+
+
+def test_a_def_s_last_lines_that_make_no_code_are_read(tmp_path: Path) -> None:
+    """A def is parsed from its own lines: up to the last its code spans, and the lines after
+    it indented deeper than the `def` (which make no code: `pass`, a bare annotation)."""
+    path = tmp_path / "trailing.py"
+    path.write_text(TRAILING)
+    with pytest.raises(DSLError) as info:
+        runpy.run_path(str(path))
+    assert (info.value.line, info.value.column) == (11, 5)
+    assert "AnnAssign" in info.value.message or "annotat" in info.value.message
+
+
+SPELLED = """
+import tilefoundry as tf
+from tilefoundry.dsl import ConstTensor, Tensor, f32
+
+
+class M(tf.Module, entry="f"):
     @tf.func
-    def f(x: Tensor[(4,), f32]):
-        h = x + x
-        g = ops.exp(
-            h,
-        )
-        k = ops.neg(g, loc="named")
-        _v1 = -k
-        return _v1
+    def f(self, x: Tensor[(4,), f32], a: ConstTensor[(4,), f32].named("w.a"), b: ConstTensor[
+        (4,), f32
+    ].named("w.b"), c: ConstTensor[(4,), f32].named("ü")):
+        return x + a + b + c
+"""
 
-    ops_built = [o for o in f.functions[0].function_op.walk() if o.name == "tf.call"]
-    bindings = []
-    for op in ops_built:
-        span = tf.get_metadata(op, tf.SourceSpanMetadata)
-        binding = tf.get_metadata(op, tf.BindingMetadata)
-        assert span is not None and binding is not None
-        assert op.location == metadata_to_location((binding, span))
-        bindings.append((binding.name, op.results[0].name_hint))
-    assert bindings == [("h", "h"), ("g", "g"), ("named", "named"), ("_v1", "_v1")]
+
+def test_an_annotation_s_text_is_its_source(tmp_path: Path) -> None:
+    """An annotation's spelling (what its syntax key is remembered by) is its source text on
+    one ASCII line, in a def parsed dedented; none over lines or on a line of other text."""
+    from tilefoundry.dsl.functions import FunctionSource
+    from tilefoundry.dsl.source import read_source
+
+    path = tmp_path / "spelled.py"
+    path.write_text(SPELLED)
+    found = runpy.run_path(str(path))
+    assert [p.name for p in found["M"]().lookup("f").params] == ["x", "w.a", "w.b", "ü"]
+    spec = found["M"].__tf_class__.functions["f"]
+    assert isinstance(spec, FunctionSource)
+    source = read_source(spec.fn, "@func")
+    a, b, c = (arg.annotation for arg in source.tree.args.args[2:5])
+    assert isinstance(a, ast.Call) and isinstance(b, ast.Call) and isinstance(c, ast.Call)
+    assert source.text(a.func) == "ConstTensor[(4,), f32].named"
+    assert source.text(a) == 'ConstTensor[(4,), f32].named("w.a")'
+    assert source.text(b) is None and source.text(c.func) is None

@@ -313,12 +313,12 @@ def _file_attr(file: str) -> StringAttr:
     return StringAttr(file)
 
 
-@CACHES.owns
-@functools.lru_cache(maxsize=4096)
 def _int_attr(value: int) -> IntAttr:
-    """A line's or column's attribute (immutable: one serves every span that names it; the
-    spans of a file name a few hundred lines and columns)."""
-    return IntAttr(value)
+    """A line's or column's attribute, made as `_trusted` makes the others (the span checked
+    that it is a non-negative int): the columns of a long line are as many as its names."""
+    attr = IntAttr.__new__(IntAttr)
+    object.__setattr__(attr, "data", value)
+    return attr
 
 
 _NONE = NoneAttr()
