@@ -33,11 +33,11 @@ IREE_SEEDS ?= 400
 START ?= 0
 validate: $(STAMP)
 	TF_VALIDATE_SEEDS=$(SEEDS) TF_VALIDATE_START=$(START) $(BIN)/python -m pytest \
-		tests/unit/transforms/test_translation_validation.py -k test_passes_keep
+		tests/unit/transforms/test_transforms_translation_validation.py -k test_passes_keep
 	TF_VALIDATE_SEEDS=$(NATIVE_SEEDS) TF_VALIDATE_START=$(START) $(BIN)/python -m pytest \
-		tests/unit/backends/native/test_translation_validation.py -k test_compiled_programs
+		tests/unit/backends/native/test_build_translation_validation.py -k test_compiled_programs
 	TF_VALIDATE_SEEDS=$(IREE_SEEDS) TF_VALIDATE_START=$(START) $(BIN)/python -m pytest \
-		tests/unit/backends/iree/test_translation_validation.py -k test_iree_programs
+		tests/unit/backends/iree/test_build_translation_validation.py -k test_iree_programs
 
 ## The main job: a tf-opt pipeline over the example decoder, then running it on numpy inputs.
 demo: $(STAMP)
@@ -59,10 +59,10 @@ lint: $(STAMP)
 ## reference docs/dialects/*.md, generated from tilefoundry/dialects, and the op catalogue
 ## docs/ops.md, generated from the op registry; tests fail when stale.
 dialects: $(STAMP)
-	$(BIN)/python -m tilefoundry.tools.irdl_export
-	$(BIN)/python -m tilefoundry.tools.dialect_docs
-	$(BIN)/python -m tilefoundry.tools.op_docs
-	$(BIN)/python -m tilefoundry.tools.op_stubs
+	$(BIN)/python -m tilefoundry.tools.generators.irdl_export
+	$(BIN)/python -m tilefoundry.tools.generators.dialect_docs
+	$(BIN)/python -m tilefoundry.tools.generators.op_docs
+	$(BIN)/python -m tilefoundry.tools.generators.op_stubs
 
 ## Speed: the whole tool against xdsl-opt and mlir-opt, in-process scaling, the Python surface,
 ## bounded work on adversarial inputs, a lit RUN line's start-up (the tf-opt server), building,

@@ -42,7 +42,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from object_limit import Rebuilder  # noqa: E402
 
 import tilefoundry as tf  # noqa: E402
-from tilefoundry.hir import Function  # noqa: E402
+from tilefoundry.api.hir import Function  # noqa: E402
 
 D_MODEL, D_FF, MAX_SEQ = 64, 128, 512
 

@@ -1,6 +1,6 @@
 """Compiled code against the references, one thread, side by side in one run: a 512x512 f32
 matmul (static and dynamic rows) against numpy's BLAS, and an MLP and the tiny decoders of the
-test suite (`tests/unit/frontends/torch_models.py`: Llama and GPT-2, 2 layers, width 64, 8
+test suite (`tests/unit/frontends/torch/torch_models.py`: Llama and GPT-2, 2 layers, width 64, 8
 tokens) compiled by each backend against PyTorch eager, the interpreter and TVM Relax (built
 for `llvm`, when `import tvm` works); the compile time of each model (an empty artifact cache).
 

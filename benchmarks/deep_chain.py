@@ -4,7 +4,7 @@ A chain of N calls (`neg` N times, an `add` of the parameter every 1,000 steps),
 Python, becomes a function and a module, and is then printed, hashed, compared, copied and run;
 its text is parsed back. Each step is timed alone (`time.perf_counter`, one run, the garbage
 collector on as a user has it), in one process. Timings are for information only: the test
-(`tests/unit/ir/test_deep_chains.py`) checks that no step recurses per op, not how fast it is.
+(`tests/unit/ir/algebra/test_expr_deep_chains.py`) checks that no step recurses per op, not how fast it is.
 
 Usage: `.venv/bin/python benchmarks/deep_chain.py [N]` (N = 100,000 by default; about a minute).
 """
@@ -20,7 +20,7 @@ import numpy as np
 
 import tilefoundry as tf
 from tilefoundry import BindingMetadata, Module, TensorType, Var, ops
-from tilefoundry.hir import Function
+from tilefoundry.api.hir import Function
 
 
 def chain(x: Any, depth: int) -> Any:

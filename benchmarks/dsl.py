@@ -54,7 +54,7 @@ import tilefoundry as tf  # noqa: E402
 
 def build_decoder(num_layers: int, d_model: int = 64, d_ff: int = 128) -> tf.Module:
     """`examples/decoder.py`'s decoder, each layer a copy of one prototype (its own name kept)."""
-    from tilefoundry.hir import Function
+    from tilefoundry.api.hir import Function
 
     seq = tf.DimVar("seq", 1, 513)
     prototype = _layer_prototype(seq, d_model, d_ff)
@@ -94,7 +94,7 @@ def constructors_script(num_layers: int) -> str:
             "import tilefoundry as tf\n"
             "from tilefoundry import ops\n"
             "from tilefoundry.dialects.tf.mesh import MeshOp as Mesh\n"
-            "from tilefoundry.hir import Function\n\n"
+            "from tilefoundry.api.hir import Function\n\n"
             f"WEIGHTS = {WEIGHTS!r}\nEPS = {decoder.EPS!r}",
             *sources,
             f"module = build_decoder({num_layers})\n",

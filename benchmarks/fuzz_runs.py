@@ -1,4 +1,4 @@
-"""How long tf-opt takes on the fuzz's adversarial inputs (tests/unit/tools/test_fuzz.py), one
+"""How long tf-opt takes on the fuzz's adversarial inputs (tests/unit/tools/drivers/test_tf_opt_fuzz.py), one
 run each in this process, and how long reading a splat of 50,000,000 elements takes: the speed
 claims the test suite used to assert (2 s per fuzz run, 0.5 s per splat) and no longer does.
 
@@ -18,9 +18,9 @@ from collections.abc import Iterable
 from pathlib import Path
 from types import ModuleType
 
-from tilefoundry.context import make_context
+from tilefoundry.context.context import make_context
 from tilefoundry.ir.text.parser import TFParser
-from tilefoundry.tools.tf_opt import main as tf_opt
+from tilefoundry.tools.drivers.tf_opt import main as tf_opt
 
 ROOT = Path(__file__).parents[1]
 

@@ -36,7 +36,7 @@ def shape_for(ops: int) -> LargeShape:
 
 def measure(ops: int) -> dict[str, float]:
     """One size, in this process: seconds per step, the op count, the peak memory (MiB)."""
-    from tilefoundry.context import make_context
+    from tilefoundry.context.context import make_context
     from tilefoundry.ir.allocation import collection_paused
     from tilefoundry.ir.text.parser import TFParser
     from tilefoundry.ir.text.printer import TFPrinter

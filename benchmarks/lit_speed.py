@@ -1,5 +1,5 @@
 """The cost of a lit RUN line: tf-opt's start-up in-process and as a client of the resident
-server (`tilefoundry/tools/server.py`), next to xdsl-opt and mlir-opt-19 in the same run, and
+server (`tilefoundry/tools/server/server.py`), next to xdsl-opt and mlir-opt-19 in the same run, and
 lit's wall time over the suite (or a part of it) with the server and without (TF_LIT_SERVER=0).
 
 Each start-up case runs a trivial module `--repeat` times, the tools interleaved round by round
@@ -34,7 +34,7 @@ def _start_server(where: Path) -> tuple[subprocess.Popen[bytes], str]:
             sys.executable,
             "-c",
             f"import sys; sys.path[0] = {str(BIN)!r}; "
-            "from tilefoundry.tools.server import main; main()",
+            "from tilefoundry.tools.server.server import main; main()",
             "--socket",
             sock,
             "--parent-pid",

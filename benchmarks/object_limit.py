@@ -99,7 +99,7 @@ def timed(run: Callable[[], Any]) -> tuple[float, Any]:
 def measure(name: str, text: str, repeat: int) -> dict[str, Any]:
     """tf-opt's stages and the creation of the same objects, on one input: each round parses
     anew (a module verified once, as tf-opt verifies it), the least of each kept."""
-    from tilefoundry.context import make_context
+    from tilefoundry.context.context import make_context
     from tilefoundry.ir.text.parser import TFParser
     from tilefoundry.ir.text.printer import TFPrinter
     from tilefoundry.ir.verify.verifier import verify_ir

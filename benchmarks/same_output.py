@@ -9,7 +9,7 @@ keeps the check to minutes. Every run's standard output, standard error and exit
 equal byte for byte.
 
 Each side runs in one process of its own (`PYTHONPATH` its checkout, the same interpreter),
-calling `tilefoundry.tools.tf_opt.main` once per run with its standard output and error
+calling `tilefoundry.tools.drivers.tf_opt.main` once per run with its standard output and error
 redirected to files: the runs are the lit RUN lines' tf-opt runs, not the shell around them.
 
 Usage: `.venv/bin/python benchmarks/same_output.py --baseline /path/to/main [--full]`
@@ -95,7 +95,7 @@ def run_side(checkout: Path, jobs: list[Job], work: Path, name: str) -> list[dic
 
 def worker(jobs_file: Path, results_file: Path) -> int:
     """Run each job through `tf_opt.main` in this process, its output and error in files."""
-    from tilefoundry.tools import tf_opt
+    from tilefoundry.tools.drivers import tf_opt
 
     jobs: list[Job] = json.loads(jobs_file.read_text(encoding="utf-8"))
     results = []

@@ -191,7 +191,7 @@ CLASSES = (
 
 
 def _parse(text: str) -> Any:
-    from tilefoundry.context import make_context
+    from tilefoundry.context.context import make_context
     from tilefoundry.ir.text.parser import TFParser
 
     with _paused():
@@ -200,7 +200,7 @@ def _parse(text: str) -> Any:
 
 def time_stage(stage: str, text: str, repeat: int) -> float:
     """The best of `repeat` runs of one stage on the module `text` reads as, in seconds."""
-    from tilefoundry.context import make_context
+    from tilefoundry.context.context import make_context
     from tilefoundry.ir.text.printer import TFPrinter
     from tilefoundry.ir.verify.verifier import verify_ir
     from tilefoundry.transforms import PASSES

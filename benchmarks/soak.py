@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT))
 import tilefoundry as tf  # noqa: E402
 from tilefoundry import ops  # noqa: E402
 from tilefoundry.dsl import ConstTensor, Tensor, f32  # noqa: E402
-from tilefoundry.ir.caches import CACHES  # noqa: E402
+from tilefoundry.support.caches import CACHES  # noqa: E402
 
 TRANSFORMS = ROOT / "tests" / "filecheck" / "transforms"
 N = tf.DimVar("n", 1, 65)

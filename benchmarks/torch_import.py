@@ -11,7 +11,7 @@ TVM translates the very program our build reads (`lower`'s, `run_ep_decompositio
 where it refuses one of its ops, it translates its own decomposition of the export instead
 (`run_decompositions()`, not timed), and the `tvm on` column says which. Prints a Markdown
 table. The first IR build of a model is timed apart from the repeats (best of `--repeat`):
-a repeat meets the attributes the first one shared (`ir/caches.py`, `shared`) and the
+a repeat meets the attributes the first one shared (`support/caches.py`, `shared`) and the
 verifier's memo of them, as an import of a model alike (another size of one family) does.
 "objects alone" is the limit of an xDSL-hosted IR for the imported module (`object_limit.py`'s
 `Rebuilder`): creating the same xDSL objects from their parts (each distinct attribute once,
@@ -36,12 +36,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from object_limit import Rebuilder  # noqa: E402
 
 MODELS = "llama,gpt2,bert,vit,resnet,cnn,llama8,llama32"
-"""The suite's tiny Llama, GPT-2 and BERT (`tests/unit/frontends/torch_models.py`), its ViT,
+"""The suite's tiny Llama, GPT-2 and BERT (`tests/unit/frontends/torch/torch_models.py`), its ViT,
 ResNet and CNN (`zoo_models.py`), and the Llama at 8 and 32 layers."""
 
 
 def _suite() -> tuple[Any, Any]:
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests/unit/frontends"))
+    sys.path.insert(
+        0, str(Path(__file__).resolve().parents[1] / "tests" / "unit" / "frontends" / "torch")
+    )
     import torch_models
     import zoo_models
 

@@ -1,7 +1,7 @@
 // The `hir` dialect in IRDL, for upstream MLIR: mlir-opt-19 --irdl-file=F,
 // F = cat dialects/*.irdl.mlir, verifies the text of tf-opt --print-irdl-generic.
 // Generated from tilefoundry/dialects by `make dialects` (python -m
-// tilefoundry.tools.irdl_export): do not edit. Reference: docs/dialects/.
+// tilefoundry.tools.generators.irdl_export): do not edit. Reference: docs/dialects/.
 irdl.dialect @hir {
   // hir.func: An HIR function: named parameters, a body, one result (or none), and its variants.
   // optional attribute "arg_attrs": #builtin.array of #builtin.dictionary

@@ -1,7 +1,7 @@
 // The `tf` dialect in IRDL, for upstream MLIR: mlir-opt-19 --irdl-file=F,
 // F = cat dialects/*.irdl.mlir, verifies the text of tf-opt --print-irdl-generic.
 // Generated from tilefoundry/dialects by `make dialects` (python -m
-// tilefoundry.tools.irdl_export): do not edit. Reference: docs/dialects/.
+// tilefoundry.tools.generators.irdl_export): do not edit. Reference: docs/dialects/.
 irdl.dialect @tf {
   // #tf.op: A registered Op with its attribute values: the target of a value- or effect-form call.
   irdl.attribute @op {

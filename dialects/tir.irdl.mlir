@@ -1,7 +1,7 @@
 // The `tir` dialect in IRDL, for upstream MLIR: mlir-opt-19 --irdl-file=F,
 // F = cat dialects/*.irdl.mlir, verifies the text of tf-opt --print-irdl-generic.
 // Generated from tilefoundry/dialects by `make dialects` (python -m
-// tilefoundry.tools.irdl_export): do not edit. Reference: docs/dialects/.
+// tilefoundry.tools.generators.irdl_export): do not edit. Reference: docs/dialects/.
 irdl.dialect @tir {
   // tir.prim_func: A TIR function: named parameters and a body of statements.
   // optional attribute "arg_attrs": #builtin.array of #builtin.dictionary

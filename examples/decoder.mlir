@@ -1,6 +1,6 @@
 // The example decoder as text: what `examples/decoder.py` builds with
 // `build_decoder(num_layers=4, d_model=16, d_ff=32)` and `tf.print_module` prints
-// (tests/unit/examples/test_example_files.py checks that it still is). Four layers, each an
+// (tests/unit/cross_cutting/examples/test_example_files.py checks that it still is). Four layers, each an
 // attention and an MLP with RMSNorm and a residual, under an H100 root with a cluster/cta/warp
 // hierarchy; the root's entry `step` calls the layers in turn.
 //

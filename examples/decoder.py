@@ -17,8 +17,8 @@ import numpy as np
 
 import tilefoundry as tf
 from tilefoundry import ops
+from tilefoundry.api.hir import Function
 from tilefoundry.dialects.tf.mesh import MeshOp as Mesh
-from tilefoundry.hir import Function
 
 __all__ = ["build_decoder", "random_weights", "reference"]
 

@@ -13,7 +13,7 @@ import sys
 
 import tilefoundry as tf
 from tilefoundry import ops
-from tilefoundry.hir import Function
+from tilefoundry.api.hir import Function
 
 __all__ = ["build_mlp"]
 

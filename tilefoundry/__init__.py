@@ -2,7 +2,7 @@
 Constant, Tuple, Patterns, Target, Topology), hosted as xDSL dialects.
 
 The public names are imported on first use, so that `import tilefoundry` (and `tf-opt`) costs
-nothing beyond what is used; importing the package only wires its layers (`tilefoundry.context`).
+nothing beyond what is used; importing the package only wires its layers (`tilefoundry.context.context`).
 """
 
 from __future__ import annotations
@@ -10,27 +10,27 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-import tilefoundry.context  # noqa: F401 - wires the layers: the op library, the patterns
+import tilefoundry.context.context  # noqa: F401 - wires the layers: the op library, the patterns
 
 _EXPORTS: dict[str, tuple[str, str]] = {
     # module
-    "Module": ("tilefoundry.module", "Module"),
-    "select": ("tilefoundry.selection", "select"),
-    "function_selectors": ("tilefoundry.selection", "function_selectors"),
-    "LoadedModule": ("tilefoundry.runtime", "LoadedModule"),
-    "run_passes": ("tilefoundry.pipeline", "run_passes"),
-    "compile": ("tilefoundry.compiler", "compile"),
-    "emit_mlir": ("tilefoundry.compiler", "emit_mlir"),
-    "CompiledModule": ("tilefoundry.compiled", "CompiledModule"),
-    "analyze": ("tilefoundry.analysis", "analyze"),
-    "lower": ("tilefoundry.compiler", "lower"),
+    "Module": ("tilefoundry.api.module", "Module"),
+    "select": ("tilefoundry.api.selection", "select"),
+    "function_selectors": ("tilefoundry.api.selection", "function_selectors"),
+    "LoadedModule": ("tilefoundry.api.runtime", "LoadedModule"),
+    "run_passes": ("tilefoundry.api.pipeline", "run_passes"),
+    "compile": ("tilefoundry.api.compiler", "compile"),
+    "emit_mlir": ("tilefoundry.api.compiler", "emit_mlir"),
+    "CompiledModule": ("tilefoundry.api.compiled", "CompiledModule"),
+    "analyze": ("tilefoundry.api.analysis", "analyze"),
+    "lower": ("tilefoundry.api.compiler", "lower"),
     "from_torch": ("tilefoundry.frontends.torch", "from_torch"),
     "from_exported_program": ("tilefoundry.frontends.torch", "from_exported_program"),
-    "Cost": ("tilefoundry.analysis", "Cost"),
-    "parse_module": ("tilefoundry.text", "parse_module"),
-    "clear_caches": ("tilefoundry.ir.caches", "clear_caches"),
-    "print_module": ("tilefoundry.text", "print_module"),
-    "TextError": ("tilefoundry.text", "TextError"),
+    "Cost": ("tilefoundry.api.analysis", "Cost"),
+    "parse_module": ("tilefoundry.api.text", "parse_module"),
+    "clear_caches": ("tilefoundry.support.caches", "clear_caches"),
+    "print_module": ("tilefoundry.api.text", "print_module"),
+    "TextError": ("tilefoundry.api.text", "TextError"),
     # expressions
     "Expr": ("tilefoundry.ir.algebra.expr", "Expr"),
     "Var": ("tilefoundry.ir.algebra.expr", "Var"),
@@ -38,9 +38,9 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "Constant": ("tilefoundry.dialects.tf.ops", "ConstantOp"),
     "Tuple": ("tilefoundry.dialects.tf.ops", "TupleOp"),
     # metadata
-    "IRMetadata": ("tilefoundry.dialects.tf.metadata", "IRMetadata"),
-    "BindingMetadata": ("tilefoundry.dialects.tf.metadata", "BindingMetadata"),
-    "SourceSpanMetadata": ("tilefoundry.dialects.tf.metadata", "SourceSpanMetadata"),
+    "IRMetadata": ("tilefoundry.builtin.metadata", "IRMetadata"),
+    "BindingMetadata": ("tilefoundry.builtin.metadata", "BindingMetadata"),
+    "SourceSpanMetadata": ("tilefoundry.builtin.metadata", "SourceSpanMetadata"),
     "get_metadata": ("tilefoundry.ir.algebra.expr", "get_metadata"),
     "replace_metadata": ("tilefoundry.ir.algebra.expr", "replace_metadata"),
     "remove_metadata": ("tilefoundry.ir.algebra.expr", "remove_metadata"),
@@ -64,18 +64,18 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "Tensor": ("tilefoundry.ir.algebra.patterns", "Tensor"),
     "DimVarRangePat": ("tilefoundry.ir.algebra.patterns", "DimVarRangePat"),
     # checking and comparing
-    "VerifyError": ("tilefoundry.diagnostics", "VerifyError"),
+    "VerifyError": ("tilefoundry.support.diagnostics", "VerifyError"),
     "structural_equal": ("tilefoundry.ir.algebra.structural", "structural_equal"),
     "structural_hash": ("tilefoundry.ir.algebra.structural", "structural_hash"),
     # types
-    "TensorType": ("tilefoundry.dialects.tf.types", "TensorType"),
-    "BufferType": ("tilefoundry.dialects.tf.types", "BufferType"),
-    "TupleType": ("tilefoundry.dialects.tf.types", "TupleType"),
-    "UnitType": ("tilefoundry.dialects.tf.types", "UnitType"),
-    "DimVar": ("tilefoundry.dialects.tf.types", "DimVar"),
+    "TensorType": ("tilefoundry.builtin.types", "TensorType"),
+    "BufferType": ("tilefoundry.builtin.types", "BufferType"),
+    "TupleType": ("tilefoundry.builtin.types", "TupleType"),
+    "UnitType": ("tilefoundry.builtin.types", "UnitType"),
+    "DimVar": ("tilefoundry.builtin.types", "DimVar"),
     # execution domain
-    "Target": ("tilefoundry.dialects.tf.target", "Target"),
-    "Topology": ("tilefoundry.dialects.tf.target", "Topology"),
+    "Target": ("tilefoundry.builtin.target", "Target"),
+    "Topology": ("tilefoundry.builtin.target", "Topology"),
     "Mesh": ("tilefoundry.dialects.tf.mesh", "MeshOp"),
     # the DSL
     "func": ("tilefoundry.dsl.functions", "func"),
@@ -166,15 +166,17 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:
-    from tilefoundry.analysis import Cost, analyze
-    from tilefoundry.compiled import CompiledModule
-    from tilefoundry.compiler import compile, emit_mlir, lower
-    from tilefoundry.diagnostics import VerifyError
-    from tilefoundry.dialects.tf.metadata import BindingMetadata, IRMetadata, SourceSpanMetadata
+    from tilefoundry.api.analysis import Cost, analyze
+    from tilefoundry.api.compiled import CompiledModule
+    from tilefoundry.api.compiler import compile, emit_mlir, lower
+    from tilefoundry.api.module import Module
+    from tilefoundry.api.pipeline import run_passes
+    from tilefoundry.api.text import TextError, parse_module, print_module
+    from tilefoundry.builtin.metadata import BindingMetadata, IRMetadata, SourceSpanMetadata
+    from tilefoundry.builtin.types import BufferType, DimVar, TensorType, TupleType, UnitType
     from tilefoundry.dialects.tf.ops import CallOp as Call
     from tilefoundry.dialects.tf.ops import ConstantOp as Constant
     from tilefoundry.dialects.tf.ops import TupleOp as Tuple
-    from tilefoundry.dialects.tf.types import BufferType, DimVar, TensorType, TupleType, UnitType
     from tilefoundry.dsl.annotations import ConstTensor
     from tilefoundry.dsl.errors import DSLError
     from tilefoundry.dsl.functions import func, prim_func
@@ -209,6 +211,4 @@ if TYPE_CHECKING:
         TensorPat,
     )
     from tilefoundry.ir.algebra.structural import structural_equal, structural_hash
-    from tilefoundry.module import Module
-    from tilefoundry.pipeline import run_passes
-    from tilefoundry.text import TextError, parse_module, print_module
+    from tilefoundry.support.diagnostics import VerifyError

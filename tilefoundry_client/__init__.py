@@ -2,7 +2,7 @@
 server when there is one; for all three, a Ctrl-C while they import is one line and exit 130,
 and a standard stream closed at start is held (`streams.py`) before anything is imported.
 
-When `TF_OPT_SERVER` names the Unix socket of a running `tilefoundry.tools.server` (lit starts
+When `TF_OPT_SERVER` names the Unix socket of a running `tilefoundry.tools.server.server` (lit starts
 one per run, `tests/filecheck/lit.cfg`), the command sends its argv, working directory,
 environment, `sys.path`, umask and resource limits, passes its standard input, output and
 error (SCM_RIGHTS), and exits as the server's fresh fork of a pristine, pre-imported parent
@@ -160,7 +160,7 @@ def tf_opt() -> NoReturn:
         if status is not None:
             _exit(status)
         hold_closed_streams()  # after `served`, which runs in-process when one is closed
-        from tilefoundry.tools.tf_opt import entry
+        from tilefoundry.tools.drivers.tf_opt import entry
     except KeyboardInterrupt:
         _interrupted("tf-opt")
     entry()
@@ -173,7 +173,7 @@ def tf_run() -> NoReturn:
         if status is not None:
             _exit(status)
         hold_closed_streams()
-        from tilefoundry.tools.tf_run import main
+        from tilefoundry.tools.drivers.tf_run import main
     except KeyboardInterrupt:
         _interrupted("tf-run")
     sys.exit(main())
@@ -183,7 +183,7 @@ def tf_tree() -> NoReturn:
     """The `tf-tree` command (never served: it is not run by lit's RUN lines in bulk)."""
     try:
         hold_closed_streams()
-        from tilefoundry.tools.tf_tree import main
+        from tilefoundry.tools.drivers.tf_tree import main
     except KeyboardInterrupt:
         _interrupted("tf-tree")
     sys.exit(main())

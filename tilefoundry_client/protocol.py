@@ -1,4 +1,4 @@
-"""What the client and the server (`tilefoundry.tools.server`) must agree on: the protocol's
+"""What the client and the server (`tilefoundry.tools.server.server`) must agree on: the protocol's
 name, what an installation is, whose a connection is. Standard library only, so the server (a
 lower layer than the client's commands) imports it without importing the commands."""
 

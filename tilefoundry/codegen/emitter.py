@@ -34,25 +34,7 @@ from xdsl.dialects.builtin import SymbolRefAttr
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.traits import IsTerminator
 
-from tilefoundry.codegen.builder import (
-    EmitError,
-    Emitted,
-    MlirBuilder,
-    ModuleState,
-    MValue,
-)
-from tilefoundry.codegen.builder.constants import tensor_constant
-from tilefoundry.codegen.builder.structured import materialized, tensor_cast
-from tilefoundry.codegen.builder.types import leaves, shaped_type, tensor_type
-from tilefoundry.codegen.entry import EntryABI, entry_abi, write_value_wrapper, write_wrapper
-from tilefoundry.codegen.symbols import check_prefix, inner_symbol, location_text, mangle
-from tilefoundry.dialects.function import dim_var_carrier
-from tilefoundry.dialects.hir import FuncOp
-from tilefoundry.dialects.tf.mesh import MeshOp
-from tilefoundry.dialects.tf.module import ModuleOp, lookup_symbol
-from tilefoundry.dialects.tf.op_attr import OpAttr, attr_to_op
-from tilefoundry.dialects.tf.ops import CallOp, ConstantOp, TupleOp
-from tilefoundry.dialects.tf.types import (
+from tilefoundry.builtin.types import (
     BufferType,
     DimVar,
     IRType,
@@ -61,9 +43,27 @@ from tilefoundry.dialects.tf.types import (
     UnitType,
     from_attr,
 )
+from tilefoundry.codegen.entry import EntryABI, entry_abi, write_value_wrapper, write_wrapper
+from tilefoundry.codegen.symbols import check_prefix, inner_symbol, location_text, mangle
+from tilefoundry.dialects.function import dim_var_carrier
+from tilefoundry.dialects.hir import FuncOp
+from tilefoundry.dialects.tf.mesh import MeshOp
+from tilefoundry.dialects.tf.module import ModuleOp, lookup_symbol
+from tilefoundry.dialects.tf.op_attr import OpAttr, attr_to_op
+from tilefoundry.dialects.tf.ops import CallOp, ConstantOp, TupleOp
 from tilefoundry.dialects.tir import DispatchOp, EvaluateOp, LetOp, PrimFuncOp, ReturnOp
 from tilefoundry.ir.symbols import SymbolTables
-from tilefoundry.lowering import lower_module
+from tilefoundry.mlir_builder import (
+    EmitError,
+    Emitted,
+    MlirBuilder,
+    ModuleState,
+    MValue,
+)
+from tilefoundry.mlir_builder.constants import tensor_constant
+from tilefoundry.mlir_builder.structured import materialized, tensor_cast
+from tilefoundry.mlir_builder.types import leaves, shaped_type, tensor_type
+from tilefoundry.transforms.lowering import lower_module
 
 __all__ = ["EmittedModule", "emit_module", "emit_tree", "prim_functions"]
 

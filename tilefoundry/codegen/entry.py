@@ -33,10 +33,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tilefoundry.codegen.builder.builder import STATUS_TENSOR, STATUS_TYPE
-from tilefoundry.codegen.builder.types import leaves, memref_type, tensor_type
-from tilefoundry.dialects.tf.types import BufferType, IRType, TensorType
+from tilefoundry.builtin.types import BufferType, IRType, TensorType
 from tilefoundry.dialects.tir import PrimFuncOp
+from tilefoundry.mlir_builder.builder import STATUS_TENSOR, STATUS_TYPE
+from tilefoundry.mlir_builder.types import leaves, memref_type, tensor_type
 
 __all__ = ["EntryABI", "ParamABI", "entry_abi", "write_value_wrapper", "write_wrapper"]
 

@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable, Sequence
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, NameLoc, NoneAttr, StringAttr, UnknownLoc
 from xdsl.ir import Attribute, Operation
 
-from tilefoundry.dialects.tf.metadata import (
+from tilefoundry.builtin.metadata import (
     BindingMetadata,
     SourceSpanMetadata,
     location_to_metadata,

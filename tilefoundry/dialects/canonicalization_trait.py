@@ -2,7 +2,7 @@
 
 The patterns fold op calls with the op library's semantics and its numpy reference, which sit
 above the dialects; so the trait asks a registry that the package fills when it is imported
-(`tilefoundry.context` adds `tilefoundry.transforms.canonicalization` as the source, lazily,
+(`tilefoundry.context.context` adds `tilefoundry.transforms.canonicalization` as the source, lazily,
 like the op library's loader). xDSL's `canonicalize` finds the patterns through the trait.
 """
 

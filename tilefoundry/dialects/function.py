@@ -44,16 +44,8 @@ from xdsl.traits import (
     SymbolOpInterface,
 )
 
-from tilefoundry.diagnostics import VerifyError
-from tilefoundry.dialects.syntax import (
-    ParsedParam,
-    parse_signature,
-    print_signature,
-    with_attributes,
-)
-from tilefoundry.dialects.tf.metadata import check_metadata, location_to_metadata
-from tilefoundry.dialects.tf.module import SymbolMember
-from tilefoundry.dialects.tf.types import (
+from tilefoundry.builtin.metadata import check_metadata, location_to_metadata
+from tilefoundry.builtin.types import (
     BufferType,
     DimVar,
     IRType,
@@ -62,11 +54,19 @@ from tilefoundry.dialects.tf.types import (
     UnitType,
     from_attr,
 )
+from tilefoundry.dialects.syntax import (
+    ParsedParam,
+    parse_signature,
+    print_signature,
+    with_attributes,
+)
+from tilefoundry.dialects.tf.module import SymbolMember
 from tilefoundry.ir.algebra.callable import FunctionLike
 from tilefoundry.ir.algebra.expr import VarOwner, check_param_name
-from tilefoundry.ir.caches import CACHES, BoundedMapping, shared
 from tilefoundry.ir.traits import ModuleMember, is_expression
 from tilefoundry.ir.verify.verifier import OpVerifyError
+from tilefoundry.support.caches import CACHES, BoundedMapping, shared
+from tilefoundry.support.diagnostics import VerifyError
 
 __all__ = [
     "BODY_TEXT",

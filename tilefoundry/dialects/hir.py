@@ -1,7 +1,7 @@
 """The `hir` dialect: HIR functions (`hir.func`), their shape-specialization variants
 (`hir.variant`), and `hir.return`.
 
-A `hir.func` is the IR form of `tilefoundry.hir.Function`: a symbol whose parameters are the
+A `hir.func` is the IR form of `tilefoundry.api.hir.Function`: a symbol whose parameters are the
 entry block's arguments (each a `Var`: its name is semantic and kept in `param_names`, a
 `{const}` parameter is an external constant tensor), and whose body computes one value, returned
 by `hir.return`, or nothing (an effect-only function). A body (the function's, a variant's)
@@ -32,7 +32,7 @@ from xdsl.traits import (
     ReturnLike,
 )
 
-from tilefoundry.diagnostics import VerifyError
+from tilefoundry.builtin.types import BufferAttr
 from tilefoundry.dialects.function import (
     PARAM_ATTRS,
     FunctionOpMixin,
@@ -49,11 +49,11 @@ from tilefoundry.dialects.syntax import (
 )
 from tilefoundry.dialects.tf.dim_range import DimRangeAttr, check_ranges, parse_ranges, print_ranges
 from tilefoundry.dialects.tf.mesh import MeshOp, check_meshes
-from tilefoundry.dialects.tf.types import BufferAttr
 from tilefoundry.ir.algebra.expr import VarOwner
 from tilefoundry.ir.algebra.patterns import DimVarRangePat
 from tilefoundry.ir.verify.op_verification import op_definition
 from tilefoundry.ir.verify.verifier import OpVerifyError
+from tilefoundry.support.diagnostics import VerifyError
 
 __all__ = ["HIR", "FuncOp", "ReturnOp", "VariantOp"]
 

@@ -19,7 +19,7 @@ from xdsl.irdl import IRDLOperation, var_operand_def
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 
-from tilefoundry.dialects.tf.types import ONE_VALUE_TYPE
+from tilefoundry.builtin.types import ONE_VALUE_TYPE
 from tilefoundry.ir.algebra.expr import escape_param_name, unescape_param_name
 from tilefoundry.xdsl_adapter.printer import pin_ssa_name
 

@@ -53,7 +53,8 @@ from xdsl.traits import (
     SymbolUserOpInterface,
 )
 
-from tilefoundry.diagnostics import VerifyError
+from tilefoundry.builtin.metadata import BindingMetadata, location_to_metadata
+from tilefoundry.builtin.types import VALUE_TYPES, BufferAttr, from_attr
 from tilefoundry.dialects.canonicalization_trait import Canonicalization
 from tilefoundry.dialects.function import (
     FunctionOpMixin,
@@ -64,16 +65,15 @@ from tilefoundry.dialects.syntax import DeclaredFormat, ValuesTerminator
 from tilefoundry.dialects.tf.dim_range import DimRangeAttr, check_ranges
 from tilefoundry.dialects.tf.effects import function_call_effects
 from tilefoundry.dialects.tf.mesh import MeshOp, check_meshes
-from tilefoundry.dialects.tf.metadata import BindingMetadata, location_to_metadata
 from tilefoundry.dialects.tf.module import lookup_symbol
 from tilefoundry.dialects.tf.ops import CallOp, arg_expr
-from tilefoundry.dialects.tf.types import VALUE_TYPES, BufferAttr, from_attr
 from tilefoundry.ir.algebra.callable import FunctionLike, fits
 from tilefoundry.ir.algebra.expr import Expr, ExprOp, Var, VarOwner, is_defined_within
 from tilefoundry.ir.algebra.op_registry import Op
 from tilefoundry.ir.algebra.patterns import DimVarRangePat
 from tilefoundry.ir.traits import AnchorsAllocation, Expression, is_expression
 from tilefoundry.ir.verify.op_verification import op_definition
+from tilefoundry.support.diagnostics import VerifyError
 
 __all__ = ["TIR", "DispatchOp", "EvaluateOp", "LetOp", "PrimFuncOp", "ReturnOp", "YieldOp"]
 

@@ -9,7 +9,7 @@ def mlp(x: Tensor[(n, 64), "f32"], w: ConstTensor[(64, 64), "f32"]) -> Tensor[(n
 ```
 
 The shape is a tuple of ints and `DimVar`s (from the enclosing Python scope, or written inline
-as `DimVar("n", 1, 4097)`), the dtype one of `tilefoundry.dialects.tf.types.DTYPES`, written as the name
+as `DimVar("n", 1, 4097)`), the dtype one of `tilefoundry.builtin.types.DTYPES`, written as the name
 this module exports (`f32`, `bf16`, `i32`, ...) or as a string (`"f32"`; linters such as ruff
 read a string in an annotation as a forward reference, so the names are the lint-clean
 spelling). `ConstTensor` marks a const parameter (`Var.is_const`: an external constant such as
@@ -27,7 +27,7 @@ import sys
 from dataclasses import dataclass
 from typing import Any
 
-from tilefoundry.dialects.tf.types import BufferType, DimVar, TensorType, TupleType
+from tilefoundry.builtin.types import BufferType, DimVar, TensorType, TupleType
 from tilefoundry.dsl.errors import DSLError
 
 __all__ = [

@@ -38,7 +38,7 @@ from typing import Any
 
 from xdsl.dialects.builtin import StringAttr
 
-from tilefoundry.diagnostics import VerifyError
+from tilefoundry.api.module import PENDING, Module, verified_once, verify_later
 from tilefoundry.dialects.tf.module import SURFACE_NAMES
 from tilefoundry.dsl.errors import DSLError
 from tilefoundry.dsl.functions import (
@@ -48,7 +48,7 @@ from tilefoundry.dsl.functions import (
     VariantSource,
 )
 from tilefoundry.dsl.source import READS, RECURSION_LIMIT, Read, deep_recursion
-from tilefoundry.module import PENDING, Module, verified_once, verify_later
+from tilefoundry.support.diagnostics import VerifyError
 
 __all__ = ["ClassSpec", "collect", "instantiate", "sealed_variant"]
 

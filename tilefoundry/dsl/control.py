@@ -21,12 +21,12 @@ import inspect
 import types
 from typing import Any
 
+from tilefoundry.api.module import Module
 from tilefoundry.dsl.expressions import ExpressionParser
 from tilefoundry.dsl.source import PythonScope, Source, read_source
 from tilefoundry.dsl.values import Pending, SelfRef, is_value, name_value
 from tilefoundry.ir.algebra.view import FunctionView
-from tilefoundry.ir.caches import CACHES, BoundedMapping
-from tilefoundry.module import Module
+from tilefoundry.support.caches import CACHES, BoundedMapping
 
 __all__ = ["LOOP_LIMIT", "MACRO_DEPTH", "ControlParser"]
 

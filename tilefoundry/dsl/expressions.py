@@ -12,10 +12,11 @@ import types
 from collections.abc import Callable
 from typing import Any, cast
 
+from tilefoundry.api.module import Module
+from tilefoundry.builtin.metadata import BindingMetadata
+from tilefoundry.builtin.types import TensorType
 from tilefoundry.dialects.tf.mesh import MeshOp
-from tilefoundry.dialects.tf.metadata import BindingMetadata
 from tilefoundry.dialects.tf.ops import CallOp, ConstantOp, TupleOp
-from tilefoundry.dialects.tf.types import TensorType
 from tilefoundry.dsl.annotations import ParamType, Tensor
 from tilefoundry.dsl.errors import DSLError
 from tilefoundry.dsl.source import MISSING, READS, PythonScope, Source
@@ -33,8 +34,7 @@ from tilefoundry.dsl.values import (
 from tilefoundry.ir.algebra.op_registry import Op
 from tilefoundry.ir.algebra.patterns import Tensor as TensorPattern
 from tilefoundry.ir.algebra.view import FunctionView
-from tilefoundry.ir.caches import CACHES, BoundedMapping
-from tilefoundry.module import Module
+from tilefoundry.support.caches import CACHES, BoundedMapping
 
 __all__ = ["BINARY_OPERATORS", "ExpressionParser"]
 

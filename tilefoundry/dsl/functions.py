@@ -31,7 +31,10 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from tilefoundry.dialects.tf.target import Target, Topology
+from tilefoundry.api.hir import Function
+from tilefoundry.api.module import Module
+from tilefoundry.api.tir import PrimFunction
+from tilefoundry.builtin.target import Target, Topology
 from tilefoundry.dsl.errors import DSLError
 from tilefoundry.dsl.parser import Cycle, FunctionParser, Pending, arrange
 from tilefoundry.dsl.source import (
@@ -44,11 +47,8 @@ from tilefoundry.dsl.source import (
     read_source,
 )
 from tilefoundry.dsl.values import child_lists
-from tilefoundry.hir import Function
 from tilefoundry.ir.algebra.expr import building
 from tilefoundry.ir.algebra.patterns import DimVarRangePat
-from tilefoundry.module import Module
-from tilefoundry.tir import PrimFunction
 
 __all__ = ["CLASS_SOURCES", "FunctionSource", "ModuleSymbols", "VariantSource", "func", "prim_func"]
 

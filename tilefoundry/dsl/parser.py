@@ -32,13 +32,15 @@ from typing import Any, cast
 
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, Region, SSAValue
 
+from tilefoundry.api.hir import Function
+from tilefoundry.api.tir import Evaluate, LetStmt, PrimFunction
+from tilefoundry.builtin.metadata import BindingMetadata, IRMetadata, metadata_to_location
+from tilefoundry.builtin.types import UnitType
 from tilefoundry.dialects.function import signature_properties
 from tilefoundry.dialects.hir import FuncOp
 from tilefoundry.dialects.hir import ReturnOp as HirReturnOp
 from tilefoundry.dialects.tf.mesh import MeshOp
-from tilefoundry.dialects.tf.metadata import BindingMetadata, IRMetadata, metadata_to_location
 from tilefoundry.dialects.tf.ops import CallOp
-from tilefoundry.dialects.tf.types import UnitType
 from tilefoundry.dialects.tir import EvaluateOp
 from tilefoundry.dialects.tir import YieldOp as TirYieldOp
 from tilefoundry.dsl.annotations import ParamType
@@ -58,7 +60,6 @@ from tilefoundry.dsl.values import (
     set_metadata,
     span_location,
 )
-from tilefoundry.hir import Function
 from tilefoundry.ir.algebra.expr import (
     Expr,
     ExprOp,
@@ -69,7 +70,6 @@ from tilefoundry.ir.algebra.expr import (
     collect_expression,
 )
 from tilefoundry.ir.algebra.op_registry import Op
-from tilefoundry.tir import Evaluate, LetStmt, PrimFunction
 
 __all__ = [
     "BINARY_OPERATORS",

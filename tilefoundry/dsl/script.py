@@ -38,17 +38,13 @@ from xdsl.dialects.builtin import StringAttr, SymbolRefAttr
 from xdsl.ir import Block, Operation, SSAValue
 
 from tilefoundry import ops
-from tilefoundry.dialects.hir import FuncOp
-from tilefoundry.dialects.hir import ReturnOp as HirReturn
-from tilefoundry.dialects.tf.mesh import MeshOp, YieldOp
-from tilefoundry.dialects.tf.metadata import (
+from tilefoundry.api.module import Module
+from tilefoundry.builtin.metadata import (
     BindingMetadata,
     SourceSpanMetadata,
     location_to_metadata,
 )
-from tilefoundry.dialects.tf.module import ModuleOp
-from tilefoundry.dialects.tf.ops import CallOp, ConstantOp, TupleOp
-from tilefoundry.dialects.tf.types import (
+from tilefoundry.builtin.types import (
     BufferType,
     DimVar,
     IRType,
@@ -57,6 +53,11 @@ from tilefoundry.dialects.tf.types import (
     UnitType,
     from_attr,
 )
+from tilefoundry.dialects.hir import FuncOp
+from tilefoundry.dialects.hir import ReturnOp as HirReturn
+from tilefoundry.dialects.tf.mesh import MeshOp, YieldOp
+from tilefoundry.dialects.tf.module import ModuleOp
+from tilefoundry.dialects.tf.ops import CallOp, ConstantOp, TupleOp
 from tilefoundry.dialects.tir import DispatchOp, EvaluateOp, LetOp, PrimFuncOp
 from tilefoundry.dialects.tir import ReturnOp as TirReturn
 from tilefoundry.dialects.tir import YieldOp as TirYield
@@ -65,7 +66,6 @@ from tilefoundry.dsl.expressions import BINARY_OPERATORS
 from tilefoundry.ir.algebra.expr import Var, check_var_name
 from tilefoundry.ir.algebra.op_registry import Op
 from tilefoundry.ir.algebra.patterns import DimVarRangePat
-from tilefoundry.module import Module
 
 __all__ = ["ScriptError", "print_script"]
 
@@ -98,7 +98,7 @@ import ast
 import tilefoundry as tf
 from tilefoundry import ops
 from tilefoundry.dsl import Buffer, ConstTensor, Tensor, TupleOf
-from tilefoundry.tir import DispatchCall
+from tilefoundry.api.tir import DispatchCall
 """
 
 

@@ -21,10 +21,10 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from tilefoundry.diagnostics import raised_recursion_limit
-from tilefoundry.dialects.tf.metadata import SourceSpanMetadata
+from tilefoundry.builtin.metadata import SourceSpanMetadata
 from tilefoundry.dsl.errors import DSLError
-from tilefoundry.ir.caches import CACHES, BoundedMapping
+from tilefoundry.support.caches import CACHES, BoundedMapping
+from tilefoundry.support.diagnostics import raised_recursion_limit
 
 __all__ = ["MISSING", "RECURSION_LIMIT", "PythonScope", "Source", "deep_recursion", "read_source"]
 

@@ -21,7 +21,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 
-from tilefoundry.dialects.tf.metadata import (
+from tilefoundry.builtin.metadata import (
     BindingMetadata,
     IRMetadata,
     SourceSpanMetadata,
@@ -31,10 +31,10 @@ from tilefoundry.dialects.tf.metadata import (
     metadata_to_location,
     remember_location,
 )
+from tilefoundry.builtin.types import UnitType, to_attr
 from tilefoundry.dialects.tf.ops import CallOp
-from tilefoundry.dialects.tf.types import UnitType, to_attr
 from tilefoundry.ir.algebra.expr import Expr, ExprOp, Var
-from tilefoundry.ir.caches import CACHES
+from tilefoundry.support.caches import CACHES
 
 __all__ = [
     "Cycle",

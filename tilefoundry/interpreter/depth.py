@@ -8,8 +8,8 @@ import contextlib
 
 from xdsl.ir import Operation
 
-from tilefoundry.diagnostics import ExecutionError, raised_recursion_limit
 from tilefoundry.interpreter.recursion import call_cycle
+from tilefoundry.support.diagnostics import ExecutionError, raised_recursion_limit
 
 __all__ = ["RECURSION_LIMIT", "deep_calls"]
 

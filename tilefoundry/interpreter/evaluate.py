@@ -29,15 +29,7 @@ from xdsl.dialects.builtin import SymbolRefAttr
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.traits import IsTerminator
 
-from tilefoundry.diagnostics import ExecutionError
-from tilefoundry.dialects.hir import FuncOp
-from tilefoundry.dialects.tf.dense import numpy_dtype
-from tilefoundry.dialects.tf.mesh import MeshOp
-from tilefoundry.dialects.tf.module import lookup_symbol
-from tilefoundry.dialects.tf.numerics import cast_array, held_as
-from tilefoundry.dialects.tf.op_attr import OpAttr, attr_to_op
-from tilefoundry.dialects.tf.ops import CallOp, ConstantOp, TupleOp
-from tilefoundry.dialects.tf.types import (
+from tilefoundry.builtin.types import (
     BufferAttr,
     BufferType,
     DimVar,
@@ -46,10 +38,18 @@ from tilefoundry.dialects.tf.types import (
     TupleType,
     from_attr,
 )
+from tilefoundry.dialects.hir import FuncOp
+from tilefoundry.dialects.tf.dense import numpy_dtype
+from tilefoundry.dialects.tf.mesh import MeshOp
+from tilefoundry.dialects.tf.module import lookup_symbol
+from tilefoundry.dialects.tf.numerics import cast_array, held_as
+from tilefoundry.dialects.tf.op_attr import OpAttr, attr_to_op
+from tilefoundry.dialects.tf.ops import CallOp, ConstantOp, TupleOp
 from tilefoundry.dialects.tir import DispatchOp, EvaluateOp, LetOp, PrimFuncOp
 from tilefoundry.interpreter.depth import deep_calls
 from tilefoundry.ir.symbols import SymbolTables
 from tilefoundry.ir.traits import is_expression
+from tilefoundry.support.diagnostics import ExecutionError
 
 __all__ = [
     "ExecutionError",

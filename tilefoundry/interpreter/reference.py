@@ -17,9 +17,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from tilefoundry.arguments import shown
-from tilefoundry.diagnostics import ExecutionError
 from tilefoundry.ir.algebra.op_registry import Op
+from tilefoundry.support.arguments import shown
+from tilefoundry.support.diagnostics import ExecutionError
 
 __all__ = ["ExecutionError", "Impl", "reference"]
 

@@ -20,7 +20,7 @@ import typing
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from tilefoundry.dialects.tf.metadata import IRMetadata
+from tilefoundry.builtin.metadata import IRMetadata
 from tilefoundry.dialects.tf.ops import CallOp
 from tilefoundry.ir.algebra.expr import Expr, check_expr
 from tilefoundry.ir.algebra.op_registry import (

@@ -24,18 +24,18 @@ import math
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from tilefoundry.codegen.builder import Emitted, MlirBuilder, MValue, values
-from tilefoundry.codegen.builder.builder import affine_map, identity_map
-from tilefoundry.codegen.builder.composite import layout_sum, lowest, widened_tensor, zero
-from tilefoundry.codegen.builder.constants import tensor_constant
-from tilefoundry.codegen.builder.reductions import fold
-from tilefoundry.codegen.builder.scalar import float_literal, maximum, narrow, widen
-from tilefoundry.codegen.builder.structured import convert_tensor, reshape
-from tilefoundry.codegen.builder.types import compute_type, is_float, tensor_type
+from tilefoundry.builtin.types import DimVar, IRType, TensorType, TupleType
 from tilefoundry.dialects.tf.numerics import widened
-from tilefoundry.dialects.tf.types import DimVar, IRType, TensorType, TupleType
 from tilefoundry.ir.algebra.op_registry import Op, ParamDef, register_op
 from tilefoundry.ir.algebra.patterns import Tensor
+from tilefoundry.mlir_builder import Emitted, MlirBuilder, MValue, values
+from tilefoundry.mlir_builder.builder import affine_map, identity_map
+from tilefoundry.mlir_builder.composite import layout_sum, lowest, widened_tensor, zero
+from tilefoundry.mlir_builder.constants import tensor_constant
+from tilefoundry.mlir_builder.reductions import fold
+from tilefoundry.mlir_builder.scalar import float_literal, maximum, narrow, widen
+from tilefoundry.mlir_builder.structured import convert_tensor, reshape
+from tilefoundry.mlir_builder.types import compute_type, is_float, tensor_type
 from tilefoundry.ops.folding import elements
 from tilefoundry.ops.shapes import normalize_axis, same_dtype, tensor_args
 

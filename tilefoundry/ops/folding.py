@@ -9,10 +9,10 @@ from typing import Any
 
 from xdsl.ir import SSAValue
 
+from tilefoundry.builtin.types import IRType, TensorType
 from tilefoundry.dialects.tf.dense import uniform_value
 from tilefoundry.dialects.tf.numerics import int_range
 from tilefoundry.dialects.tf.ops import constant_value
-from tilefoundry.dialects.tf.types import IRType, TensorType
 
 __all__ = ["elements", "is_literal", "is_negative_zero", "same_exact", "unbounded"]
 

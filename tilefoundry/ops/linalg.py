@@ -13,14 +13,14 @@ from typing import Any, ClassVar
 
 from xdsl.ir import SSAValue
 
-from tilefoundry.codegen.builder import Emitted, MlirBuilder, values
-from tilefoundry.codegen.builder.composite import matmul
-from tilefoundry.codegen.builder.structured import transpose
+from tilefoundry.builtin.types import IRType, TensorType
 from tilefoundry.dialects.tf.numerics import contiguous, widened
 from tilefoundry.dialects.tf.ops import defining_call
-from tilefoundry.dialects.tf.types import IRType, TensorType
 from tilefoundry.ir.algebra.op_registry import Op, ParamDef, register_op
 from tilefoundry.ir.algebra.patterns import Tensor
+from tilefoundry.mlir_builder import Emitted, MlirBuilder, values
+from tilefoundry.mlir_builder.composite import matmul
+from tilefoundry.mlir_builder.structured import transpose
 from tilefoundry.ops.folding import elements, same_exact, unbounded
 from tilefoundry.ops.shapes import broadcast_shapes, same_dtype, tensor_args
 

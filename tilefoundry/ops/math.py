@@ -16,8 +16,13 @@ from typing import Any
 
 from xdsl.ir import SSAValue
 
-from tilefoundry.codegen.builder import Emitted, MlirBuilder, MValue, values
-from tilefoundry.codegen.builder.scalar import (
+from tilefoundry.builtin.types import IRType, TensorType, from_attr
+from tilefoundry.dialects.tf.numerics import cast_array, int_range, widened
+from tilefoundry.dialects.tf.ops import defining_call
+from tilefoundry.ir.algebra.op_registry import Op, ParamDef, register_alias, register_op
+from tilefoundry.ir.algebra.patterns import Tensor
+from tilefoundry.mlir_builder import Emitted, MlirBuilder, MValue, values
+from tilefoundry.mlir_builder.scalar import (
     compare,
     convert,
     float_binary,
@@ -27,12 +32,7 @@ from tilefoundry.codegen.builder.scalar import (
     narrow,
     widen,
 )
-from tilefoundry.codegen.builder.structured import elementwise
-from tilefoundry.dialects.tf.numerics import cast_array, int_range, widened
-from tilefoundry.dialects.tf.ops import defining_call
-from tilefoundry.dialects.tf.types import IRType, TensorType, from_attr
-from tilefoundry.ir.algebra.op_registry import Op, ParamDef, register_alias, register_op
-from tilefoundry.ir.algebra.patterns import Tensor
+from tilefoundry.mlir_builder.structured import elementwise
 from tilefoundry.ops.folding import elements, is_literal, same_exact, unbounded
 from tilefoundry.ops.shapes import DtypeOp, broadcast_shapes, same_dtype, tensor_args
 

@@ -18,15 +18,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from tilefoundry.arguments import shown
-from tilefoundry.codegen.builder import Emitted, MlirBuilder, values
-from tilefoundry.codegen.builder.composite import zero
-from tilefoundry.codegen.builder.types import memref_type
+from tilefoundry.builtin.types import BufferType, IRType, TensorType, UnitType
 from tilefoundry.dialects.tf.dense import numpy_dtype
-from tilefoundry.dialects.tf.types import BufferType, IRType, TensorType, UnitType
 from tilefoundry.ir.algebra.op_registry import Op, ParamDef, register_op
 from tilefoundry.ir.algebra.patterns import Pattern
+from tilefoundry.mlir_builder import Emitted, MlirBuilder, values
+from tilefoundry.mlir_builder.composite import zero
+from tilefoundry.mlir_builder.types import memref_type
 from tilefoundry.ops.shapes import DtypeOp
+from tilefoundry.support.arguments import shown
 
 __all__ = ["Alloc", "Copy", "Load"]
 

@@ -19,21 +19,21 @@ from typing import Any, ClassVar
 
 from xdsl.ir import SSAValue
 
-from tilefoundry.codegen.builder import Emitted, MlirBuilder, MValue, values
-from tilefoundry.codegen.builder.composite import (
+from tilefoundry.builtin.types import IRType, TensorType
+from tilefoundry.dialects.tf.ops import defining_call
+from tilefoundry.ir.algebra.op_registry import Op, ParamDef, register_op
+from tilefoundry.ir.algebra.patterns import Tensor
+from tilefoundry.mlir_builder import Emitted, MlirBuilder, MValue, values
+from tilefoundry.mlir_builder.composite import (
     layout_sum,
     lowest,
     rounder,
     widened_tensor,
 )
-from tilefoundry.codegen.builder.reductions import fold, reduced, scan
-from tilefoundry.codegen.builder.scalar import float_literal, maximum, narrow, widen
-from tilefoundry.codegen.builder.structured import convert_tensor, elementwise, reshape
-from tilefoundry.codegen.builder.types import compute_type
-from tilefoundry.dialects.tf.ops import defining_call
-from tilefoundry.dialects.tf.types import IRType, TensorType
-from tilefoundry.ir.algebra.op_registry import Op, ParamDef, register_op
-from tilefoundry.ir.algebra.patterns import Tensor
+from tilefoundry.mlir_builder.reductions import fold, reduced, scan
+from tilefoundry.mlir_builder.scalar import float_literal, maximum, narrow, widen
+from tilefoundry.mlir_builder.structured import convert_tensor, elementwise, reshape
+from tilefoundry.mlir_builder.types import compute_type
 from tilefoundry.ops.folding import elements
 from tilefoundry.ops.shapes import broadcast_shapes, normalize_axis, tensor_args
 

@@ -11,16 +11,16 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
-from tilefoundry.codegen.builder import Emitted, MlirBuilder, MValue, values
-from tilefoundry.codegen.builder.composite import lowest, widened_tensor, zero
-from tilefoundry.codegen.builder.reductions import fold, pairwise_sum
-from tilefoundry.codegen.builder.scalar import maximum, narrow, widen
-from tilefoundry.codegen.builder.structured import convert_tensor
-from tilefoundry.codegen.builder.types import is_float
+from tilefoundry.builtin.types import IRType, TensorType
 from tilefoundry.dialects.tf.numerics import widened
-from tilefoundry.dialects.tf.types import IRType, TensorType
 from tilefoundry.ir.algebra.op_registry import Op, ParamDef, register_op
 from tilefoundry.ir.algebra.patterns import Tensor
+from tilefoundry.mlir_builder import Emitted, MlirBuilder, MValue, values
+from tilefoundry.mlir_builder.composite import lowest, widened_tensor, zero
+from tilefoundry.mlir_builder.reductions import fold, pairwise_sum
+from tilefoundry.mlir_builder.scalar import maximum, narrow, widen
+from tilefoundry.mlir_builder.structured import convert_tensor
+from tilefoundry.mlir_builder.types import is_float
 from tilefoundry.ops.folding import elements, same_exact, unbounded
 from tilefoundry.ops.shapes import normalize_axis, tensor_args
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import cast
 
-from tilefoundry.arguments import shown
-from tilefoundry.dialects.tf.types import DTYPES, DimVar, IRType, TensorType
+from tilefoundry.builtin.types import DTYPES, DimVar, IRType, TensorType
 from tilefoundry.ir.algebra.op_registry import Op
+from tilefoundry.support.arguments import shown
 
 __all__ = ["DtypeOp", "broadcast_shapes", "normalize_axis", "same_dtype", "tensor_args"]
 

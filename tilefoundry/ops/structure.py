@@ -13,12 +13,12 @@ from typing import Any, ClassVar
 
 from xdsl.ir import OpResult, SSAValue
 
-from tilefoundry.codegen.builder import Emitted, MlirBuilder, values
-from tilefoundry.codegen.builder.structured import extract_slice
+from tilefoundry.builtin.types import IRType, TensorType, TupleType
 from tilefoundry.dialects.tf.ops import TupleOp, produced_value
-from tilefoundry.dialects.tf.types import IRType, TensorType, TupleType
 from tilefoundry.ir.algebra.op_registry import Op, ParamDef, register_op
 from tilefoundry.ir.algebra.patterns import Tensor
+from tilefoundry.mlir_builder import Emitted, MlirBuilder, values
+from tilefoundry.mlir_builder.structured import extract_slice
 from tilefoundry.ops.shapes import normalize_axis, tensor_args
 
 __all__ = ["Split", "TupleGetItem"]

@@ -26,25 +26,25 @@ from typing import Any
 
 from xdsl.ir import SSAValue
 
-from tilefoundry.codegen.builder import Emitted, MlirBuilder, MValue, values
-from tilefoundry.codegen.builder.builder import identity_map
-from tilefoundry.codegen.builder.composite import checked_position, first_out_of_range
-from tilefoundry.codegen.builder.constants import scalar_constant, storage_bits
-from tilefoundry.codegen.builder.scalar import convert
-from tilefoundry.codegen.builder.structured import (
+from tilefoundry.builtin.types import DimVar, IRType, TensorType, TupleType, from_attr
+from tilefoundry.dialects.tf.dense import numpy_dtype
+from tilefoundry.dialects.tf.numerics import contiguous
+from tilefoundry.ir.algebra.op_registry import Op, ParamDef, register_op
+from tilefoundry.ir.algebra.patterns import Tensor
+from tilefoundry.mlir_builder import Emitted, MlirBuilder, MValue, values
+from tilefoundry.mlir_builder.builder import identity_map
+from tilefoundry.mlir_builder.composite import checked_position, first_out_of_range
+from tilefoundry.mlir_builder.constants import scalar_constant, storage_bits
+from tilefoundry.mlir_builder.scalar import convert
+from tilefoundry.mlir_builder.structured import (
     broadcast_map,
     elementwise,
     extract_slice,
     insert_slice,
     reshape,
 )
-from tilefoundry.diagnostics import ExecutionError
-from tilefoundry.dialects.tf.dense import numpy_dtype
-from tilefoundry.dialects.tf.numerics import contiguous
-from tilefoundry.dialects.tf.types import DimVar, IRType, TensorType, TupleType, from_attr
-from tilefoundry.ir.algebra.op_registry import Op, ParamDef, register_op
-from tilefoundry.ir.algebra.patterns import Tensor
 from tilefoundry.ops.shapes import DtypeOp, broadcast_shapes, normalize_axis, tensor_args
+from tilefoundry.support.diagnostics import ExecutionError
 
 __all__ = ["BroadcastTo", "Concat", "Full", "Gather", "Index", "Iota", "Reshape", "Slice", "Where"]
 

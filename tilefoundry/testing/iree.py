@@ -19,7 +19,7 @@ hides:
   (`iree_transcendentals`: numpy's `exp`, `log`, `tanh`, `sin`, `cos`, `power` of floats
   computed by a small IREE module of `math` ops), so what remains is the emitted code's own
   numbers, bit for bit; how far IREE's functions are from numpy's is a bound per op and dtype
-  (`tests/unit/backends/iree/test_bounds.py`, docs/ir.md). A program IREE cannot compile
+  (`tests/unit/backends/iree/test_build_bounds.py`, docs/ir.md). A program IREE cannot compile
   (`check_limits`: f64 `sin`, `cos`, `tanh`, `erf`; `gelu` and `erf` of every dtype) is left
   out (`iree_programs` says which and why).
 """
@@ -70,7 +70,7 @@ def flushed_denormals() -> Iterator[None]:
     original = evaluate.evaluate_op
 
     def flushed(op: Any, values: Sequence[Any]) -> Any:
-        from tilefoundry.dialects.tf.types import BufferType, from_attr
+        from tilefoundry.builtin.types import BufferType, from_attr
 
         inputs = [
             v if isinstance(from_attr(o.type), BufferType) else flush(v)  # written in place

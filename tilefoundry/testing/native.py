@@ -14,7 +14,7 @@ The interpreter runs with `libm_transcendentals()`: its `exp`, `log`, `tanh`, `s
 float `pow` are the C library's, which compiled code calls, instead of numpy's own SIMD versions.
 Everything else is numpy's, so the comparison checks every rounding, order of operations, NaN
 and signed-zero rule of the emitted code bit for bit; how far libm's functions are from numpy's
-is a bound per op and dtype, measured separately (`tests/unit/backends/native/test_bounds.py`,
+is a bound per op and dtype, measured separately (`tests/unit/backends/native/test_build_bounds.py`,
 docs/ir.md). A mismatch gives `NativeMismatch`; `describe_native` shrinks the program.
 """
 
@@ -168,7 +168,7 @@ def _copied(value: Any) -> Any:
 
 
 def outcome(run: Callable[..., Any], args: Sequence[Any]) -> tuple[str, Any, Any]:
-    from tilefoundry.diagnostics import ExecutionError
+    from tilefoundry.support.diagnostics import ExecutionError
 
     copies = [_copied(a) for a in args]
     try:
@@ -210,8 +210,8 @@ def lowered_tree(module_op: Any) -> Any:
     from tilefoundry.dialects.hir import FuncOp
     from tilefoundry.dialects.tf.module import ModuleOp
     from tilefoundry.dialects.tf.selection import detached_copy
-    from tilefoundry.lowering.functions import lower_function
     from tilefoundry.transforms.call_graph import functions_of
+    from tilefoundry.transforms.lowering.functions import lower_function
 
     lowered = detached_copy(module_op)
     for op in list(functions_of(lowered)):

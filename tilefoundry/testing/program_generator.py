@@ -19,7 +19,7 @@ program may hold:
   trailing dims of a float tensor, `tf.tensor.topk` (largest or smallest, any dtype) along a
   static axis, and `tf.tensor.reshape` with `dims` keeping the DimVar; dynamic functions too
   (a `dims` reshape there and back, a `topk` of the whole static axis, a same-size pool);
-- constants, dense and splat, of every dtype of `tilefoundry.dialects.tf.types.DTYPES`, with the edge
+- constants, dense and splat, of every dtype of `tilefoundry.builtin.types.DTYPES`, with the edge
   values (`-0.0`, `±inf`, NaN, denormals, the largest finite value, the integer extremes, `0`,
   `±1`) written as their bits;
 - `tf.mesh` regions over the root's topology levels (`cta`, nested `warp`), a child declaring no

@@ -26,7 +26,7 @@ __all__ = ["main", "runs_of"]
 
 
 def _input(literals: Literals, type: Any, sizes: dict[str, int]) -> Any:
-    from tilefoundry.dialects.tf.types import DimVar, TupleType
+    from tilefoundry.builtin.types import DimVar, TupleType
 
     if isinstance(type, TupleType):
         return tuple(_input(literals, f, sizes) for f in type.fields)
@@ -40,7 +40,7 @@ def _input(literals: Literals, type: Any, sizes: dict[str, int]) -> Any:
 def runs_of(text: str, seed: int = 0) -> list[RunCase]:
     """Runs of every function of the module in `text`, on seeded inputs."""
     from tilefoundry import parse_module
-    from tilefoundry.dialects.tf.types import DimVar, TensorType, TupleType, from_attr
+    from tilefoundry.builtin.types import DimVar, TensorType, TupleType, from_attr
 
     literals = Literals(random.Random(seed))
     module = parse_module(text, "input")

@@ -30,14 +30,14 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 
-from tilefoundry.diagnostics import VerifyError
+from tilefoundry.builtin.types import TensorType, from_attr
 from tilefoundry.dialects.tf.dense import array_to_dense, dense_to_array, numpy_dtype
 from tilefoundry.dialects.tf.op_attr import OpAttr, attr_to_op
 from tilefoundry.dialects.tf.ops import CallOp, ConstantOp, arg_expr, constant_value
-from tilefoundry.dialects.tf.types import TensorType, from_attr
 from tilefoundry.dialects.tir import LetOp, YieldOp
 from tilefoundry.ir.algebra.expr import dominates, is_defined_within, source_metadata
 from tilefoundry.ir.algebra.op_registry import Op, typeinfer
+from tilefoundry.support.diagnostics import VerifyError
 from tilefoundry.transforms.fold_exactness import exact_result
 
 __all__ = [

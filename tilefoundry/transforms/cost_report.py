@@ -22,8 +22,8 @@ from typing import cast
 from xdsl.dialects.builtin import SymbolRefAttr
 from xdsl.ir import Operation
 
+from tilefoundry.builtin.target.devices import DeviceSpec
 from tilefoundry.dialects.tf.module import ModuleOp, resolve_target
-from tilefoundry.dialects.tf.target.devices import DeviceSpec
 from tilefoundry.ir.algebra.callable import FunctionLike
 from tilefoundry.ir.text.printer import TFPrinter
 from tilefoundry.transforms.cost import Cost

@@ -33,8 +33,8 @@ from dataclasses import dataclass
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 
-from tilefoundry.diagnostics import PassOutputError
 from tilefoundry.dialects.tf.effects import EffectSummaryScope
+from tilefoundry.support.diagnostics import PassOutputError
 from tilefoundry.transforms.stale_costs import CostsSeen, CostWatch
 
 __all__ = [

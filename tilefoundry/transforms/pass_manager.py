@@ -41,10 +41,10 @@ from xdsl.passes import ModulePass
 from xdsl.traits import IsolatedFromAbove
 from xdsl.utils.arg_spec import ArgSpec, ParameterListType, ParameterType
 
-from tilefoundry.diagnostics import PassError, PassOutputError
 from tilefoundry.dialects.hir import HIR
 from tilefoundry.dialects.tf.ops import TF
 from tilefoundry.dialects.tir import TIR
+from tilefoundry.support.diagnostics import PassError, PassOutputError
 from tilefoundry.transforms.instrumentation import PassInstrumentation
 from tilefoundry.transforms.pass_base import TFPass, anchors_of
 

@@ -18,7 +18,7 @@ import re
 from collections.abc import Sequence
 from xml.sax.saxutils import escape as _escape
 
-from tilefoundry.dialects.tf.target.devices import DeviceSpec
+from tilefoundry.builtin.target.devices import DeviceSpec
 from tilefoundry.transforms.cost_report import Row
 
 __all__ = ["roofline_svg"]

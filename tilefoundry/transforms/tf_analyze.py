@@ -56,16 +56,16 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Block, Operation
 
-from tilefoundry.diagnostics import VerifyError
+from tilefoundry.builtin.target.devices import DeviceSpec
+from tilefoundry.builtin.types import DimVar, IRType, TensorType, TupleType, from_attr
 from tilefoundry.dialects.hir import FuncOp
 from tilefoundry.dialects.tf.module import ModuleOp, lookup_symbol, resolve_target
 from tilefoundry.dialects.tf.op_attr import OpAttr, attr_to_op
 from tilefoundry.dialects.tf.ops import CallOp
-from tilefoundry.dialects.tf.target.devices import DeviceSpec
-from tilefoundry.dialects.tf.types import DimVar, IRType, TensorType, TupleType, from_attr
 from tilefoundry.dialects.tir import DispatchOp, PrimFuncOp
 from tilefoundry.ir.algebra.callable import FunctionLike
 from tilefoundry.ir.algebra.op_registry import Op
+from tilefoundry.support.diagnostics import VerifyError
 from tilefoundry.transforms.call_graph import functions_of, roots_of
 from tilefoundry.transforms.cost import COST_ATTR, Cost
 from tilefoundry.transforms.cost_report import Row, cost_table, device_of, function_paths

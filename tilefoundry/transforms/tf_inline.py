@@ -55,7 +55,6 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import EffectInstance, IsTerminator, MemoryEffectKind, get_effects
 
-from tilefoundry.diagnostics import PassError
 from tilefoundry.dialects.hir import FuncOp
 from tilefoundry.dialects.tf.mesh import MeshOp
 from tilefoundry.dialects.tf.module import ModuleOp, declared_in_chain, lookup_symbol
@@ -63,6 +62,7 @@ from tilefoundry.dialects.tf.ops import CallOp
 from tilefoundry.dialects.tir import DispatchOp, EvaluateOp, LetOp, PrimFuncOp, YieldOp
 from tilefoundry.ir.algebra.callable import FunctionLike
 from tilefoundry.ir.algebra.expr import dominates, is_defined_within
+from tilefoundry.support.diagnostics import PassError
 from tilefoundry.transforms.call_graph import callees, functions_of, reachable_from
 from tilefoundry.transforms.pass_base import RootPass
 

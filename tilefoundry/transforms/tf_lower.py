@@ -1,6 +1,6 @@
 """`tf-lower`, `tf-lower{function=layer0.mlp}`: HIR → TIR, the spec's `tilefoundry.lower`.
 
-Each root becomes what `tilefoundry.lowering.lower_module` makes of it: only the functions its
+Each root becomes what `tilefoundry.transforms.lowering.lower_module` makes of it: only the functions its
 entry reaches (with `function=`, the function a path names, as `tf-select` takes it: the root is
 then that function's module re-rooted at it), every `hir.func` a `tir.prim_func` of the same
 name and signature whose statements anchor its expressions in order, and a function with
@@ -36,9 +36,9 @@ from typing import ClassVar
 
 from xdsl.ir import Operation
 
-from tilefoundry.diagnostics import PassError
 from tilefoundry.dialects.tf.module import ModuleOp
-from tilefoundry.lowering import LoweringError, lower_module
+from tilefoundry.support.diagnostics import PassError
+from tilefoundry.transforms.lowering import LoweringError, lower_module
 from tilefoundry.transforms.pass_base import Anchors, RootPass
 
 __all__ = ["TfLower"]

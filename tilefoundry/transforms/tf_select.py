@@ -31,9 +31,9 @@ from typing import ClassVar
 
 from xdsl.ir import Operation
 
-from tilefoundry.diagnostics import VerifyError
 from tilefoundry.dialects.tf.module import ModuleOp
 from tilefoundry.dialects.tf.selection import published
+from tilefoundry.support.diagnostics import VerifyError
 from tilefoundry.transforms.pass_base import Anchors, RootPass
 from tilefoundry.transforms.pass_manager import PassError
 

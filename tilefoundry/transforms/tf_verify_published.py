@@ -18,9 +18,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tilefoundry.diagnostics import VerifyError
 from tilefoundry.dialects.tf.module import ModuleOp
 from tilefoundry.dialects.tf.selection import check_published
+from tilefoundry.support.diagnostics import VerifyError
 from tilefoundry.transforms.pass_base import RootPass
 from tilefoundry.transforms.pass_manager import PassError
 

@@ -4,7 +4,7 @@
 
 // tf-opt knows xDSL's standard dialects (func, arith, ...), each loaded on first use as
 // xdsl-opt loads them; stock xdsl-opt knows tf, hir and tir through the `xdsl.universe` entry
-// point (tilefoundry/universe.py), and what it prints reads back into tf-opt.
+// point (tilefoundry/context/universe.py), and what it prints reads back into tf-opt.
 
 func.func @host(%a: i32) -> i32 {
   %c = arith.constant 1 : i32

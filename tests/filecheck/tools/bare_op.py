@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from xdsl.ir import SSAValue
 
-from tilefoundry.dialects.tf.types import IRType
+from tilefoundry.builtin.types import IRType
 from tilefoundry.ir.algebra.op_registry import Op, ParamDef, register_alias, register_op
 
 

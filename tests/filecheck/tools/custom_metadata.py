@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from tilefoundry.dialects.tf.metadata import IRMetadata
+from tilefoundry.builtin.metadata import IRMetadata
 
 
 @dataclass(frozen=True)

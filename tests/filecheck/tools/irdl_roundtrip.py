@@ -27,7 +27,7 @@ import custom_metadata  # noqa: F401 - registers the metadata class the inputs u
 from same_ir import metadata, roots
 
 from tilefoundry.ir.algebra.structural import structural_equal
-from tilefoundry.tools.tf_opt import main as tf_opt
+from tilefoundry.tools.drivers.tf_opt import main as tf_opt
 
 ROOT = Path(__file__).resolve().parents[3]
 SEPARATOR = "// -----"

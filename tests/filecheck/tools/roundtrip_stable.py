@@ -20,7 +20,7 @@ import os
 import sys
 import tempfile
 
-from tilefoundry.tools.tf_opt import main as tf_opt
+from tilefoundry.tools.drivers.tf_opt import main as tf_opt
 
 EXTRA = sys.argv[2:]
 

@@ -16,8 +16,8 @@ import custom_metadata  # noqa: F401 - registers the metadata class the inputs u
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 
-from tilefoundry.context import make_context
-from tilefoundry.dialects.tf.metadata import location_to_metadata
+from tilefoundry.builtin.metadata import location_to_metadata
+from tilefoundry.context.context import make_context
 from tilefoundry.ir.algebra.structural import structural_equal
 from tilefoundry.ir.text.parser import TFParser
 

@@ -13,12 +13,12 @@ import numpy as np
 import pytest
 
 import tilefoundry as tf
-from tilefoundry.codegen.builder import EmitError, Emitted, MlirBuilder, values
-from tilefoundry.codegen.builder.structured import elementwise
+from tilefoundry.builtin.types import IRType, TensorType
 from tilefoundry.codegen.symbols import inner_symbol, mangle
-from tilefoundry.dialects.tf.types import IRType, TensorType
 from tilefoundry.ir.algebra.op_registry import Op, ParamDef, register_op
 from tilefoundry.ir.algebra.patterns import Tensor
+from tilefoundry.mlir_builder import EmitError, Emitted, MlirBuilder, values
+from tilefoundry.mlir_builder.structured import elementwise
 
 MLIR_OPT = shutil.which("mlir-opt-19")
 

@@ -17,12 +17,12 @@ from xdsl.irdl import IRDLOperation
 from xdsl.irdl.declarative_assembly_format import FormatProgram
 
 import tilefoundry as tf
+from tilefoundry.api.text import TextError, print_module
 from tilefoundry.dialects import hir, tir
 from tilefoundry.dialects.declared_formats import format_program
 from tilefoundry.dialects.syntax import DeclaredFormat, ValuesFormat
 from tilefoundry.dialects.tf import mesh as tf_mesh
 from tilefoundry.ir.text.printer import TFPrinter
-from tilefoundry.text import TextError, print_module
 
 TERMINATORS: tuple[type[IRDLOperation], ...] = (
     hir.ReturnOp,

@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 
 import tilefoundry as tf
+from tilefoundry.builtin.types import BufferType, DimVar, TensorType, TupleType
 from tilefoundry.dialects.function import DimVarCarrier, dim_var_carrier
-from tilefoundry.dialects.tf.types import BufferType, DimVar, TensorType, TupleType
 
 n = DimVar("n", 1, 9)
 m = DimVar("m", 2, 5)

@@ -12,8 +12,8 @@ import pytest
 
 import tilefoundry as tf
 from tilefoundry import ops
+from tilefoundry.api.hir import Function
 from tilefoundry.dsl import ConstTensor, DSLError, Tensor, f32
-from tilefoundry.hir import Function
 
 SEQ = tf.DimVar("seq", 1, 33)
 X = tf.TensorType((SEQ, 4), "f32")

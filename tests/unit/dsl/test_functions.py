@@ -11,12 +11,12 @@ import pytest
 
 import tilefoundry as tf
 from tilefoundry import ops
+from tilefoundry.api.hir import Function
+from tilefoundry.api.tir import DispatchCall, Evaluate, LetStmt, PrimFunction
 from tilefoundry.dialects.tf.ops import CallOp, ConstantOp, TupleOp
 from tilefoundry.dialects.tir import EvaluateOp, LetOp
 from tilefoundry.dsl import Buffer, ConstTensor, Tensor, f32, i32
-from tilefoundry.hir import Function
 from tilefoundry.ops import Binary, BinaryKind, Copy
-from tilefoundry.tir import DispatchCall, Evaluate, LetStmt, PrimFunction
 
 FILE = __file__
 N = tf.DimVar("n", 1, 65)

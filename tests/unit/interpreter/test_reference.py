@@ -10,7 +10,7 @@ import pytest
 
 import tilefoundry as tf
 from tilefoundry import Call, ParamDef, TensorType, Var, VerifyError
-from tilefoundry.hir import Function
+from tilefoundry.api.hir import Function
 from tilefoundry.interpreter.evaluate import ExecutionError
 from tilefoundry.interpreter.reference import reference
 from tilefoundry.ir.algebra.op_registry import Op, register_op

@@ -31,8 +31,8 @@ from tilefoundry import (
     select,
     structural_equal,
 )
+from tilefoundry.api.hir import Function
 from tilefoundry.dialects.tf.ops import CALLEE_FUNCTION, CallOp
-from tilefoundry.hir import Function
 
 T4 = TensorType((4,), "f32")
 LEVELS = (Topology("cta", 4), Topology("warp", 4))

@@ -9,9 +9,9 @@ from xdsl.ir import Block, Region
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from tilefoundry import Module, TensorType, Var, ops, parse_module
+from tilefoundry.api.hir import Function
 from tilefoundry.dialects.hir import FuncOp
 from tilefoundry.dialects.tf.module import ModuleOp, SymbolMember, lookup_symbol
-from tilefoundry.hir import Function
 from tilefoundry.ir import symbols
 from tilefoundry.ir.symbols import SymbolTables
 from tilefoundry.ir.verify.verifier import verify_ir

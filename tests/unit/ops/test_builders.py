@@ -12,7 +12,7 @@ import tilefoundry as tf
 from tilefoundry import Call, TensorType, Var, ops
 from tilefoundry.ir.algebra.op_registry import Op, schemas_defined_in
 from tilefoundry.ops import LIBRARY, Slice, Softmax, Transpose
-from tilefoundry.tools.op_docs import FIELDS, entries
+from tilefoundry.tools.generators.op_docs import FIELDS, entries
 
 X = Var("x", TensorType((4, 8), "f32"))
 
@@ -63,7 +63,7 @@ def test_a_wrong_call_of_a_builder_names_it() -> None:
 
 
 def test_a_builder_runs_as_its_op() -> None:
-    from tilefoundry.hir import Function
+    from tilefoundry.api.hir import Function
 
     data = np.arange(32, dtype=np.float32).reshape(4, 8)
     f = Function(name="f", params=[X], body=ops.reduce_max(ops.softmax(X, axis=-1), axis=0))

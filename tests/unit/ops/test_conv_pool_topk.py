@@ -171,7 +171,7 @@ def test_topk_gives_the_largest_in_order_and_their_positions() -> None:
 
 def test_the_native_backend_compiles_them(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """Each has its emission rule (what the rules promise, op by op and dtype by dtype:
-    tests/unit/backends/native/test_ops.py): a module of the three, compiled, computes what it
+    tests/unit/backends/native/test_build_ops.py): a module of the three, compiled, computes what it
     interprets to."""
     import tilefoundry as tf
 

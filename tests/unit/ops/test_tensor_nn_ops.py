@@ -11,7 +11,7 @@ import pytest
 
 import tilefoundry as tf
 from tilefoundry import Call, DimVar, TensorType, Tuple, Var, VerifyError
-from tilefoundry.hir import Function
+from tilefoundry.api.hir import Function
 from tilefoundry.ops import (
     Activation,
     BroadcastTo,

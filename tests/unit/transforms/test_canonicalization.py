@@ -9,8 +9,8 @@ import pytest
 
 import tilefoundry as tf
 from tilefoundry import Constant, Module, TensorType, Var, ops
+from tilefoundry.api.hir import Function
 from tilefoundry.dialects.tf.ops import CallOp, ConstantOp
-from tilefoundry.hir import Function
 from tilefoundry.transforms.canonicalization import evaluate_exactly
 
 T = TensorType((4,), "f32")

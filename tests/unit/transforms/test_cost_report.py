@@ -14,8 +14,8 @@ import pytest
 
 import tilefoundry as tf
 from tilefoundry import ops
-from tilefoundry.hir import Function
-from tilefoundry.tools.tf_opt import main as tf_opt
+from tilefoundry.api.hir import Function
+from tilefoundry.tools.drivers.tf_opt import main as tf_opt
 from tilefoundry.transforms import PassError
 
 sys.path.insert(0, str(Path(__file__).parents[3] / "examples"))

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from xdsl.transforms.common_subexpression_elimination import CSEDriver
 
-from tilefoundry.context import make_context
+from tilefoundry.context.context import make_context
 from tilefoundry.ir.text.parser import TFParser
 from tilefoundry.ir.text.printer import TFPrinter
 from tilefoundry.testing.program_generator import generate_program

@@ -15,11 +15,11 @@ from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 
 import tilefoundry as tf
-from tilefoundry.context import make_context
-from tilefoundry.diagnostics import PassOutputError
+from tilefoundry.context.context import make_context
 from tilefoundry.dialects.tf import effects
 from tilefoundry.dialects.tf.effects import EffectSummaryScope
 from tilefoundry.dialects.tf.module import ModuleOp
+from tilefoundry.support.diagnostics import PassOutputError
 from tilefoundry.transforms import PASSES
 from tilefoundry.transforms.cost import COST_ATTR
 from tilefoundry.transforms.instrumentation import (

@@ -16,9 +16,9 @@ from xdsl.ir import Operation, Region
 from xdsl.passes import ModulePass
 
 import tilefoundry as tf
-from tilefoundry.context import make_context
-from tilefoundry.diagnostics import PassError
+from tilefoundry.context.context import make_context
 from tilefoundry.dialects.tf.module import ModuleOp
+from tilefoundry.support.diagnostics import PassError
 from tilefoundry.transforms import PASSES
 from tilefoundry.transforms.pass_base import (
     ANY_OP,

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tilefoundry.tools.tf_opt import main as tf_opt
+from tilefoundry.tools.drivers.tf_opt import main as tf_opt
 from tilefoundry.transforms import PASSES
 from tilefoundry.transforms.pass_manager import (
     Nest,

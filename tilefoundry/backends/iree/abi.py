@@ -30,9 +30,9 @@ from tilefoundry.backends.native.abi import (
     to_storage,
     trusted_arguments,
 )
+from tilefoundry.builtin.types import BufferType
 from tilefoundry.codegen.entry import EntryABI
 from tilefoundry.dialects.tf.dense import numpy_dtype
-from tilefoundry.dialects.tf.types import BufferType
 
 __all__ = ["IreeFunction"]
 

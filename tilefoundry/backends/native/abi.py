@@ -23,11 +23,11 @@ from typing import Any
 
 import numpy as np
 
-from tilefoundry.codegen.builder.builder import STATUS_SLOTS
+from tilefoundry.builtin.types import BufferType, DimVar, IRType, TensorType, TupleType
 from tilefoundry.codegen.entry import EntryABI
 from tilefoundry.dialects.tf.dense import numpy_dtype
-from tilefoundry.dialects.tf.types import BufferType, DimVar, IRType, TensorType, TupleType
 from tilefoundry.interpreter.evaluate import ExecutionError, check_argument, refuse_aliasing
+from tilefoundry.mlir_builder.builder import STATUS_SLOTS
 
 __all__ = [
     "NativeFunction",

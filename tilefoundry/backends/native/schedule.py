@@ -4,7 +4,7 @@
 The emitter tags the ops a schedule is for (`linalg.generic {..., tf_schedule = "<tag>"}`);
 `schedule_library()` is the text of a `__transform_main` that, for each tag:
 
-- `matmul<B>` (B batch dims: `codegen/builder/composite.py`): tiles the op for the caches
+- `matmul<B>` (B batch dims: `mlir_builder/composite.py`): tiles the op for the caches
   (`CACHE_TILE`: rows, columns, contraction), then for the registers (`REGISTER_TILE`), batch
   dims by 1; peels the register loops of rows and columns, so every full tile has static sizes
   whatever the shapes (the rest is the remainder loop, scalar); vectorizes every full tile and

@@ -12,9 +12,9 @@ from typing import Any, NoReturn, cast
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
 from xdsl.dialects.builtin import TensorType as BuiltinTensorType
 
-from tilefoundry.arguments import described, shown
-from tilefoundry.dialects.tf.types import DTYPES, TensorType, from_attr, to_attr
+from tilefoundry.builtin.types import DTYPES, TensorType, from_attr, to_attr
 from tilefoundry.ir.text.literals import canonical_dense
+from tilefoundry.support.arguments import described, shown
 
 __all__ = ["array_to_dense", "dense_to_array", "numpy_dtype", "uniform_value"]
 

@@ -10,10 +10,10 @@ from xdsl.irdl import irdl_attr_definition
 from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 
-from tilefoundry.diagnostics import VerifyError
-from tilefoundry.dialects.tf.types import DimVar
+from tilefoundry.builtin.types import DimVar
 from tilefoundry.ir.algebra.patterns import DimVarRangePat
-from tilefoundry.ir.text.irdl_syntax import IRDLFormAttribute
+from tilefoundry.support.diagnostics import VerifyError
+from tilefoundry.support.irdl_syntax import IRDLFormAttribute
 
 __all__ = ["DimRangeAttr", "check_ranges", "parse_ranges", "print_ranges"]
 

@@ -32,8 +32,8 @@ from xdsl.dialects.builtin import ArrayAttr, SymbolRefAttr
 from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.traits import EffectInstance, IsTerminator, MemoryEffect, MemoryEffectKind, get_effects
 
+from tilefoundry.builtin.types import BufferAttr
 from tilefoundry.dialects.tf.module import lookup_symbol
-from tilefoundry.dialects.tf.types import BufferAttr
 from tilefoundry.ir.algebra.callable import FunctionLike
 from tilefoundry.ir.algebra.op_registry import Op
 

@@ -30,17 +30,17 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import HasParent, IsTerminator, Pure, RecursiveMemoryEffect
 
-from tilefoundry.arguments import shown
-from tilefoundry.diagnostics import VerifyError
+from tilefoundry.builtin.metadata import IRMetadata
+from tilefoundry.builtin.types import VALUE_TYPES
 from tilefoundry.dialects.function import check_body_ops
 from tilefoundry.dialects.syntax import ValuesTerminator, with_attributes
-from tilefoundry.dialects.tf.metadata import IRMetadata
 from tilefoundry.dialects.tf.module import ModuleOp, declared_in_chain
-from tilefoundry.dialects.tf.types import VALUE_TYPES
 from tilefoundry.ir.algebra.expr import Expr, ExprOp, building, expr_value
 from tilefoundry.ir.traits import Expression
 from tilefoundry.ir.verify.op_verification import op_definition
 from tilefoundry.ir.verify.verifier import OpVerifyError
+from tilefoundry.support.arguments import shown
+from tilefoundry.support.diagnostics import VerifyError
 
 __all__ = ["MeshOp", "YieldOp", "check_meshes"]
 

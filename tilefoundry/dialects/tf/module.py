@@ -39,9 +39,7 @@ from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
 from xdsl.traits import IsolatedFromAbove, NoTerminator, SymbolOpInterface, SymbolTable
 
-from tilefoundry.diagnostics import VerifyError
-from tilefoundry.dialects.syntax import with_attributes
-from tilefoundry.dialects.tf.target import (
+from tilefoundry.builtin.target import (
     Target,
     TargetAttr,
     Topology,
@@ -49,14 +47,16 @@ from tilefoundry.dialects.tf.target import (
     check_distinct,
     check_levels,
 )
+from tilefoundry.dialects.syntax import with_attributes
 from tilefoundry.ir.algebra.callable import FunctionLike
-from tilefoundry.ir.caches import CACHES, shared
 from tilefoundry.ir.state import Slot
 from tilefoundry.ir.symbols import current as current_symbol_tables
-from tilefoundry.ir.text.irdl_syntax import IRDLFormAttribute
 from tilefoundry.ir.traits import ModuleMember, is_module_member
 from tilefoundry.ir.verify.op_verification import op_definition
 from tilefoundry.ir.verify.verifier import OpVerifyError
+from tilefoundry.support.caches import CACHES, shared
+from tilefoundry.support.diagnostics import VerifyError
+from tilefoundry.support.irdl_syntax import IRDLFormAttribute
 
 __all__ = [
     "lookup_symbol",
@@ -188,7 +188,7 @@ SURFACE_NAMES = frozenset(
 )
 """The names of the Python `Module`'s own API. Functions, child modules and methods are all
 reached through `module.<name>`, where these names come first, so none of the three may take
-one (a test keeps this set equal to `tilefoundry.module.Module`'s public names)."""
+one (a test keeps this set equal to `tilefoundry.api.module.Module`'s public names)."""
 
 
 def check_surface_name(name: str, kind: str, where: str = "") -> None:

@@ -38,7 +38,6 @@ from xdsl.irdl import irdl_attr_definition
 from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 
-from tilefoundry.diagnostics import VerifyError
 from tilefoundry.ir.algebra.op_registry import (
     Op,
     close_names,
@@ -46,9 +45,10 @@ from tilefoundry.ir.algebra.op_registry import (
     lookup_op_class,
     op_schemas,
 )
-from tilefoundry.ir.caches import CACHES, BoundedMapping
-from tilefoundry.ir.text.irdl_syntax import IRDLFormAttribute
-from tilefoundry.ir.values import attr_to_python, python_to_attr
+from tilefoundry.support.caches import CACHES, BoundedMapping
+from tilefoundry.support.diagnostics import VerifyError
+from tilefoundry.support.irdl_syntax import IRDLFormAttribute
+from tilefoundry.support.values import attr_to_python, python_to_attr
 
 __all__ = [
     "OpAttr",
@@ -225,7 +225,7 @@ def op_to_attr(op: Op) -> OpAttr:
 
 
 _ATTRS: BoundedMapping[Op, OpAttr] = CACHES.mapping("op_to_attr")
-"""`op_to_attr`'s answers: bounded, and emptied when a registry changes (`ir/caches.py`)."""
+"""`op_to_attr`'s answers: bounded, and emptied when a registry changes (`support/caches.py`)."""
 
 
 def canonical(name: StringAttr, values: DictionaryAttr) -> OpAttr:
@@ -240,7 +240,7 @@ def canonical(name: StringAttr, values: DictionaryAttr) -> OpAttr:
 
 
 _OPS: BoundedMapping[OpAttr, Op] = CACHES.mapping("attr_to_op")
-"""`attr_to_op`'s answers: bounded, and emptied when a registry changes (`ir/caches.py`)."""
+"""`attr_to_op`'s answers: bounded, and emptied when a registry changes (`support/caches.py`)."""
 
 
 def attr_to_op(attr: OpAttr) -> Op:

@@ -48,15 +48,7 @@ from xdsl.traits import (
     SymbolUserOpInterface,
 )
 
-from tilefoundry.arguments import items_of, refuse_type
-from tilefoundry.diagnostics import VerifyError, with_context
-from tilefoundry.dialects.canonicalization_trait import Canonicalization
-from tilefoundry.dialects.syntax import DeclaredFormat
-from tilefoundry.dialects.tf.dense import array_to_dense, dense_to_array
-from tilefoundry.dialects.tf.dim_range import DimRangeAttr
-from tilefoundry.dialects.tf.effects import function_call_effects, op_call_effects
-from tilefoundry.dialects.tf.mesh import MeshOp, YieldOp
-from tilefoundry.dialects.tf.metadata import (
+from tilefoundry.builtin.metadata import (
     IRMetadata,
     MetaAttr,
     SpanEndAttr,
@@ -64,11 +56,8 @@ from tilefoundry.dialects.tf.metadata import (
     metadata_context,
     metadata_to_location,
 )
-from tilefoundry.dialects.tf.module import ModuleOp, OwnerContextAttr, lookup_symbol
-from tilefoundry.dialects.tf.op_attr import OpAttr, attr_to_op, canonical, op_to_attr, parse_op_body
-from tilefoundry.dialects.tf.op_attr import print_op_body as _print_op_body
-from tilefoundry.dialects.tf.target import TargetAttr, TopologyAttr
-from tilefoundry.dialects.tf.types import (
+from tilefoundry.builtin.target import TargetAttr, TopologyAttr
+from tilefoundry.builtin.types import (
     VALUE_TYPES,
     BufferAttr,
     DimsAttr,
@@ -78,14 +67,25 @@ from tilefoundry.dialects.tf.types import (
     from_attr,
     to_attr,
 )
+from tilefoundry.dialects.canonicalization_trait import Canonicalization
+from tilefoundry.dialects.syntax import DeclaredFormat
+from tilefoundry.dialects.tf.dense import array_to_dense, dense_to_array
+from tilefoundry.dialects.tf.dim_range import DimRangeAttr
+from tilefoundry.dialects.tf.effects import function_call_effects, op_call_effects
+from tilefoundry.dialects.tf.mesh import MeshOp, YieldOp
+from tilefoundry.dialects.tf.module import ModuleOp, OwnerContextAttr, lookup_symbol
+from tilefoundry.dialects.tf.op_attr import OpAttr, attr_to_op, canonical, op_to_attr, parse_op_body
+from tilefoundry.dialects.tf.op_attr import print_op_body as _print_op_body
 from tilefoundry.ir.algebra.callable import FunctionLike, fits
 from tilefoundry.ir.algebra.expr import Expr, ExprOp, Var, dominates, expr_value
 from tilefoundry.ir.algebra.op_registry import Op, typeinfer
-from tilefoundry.ir.caches import CACHES
 from tilefoundry.ir.state import Slot
 from tilefoundry.ir.text.printer import TFPrinter
 from tilefoundry.ir.traits import AnchorsAllocation, Expression
 from tilefoundry.ir.verify.op_verification import op_definition
+from tilefoundry.support.arguments import items_of, refuse_type
+from tilefoundry.support.caches import CACHES
+from tilefoundry.support.diagnostics import VerifyError, with_context
 
 __all__ = [
     "CALLEE_FUNCTION",

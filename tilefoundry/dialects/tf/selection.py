@@ -12,7 +12,7 @@ function_selectors(root)       # [("step", <hir.func @step>), ("layer0.mlp", <hi
 check_published(root)          # refused unless root declares its target and topology levels
 ```
 
-Each takes and answers `ModuleOp`s (the Python surface, `tilefoundry.selection`, wraps them in
+Each takes and answers `ModuleOp`s (the Python surface, `tilefoundry.api.selection`, wraps them in
 `Module` views). A path has two spellings. Dotted, `layer0.mlp`: the names between the dots, none
 of them empty (a function's name cannot hold a dot there; a child's can, below). A symbol
 reference, as MLIR writes one, `@layer0::@mlp`: it names every node, quoting a name that is not
@@ -39,8 +39,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ArrayAttr, StringAttr, SymbolRefAttr
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 
-from tilefoundry.arguments import refuse_type, shown
-from tilefoundry.diagnostics import VerifyError
+from tilefoundry.builtin.target import TargetAttr, TopologyAttr, check_levels
 from tilefoundry.dialects.hir import FuncOp
 from tilefoundry.dialects.tf.module import (
     RECORDED_OWNER,
@@ -50,11 +49,12 @@ from tilefoundry.dialects.tf.module import (
     owner_of,
     resolve_target,
 )
-from tilefoundry.dialects.tf.target import TargetAttr, TopologyAttr, check_levels
 from tilefoundry.ir.algebra.callable import FunctionLike
 from tilefoundry.ir.text.parser import TFParser
 from tilefoundry.ir.text.printer import TFPrinter
 from tilefoundry.ir.verify.verifier import OpVerifyError, verify_ir
+from tilefoundry.support.arguments import refuse_type, shown
+from tilefoundry.support.diagnostics import VerifyError
 
 __all__ = [
     "Copier",

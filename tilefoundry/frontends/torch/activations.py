@@ -9,8 +9,8 @@ from typing import Any
 import numpy as np
 
 from tilefoundry import ops
+from tilefoundry.builtin.types import TensorType
 from tilefoundry.dialects.tf.ops import ConstantOp, TupleOp
-from tilefoundry.dialects.tf.types import TensorType
 from tilefoundry.frontends.torch.emitter import Emitter, arg
 from tilefoundry.frontends.torch.errors import TorchImportError
 from tilefoundry.ir.algebra.expr import Expr

@@ -9,9 +9,9 @@ from typing import Any
 import numpy as np
 
 from tilefoundry import ops
+from tilefoundry.builtin.types import DimVar, TensorType
 from tilefoundry.dialects.tf.dense import numpy_dtype
 from tilefoundry.dialects.tf.ops import ConstantOp, TupleOp
-from tilefoundry.dialects.tf.types import DimVar, TensorType
 from tilefoundry.frontends.torch.emitter import (
     Emitter,
     Handler,

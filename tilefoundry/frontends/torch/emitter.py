@@ -17,9 +17,9 @@ import numpy as np
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
 
 from tilefoundry import ops
+from tilefoundry.builtin.types import DimVar, TensorType
 from tilefoundry.dialects.tf.dense import array_to_dense, numpy_dtype
 from tilefoundry.dialects.tf.ops import CallOp, ConstantOp
-from tilefoundry.dialects.tf.types import DimVar, TensorType
 from tilefoundry.frontends.torch.errors import TorchImportError
 from tilefoundry.frontends.torch.types import DimTable, tensor_type
 from tilefoundry.ir.algebra.expr import Expr

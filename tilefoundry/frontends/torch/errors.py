@@ -8,7 +8,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from tilefoundry.diagnostics import VerifyError
+from tilefoundry.support.diagnostics import VerifyError
 
 __all__ = ["TorchImportError", "missing_ops", "source_line"]
 

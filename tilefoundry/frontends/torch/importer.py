@@ -14,22 +14,22 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from tilefoundry.diagnostics import VerifyError
-from tilefoundry.dialects.tf.metadata import BindingMetadata
+from tilefoundry.api.hir import Function
+from tilefoundry.api.module import Module, verified_once
+from tilefoundry.api.runtime import LoadedModule
+from tilefoundry.builtin.metadata import BindingMetadata
+from tilefoundry.builtin.target import Topology
+from tilefoundry.builtin.types import DimVar
 from tilefoundry.dialects.tf.ops import CallOp, ConstantOp, TupleOp
-from tilefoundry.dialects.tf.target import Topology
-from tilefoundry.dialects.tf.types import DimVar
 from tilefoundry.frontends.torch.composites import decomposed
 from tilefoundry.frontends.torch.emitter import Emitter, Merged
 from tilefoundry.frontends.torch.errors import TorchImportError, missing_ops, source_line
 from tilefoundry.frontends.torch.fx_sources import forgetting_fx_sources
 from tilefoundry.frontends.torch.table import ATEN
 from tilefoundry.frontends.torch.types import DimTable, tensor_type
-from tilefoundry.hir import Function
 from tilefoundry.ir.algebra.expr import Expr, Var
-from tilefoundry.module import Module, verified_once
 from tilefoundry.ops.structure import TupleGetItem
-from tilefoundry.runtime import LoadedModule
+from tilefoundry.support.diagnostics import VerifyError
 
 __all__ = ["from_exported_program", "from_torch"]
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from tilefoundry import ops
+from tilefoundry.builtin.types import DimVar, TensorType
 from tilefoundry.dialects.tf.ops import TupleOp
-from tilefoundry.dialects.tf.types import DimVar, TensorType
 from tilefoundry.frontends.torch.emitter import (
     INT64_MAX,
     Emitter,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from tilefoundry.dialects.tf.types import DimVar, TensorType
+from tilefoundry.builtin.types import DimVar, TensorType
 from tilefoundry.frontends.torch.errors import TorchImportError
 
 __all__ = ["DimTable", "Where", "dtype_of", "tensor_type"]

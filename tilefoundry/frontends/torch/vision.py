@@ -10,9 +10,9 @@ from typing import Any
 import numpy as np
 
 from tilefoundry import ops
+from tilefoundry.builtin.types import TensorType
 from tilefoundry.dialects.tf.dense import numpy_dtype
 from tilefoundry.dialects.tf.ops import TupleOp
-from tilefoundry.dialects.tf.types import TensorType
 from tilefoundry.frontends.torch.emitter import Emitter, arg, value_dtype
 from tilefoundry.frontends.torch.errors import TorchImportError
 from tilefoundry.ir.algebra.expr import Expr

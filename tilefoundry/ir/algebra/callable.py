@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import abc
 
-from tilefoundry.dialects.tf.types import BufferType, DimVar, IRType, TensorType, TupleType
+from tilefoundry.builtin.types import BufferType, DimVar, IRType, TensorType, TupleType
 
 __all__ = ["FunctionLike", "fits"]
 

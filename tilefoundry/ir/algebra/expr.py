@@ -4,7 +4,7 @@ The expression nodes are IR objects: `Call`, `Constant` and `Tuple` are the `tf.
 `tf.constant` and `tf.tuple` operations themselves (they mix in `ExprOp`), and a `Var` is a view
 over an SSA value (a function parameter, or a TIR binding). Every Expr has a `type` (a
 `TensorType`, `TupleType` or `UnitType`) and a `metadata` tuple, which is read from the node's
-location (see `tilefoundry.dialects.tf.metadata`).
+location (see `tilefoundry.builtin.metadata`).
 
 Expr nodes are graph nodes: `==` and `hash` are identity (for a `Var`, identity of the value it
 views); `structural_equal` compares structure. `repr` never shows metadata.
@@ -21,9 +21,7 @@ from typing import NoReturn, TypeVar, cast
 
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, SSAValue
 
-from tilefoundry.arguments import described, refuse_type, shown
-from tilefoundry.diagnostics import VerifyError, with_context
-from tilefoundry.dialects.tf.metadata import (
+from tilefoundry.builtin.metadata import (
     BindingMetadata,
     IRMetadata,
     SourceSpanMetadata,
@@ -32,7 +30,7 @@ from tilefoundry.dialects.tf.metadata import (
     metadata_to_location,
     span_text,
 )
-from tilefoundry.dialects.tf.types import (
+from tilefoundry.builtin.types import (
     BufferType,
     IRType,
     TensorType,
@@ -41,8 +39,10 @@ from tilefoundry.dialects.tf.types import (
     from_attr,
     to_attr,
 )
-from tilefoundry.ir.caches import CACHES
 from tilefoundry.ir.state import Slot
+from tilefoundry.support.arguments import described, refuse_type, shown
+from tilefoundry.support.caches import CACHES
+from tilefoundry.support.diagnostics import VerifyError, with_context
 
 __all__ = [
     "Expr",

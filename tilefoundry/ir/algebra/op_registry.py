@@ -33,11 +33,11 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, NoReturn, TypeVar, cast
 
-from tilefoundry.arguments import items_of, refuse_type, shown
-from tilefoundry.diagnostics import VerifyError
-from tilefoundry.dialects.tf.types import BufferType, IRType, TensorType, TupleType, UnitType
+from tilefoundry.builtin.types import BufferType, IRType, TensorType, TupleType, UnitType
 from tilefoundry.ir.algebra.patterns import Pattern
-from tilefoundry.ir.caches import CACHES, BoundedMapping
+from tilefoundry.support.arguments import items_of, refuse_type, shown
+from tilefoundry.support.caches import CACHES, BoundedMapping
+from tilefoundry.support.diagnostics import VerifyError
 
 if TYPE_CHECKING:
     from xdsl.ir import SSAValue

@@ -17,8 +17,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from tilefoundry.arguments import items_of, shown
-from tilefoundry.dialects.tf.types import DTYPES, TensorType
+from tilefoundry.builtin.types import DTYPES, TensorType
+from tilefoundry.support.arguments import items_of, shown
 
 __all__ = [
     "AndPat",

@@ -14,8 +14,8 @@ from collections.abc import Mapping, Sequence
 from xdsl.dialects.builtin import FunctionType
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, Region, SSAValue
 
-from tilefoundry.arguments import shown
 from tilefoundry.ir.algebra.expr import Expr, Var
+from tilefoundry.support.arguments import shown
 from tilefoundry.xdsl_adapter.structure import (
     block_ops,
     operands_of,

@@ -38,7 +38,7 @@ from xdsl.irdl import (
     VariadicDef,
 )
 
-from tilefoundry.ir.text.irdl_syntax import IRDL_DIALECTS
+from tilefoundry.support.irdl_syntax import IRDL_DIALECTS
 
 __all__ = [
     "BLOCK_END",

@@ -4,7 +4,7 @@
 `--allow-unregistered-dialect`), and tf-opt reads it back as the same IR. It is the generic form,
 with what MLIR 19's IRDL asks of the text:
 - inherent data as attributes: a dialect registered from IRDL has no properties;
-- tf attributes in IRDL's positional parameter syntax (`tilefoundry.ir.text.irdl_syntax`);
+- tf attributes in IRDL's positional parameter syntax (`tilefoundry.support.irdl_syntax`);
 - a source span's end as fused-location metadata, `loc(fused<#tf.span_end<..>>[..])`:
   mlir-opt-19 has no range locations;
 - every block of a tf, hir or tir op ends in `llvm.unreachable`. MLIR 19 gives an op defined in
@@ -38,9 +38,9 @@ from tilefoundry.ir.text.irdl_form import (
     in_irdl_dialect,
     segment_sizes,
 )
-from tilefoundry.ir.text.irdl_syntax import is_irdl_attribute, to_irdl_parameter
 from tilefoundry.ir.text.literals import print_dense
 from tilefoundry.ir.text.printer import TFPrinter
+from tilefoundry.support.irdl_syntax import is_irdl_attribute, to_irdl_parameter
 from tilefoundry.xdsl_adapter.printer import print_new_line
 
 __all__ = ["IRDLPrinter", "irdl_printer"]

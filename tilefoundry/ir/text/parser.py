@@ -4,7 +4,7 @@
 - MLIR's range locations, `loc("f.py":3:4 to 3:10)` and `loc("f.py":3:4 to :10)` (xDSL 0.74
   parses neither), and fused locations with metadata, `loc(fused<#tf.meta<...>>[...])`;
 - the source position of every operation, so that diagnostics can name `file:line:col`;
-- authored SSA names as binding metadata: `%h = tf.call ...` binds `h` (see `dialects/tf/metadata.py`);
+- authored SSA names as binding metadata: `%h = tf.call ...` binds `h` (see `builtin/metadata.py`);
 - a diagnostic, never an exception, for any text: numeric literals checked against their types
   (`ir/text/literals.py`), the nesting limit (`ir/text/nesting.py`), the lexer's mistakes fixed
   (`ir/text/scanner.py`, `xdsl_adapter/lexer.py`), line and column numbers and dimensions in
@@ -29,7 +29,7 @@ is wrong:
   (`read_function_type`), a function signature (`read_signature`), a dense literal of decimal
   numbers (`read_dense`). Their patterns are in `ir/text/scanner.py`.
 
-`tests/unit/ir/test_fast_forms.py` and `test_plain_forms.py` read inputs both ways, with the
+`tests/unit/ir/text/test_parser_fast_forms.py` and `test_plain_forms.py` read inputs both ways, with the
 fast path and without, and compare output and diagnostics.
 """
 
@@ -73,8 +73,7 @@ from xdsl.utils.exceptions import ParseError, VerifyException
 from xdsl.utils.lexer import Span
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
-from tilefoundry.diagnostics import VerifyError
-from tilefoundry.dialects.tf.metadata import (
+from tilefoundry.builtin.metadata import (
     BindingMetadata,
     SpanEndAttr,
     location_to_metadata,
@@ -106,6 +105,7 @@ from tilefoundry.ir.text.scanner import (
     function_type_end,
     spaces_end,
 )
+from tilefoundry.support.diagnostics import VerifyError
 
 __all__ = [
     "GenericOp",

@@ -28,8 +28,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, OpResult, SSAValue
 from xdsl.printer import Printer
 
-from tilefoundry.diagnostics import VerifyError
-from tilefoundry.dialects.tf.metadata import (
+from tilefoundry.builtin.metadata import (
     BindingMetadata,
     location_to_metadata,
     print_span_end_location,
@@ -37,6 +36,7 @@ from tilefoundry.dialects.tf.metadata import (
 from tilefoundry.ir.algebra.expr import ExprOp, VarOwner
 from tilefoundry.ir.text.literals import print_dense, print_float
 from tilefoundry.ir.text.loc_aliases import LocationAliases
+from tilefoundry.support.diagnostics import VerifyError
 from tilefoundry.xdsl_adapter.printer import new_ssa_number, pin_ssa_name, printed_ssa_name
 
 __all__ = ["TFPrinter"]

@@ -45,7 +45,7 @@ from xdsl.irdl import (
 )
 from xdsl.traits import OpTrait
 
-from tilefoundry.ir.caches import CACHES, BoundedMapping
+from tilefoundry.support.caches import CACHES, BoundedMapping
 
 __all__ = [
     "MemoizedOpDefVerifier",

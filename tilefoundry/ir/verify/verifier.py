@@ -18,11 +18,11 @@ from xdsl.ir import Block, Operation, OpResult
 from xdsl.traits import NoTerminator, SymbolOpInterface, SymbolTable
 from xdsl.utils.exceptions import VerifyException
 
-from tilefoundry.diagnostics import VerifyError, with_context
-from tilefoundry.dialects.tf.metadata import location_to_metadata, metadata_context
-from tilefoundry.ir.caches import CACHES
+from tilefoundry.builtin.metadata import location_to_metadata, metadata_context
 from tilefoundry.ir.symbols import SymbolTables
 from tilefoundry.ir.verify.op_verification import verify_op_itself
+from tilefoundry.support.caches import CACHES
+from tilefoundry.support.diagnostics import VerifyError, with_context
 
 __all__ = ["OpVerifyError", "op_context", "op_name", "verify_ir"]
 

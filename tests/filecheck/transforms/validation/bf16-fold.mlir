@@ -3,7 +3,7 @@
 // RUN: %python -m tilefoundry.testing.same_results %s -p 'tf-inline,canonicalize,cse' | filecheck %s --check-prefix=SAME
 // RUN: tf-opt %s -p tf-inline,canonicalize | filecheck %s
 
-// Found by translation validation (tests/unit/transforms/test_translation_validation.py): a
+// Found by translation validation (tests/unit/transforms/test_transforms_translation_validation.py): a
 // bf16 op on literals folded to the bf16-rounded value while the interpreter ran it in float32
 // unrounded ([1.0, 3.0] + [2^-8, 2^-7] ran as [1.0039062, 3.0078125], folded to [1.0, 3.0]);
 // inlined, a callee's bf16 ops on literal arguments folded the same way. Fixed by
