@@ -11,6 +11,11 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 import tilefoundry.context.context  # noqa: F401 - wires the layers: the op library, the patterns
+from tilefoundry.api.class_body import set_class_body_loader as _set_class_body_loader
+
+# A subclass of `Module` (the surface) is a class-body module of the DSL, a layer above it: the
+# DSL's collection is wired in here, and imported on first use (docs/dsl.md).
+_set_class_body_loader(lambda: importlib.import_module("tilefoundry.dsl.classes"))
 
 _EXPORTS: dict[str, tuple[str, str]] = {
     # module

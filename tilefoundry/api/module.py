@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
-import importlib
 import types
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, cast
@@ -40,6 +39,7 @@ from typing import Any, cast
 from xdsl.dialects.builtin import DictionaryAttr, StringAttr, SymbolRefAttr
 from xdsl.ir import Block, Operation, Region
 
+from tilefoundry.api.class_body import class_body
 from tilefoundry.api.hir import Function, seal
 from tilefoundry.api.tir import PrimFunction
 from tilefoundry.builtin.target import Target, Topology, check_distinct
@@ -151,12 +151,6 @@ def verify_later(op: ModuleOp) -> None:
         deferred.append(op)
 
 
-def _class_body() -> Any:
-    """The DSL's class-body collection (`tilefoundry.dsl.classes`), imported on first use: a
-    subclass of Module is a class-body module (docs/dsl.md)."""
-    return importlib.import_module("tilefoundry.dsl.classes")
-
-
 class Module(OpView[ModuleOp]):
     """The top-level compilation unit and the execution domain of the functions it owns.
 
@@ -166,7 +160,7 @@ class Module(OpView[ModuleOp]):
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__()
-        _class_body().collect(cls, kwargs)
+        class_body().collect(cls, kwargs)
 
     def __setattr__(self, name: str, value: Any) -> None:
         """Names beginning with `_` follow normal attribute rules. A Module assigned under any
@@ -420,7 +414,7 @@ class Module(OpView[ModuleOp]):
         if layers:
             return layers
         if name == "variant":  # `@f.variant(...)` on a bare @func: the module is built
-            raise _class_body().sealed_variant(self)
+            raise class_body().sealed_variant(self)
         raise AttributeError(
             f"module '{self.name}' has no function, child module or method '{name}' "
             f"(functions: {_names(f.name for f in self.functions)}; "
