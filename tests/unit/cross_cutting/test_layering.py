@@ -1,7 +1,16 @@
-"""The layering (docs/architecture.md), read from the source by AST: every module of
-`tilefoundry` and `tilefoundry_client` has a declared layer, nothing imports a module of a higher
-layer, and no modules import each other in a cycle, function-local imports included (an import
-under `if TYPE_CHECKING:` never runs: it counts for the layers, not for the cycles)."""
+"""The layering (docs/architecture.md), read from the source by AST: a folder is a layer.
+
+Each top-level folder of `tilefoundry` is one layer, in the order `LAYERS` declares (lowest
+first); the package root holds only the public surface (`__init__.py`, a layer above the folders
+whose names it exposes, and `py.typed`). Nothing imports a module of a higher layer, and no
+modules import each other in a cycle, function-local imports included (an import under
+`if TYPE_CHECKING:` never runs: it counts for the layers, not for the cycles). An
+`importlib.import_module` of a literal name (or of an f-string's literal package) is an import
+like any other: there is no way around the layers.
+
+`tilefoundry_client` is a package of its own (the commands import nothing of `tilefoundry` until
+they run a tool in-process): its modules, the words the client and the server share, sit below
+every layer, and its `__init__`, the commands, above them all."""
 
 from __future__ import annotations
 
@@ -11,67 +20,35 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[3]
 
-LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    (
-        "support",
-        (
-            "tilefoundry.support.arguments",
-            "tilefoundry.support.diagnostics",
-            "tilefoundry.xdsl_adapter",
-            "tilefoundry.support.caches",
-            "tilefoundry.support.values",
-            "tilefoundry.support.irdl_syntax",
-            "tilefoundry_client.protocol",  # the server's and the client's shared words
-            "tilefoundry_client.streams",  # standard streams closed at start: commands and mains
-        ),
-    ),
-    (
-        "tf types and attributes",
-        (
-            "tilefoundry.builtin.types",
-            "tilefoundry.builtin.target",
-            "tilefoundry.builtin.metadata",
-        ),
-    ),
-    ("ir", ("tilefoundry.ir",)),
-    ("dialects", ("tilefoundry.dialects",)),
-    ("codegen builder", ("tilefoundry.mlir_builder",)),
-    ("ops", ("tilefoundry.ops",)),
-    ("interpreter", ("tilefoundry.interpreter",)),
-    ("transforms", ("tilefoundry.transforms", "tilefoundry.transforms.lowering")),
-    ("codegen", ("tilefoundry.codegen",)),
-    ("backends", ("tilefoundry.backends",)),
-    (
-        "context",
-        (
-            "tilefoundry.context.context",
-            "tilefoundry.context.module_text",
-            "tilefoundry.context.universe",
-        ),
-    ),
-    ("tools", ("tilefoundry.tools",)),
-    (
-        "surface",
-        (
-            "tilefoundry.api.module",
-            "tilefoundry.api.hir",
-            "tilefoundry.api.tir",
-            "tilefoundry.api.text",
-            "tilefoundry.api.selection",
-            "tilefoundry.api.runtime",
-            "tilefoundry.api.pipeline",
-            "tilefoundry.api.analysis",
-            "tilefoundry.api.compiled",
-            "tilefoundry.api.compiler",
-        ),
-    ),
-    ("dsl and frontends", ("tilefoundry.dsl", "tilefoundry.frontends")),
-    ("package", ("tilefoundry",)),  # the package's __init__ only: the public names
-    ("testing", ("tilefoundry.testing",)),
-    ("client", ("tilefoundry_client",)),
+PACKAGE = "tilefoundry"
+CLIENT = "tilefoundry_client"
+CLIENT_MODULES = "tilefoundry_client.*"
+
+LAYERS: tuple[tuple[str, str], ...] = (
+    (CLIENT_MODULES, "the words the client and the server share, streams closed at start"),
+    ("tilefoundry.support", "arguments, diagnostics, caches, attribute <-> Python values"),
+    ("tilefoundry.xdsl_adapter", "the private xDSL uses"),
+    ("tilefoundry.builtin", "TensorType, #tf.target, metadata: what types the IR core"),
+    ("tilefoundry.ir", "the op-independent core: algebra, text, verification, traits"),
+    ("tilefoundry.dialects", "the tf, hir and tir dialects"),
+    ("tilefoundry.mlir_builder", "writing upstream MLIR text"),
+    ("tilefoundry.ops", "the op library"),
+    ("tilefoundry.interpreter", "numpy reference semantics"),
+    ("tilefoundry.transforms", "the pass manager, the passes, HIR -> TIR lowering"),
+    ("tilefoundry.codegen", "TIR to upstream MLIR"),
+    ("tilefoundry.backends", "upstream MLIR to a loaded artifact"),
+    ("tilefoundry.context", "the xDSL context, a root's text, xdsl-opt's universe"),
+    ("tilefoundry.tools", "tf-opt, tf-run, tf-tree, the server, the generators"),
+    ("tilefoundry.api", "the Python surface"),
+    ("tilefoundry.dsl", "@tf.func, class-body modules"),
+    ("tilefoundry.frontends", "from_torch"),
+    (PACKAGE, "the package's __init__: the public names, and the wiring of the layers"),
+    ("tilefoundry.testing", "translation validation, over the public names"),
+    (CLIENT, "the client's __init__: the commands"),
 )
-"""Lowest first. A module's layer is that of the longest prefix naming it; `tilefoundry` itself
-names only the package's `__init__`."""
+"""Lowest first: each top-level folder of `tilefoundry` once, and the two packages' roots."""
+
+INDEX = {name: index for index, (name, _) in enumerate(LAYERS)}
 
 
 @dataclass(frozen=True)
@@ -114,6 +91,11 @@ def imports_of(module: str, path: Path, modules: dict[str, Path]) -> list[Import
                         name = name.rpartition(".")[0]
                     if name and not module.startswith(name + "."):
                         add(name, child.lineno, runs)
+            elif isinstance(child, ast.Call) and (name := _imported_by_name(child)):
+                while name and name not in modules:
+                    name = name.rpartition(".")[0]
+                if name:
+                    add(name, child.lineno, runs)
             elif isinstance(child, ast.ImportFrom):
                 if child.level:
                     base = package[: len(package) - (child.level - 1)]
@@ -132,15 +114,31 @@ def imports_of(module: str, path: Path, modules: dict[str, Path]) -> list[Import
     return found
 
 
+def _imported_by_name(call: ast.Call) -> str:
+    """The module an `importlib.import_module(...)` (or `__import__`) call names: a literal, or
+    the literal package an f-string begins with; "" for any other call."""
+    if ast.unparse(call.func) not in ("importlib.import_module", "import_module", "__import__"):
+        return ""
+    if not call.args:
+        return ""
+    first = call.args[0]
+    if isinstance(first, ast.Constant) and isinstance(first.value, str):
+        return first.value
+    if isinstance(first, ast.JoinedStr) and first.values:
+        head = first.values[0]
+        if isinstance(head, ast.Constant) and isinstance(head.value, str):
+            return head.value.rpartition(".")[0]
+    return ""
+
+
 def layer_of(module: str) -> int | None:
-    best: tuple[int, int] | None = None
-    for index, (_, prefixes) in enumerate(LAYERS):
-        for prefix in prefixes:
-            exact_only = prefix == "tilefoundry"
-            if module == prefix or (not exact_only and module.startswith(prefix + ".")):
-                if best is None or len(prefix) > best[0]:
-                    best = (len(prefix), index)
-    return None if best is None else best[1]
+    """A module's layer: its top-level folder's (`tilefoundry.<folder>...`), or a root's."""
+    parts = module.split(".")
+    if parts[0] == CLIENT:
+        return INDEX[CLIENT] if len(parts) == 1 else INDEX[CLIENT_MODULES]
+    if parts[0] != PACKAGE:
+        return None
+    return INDEX.get(PACKAGE if len(parts) == 1 else f"{PACKAGE}.{parts[1]}")
 
 
 def upward_imports(imports: list[Import]) -> list[str]:
@@ -219,14 +217,28 @@ def test_no_import_cycles_not_even_through_a_function() -> None:
     assert cycles(imports) == []
 
 
+def test_every_folder_is_one_declared_layer() -> None:
+    folders = {
+        f"{PACKAGE}.{path.name}"
+        for path in (ROOT / PACKAGE).iterdir()
+        if path.is_dir() and any(path.rglob("*.py"))
+    }
+    declared = {name for name, _ in LAYERS if name.startswith(PACKAGE + ".")}
+    assert sorted(folders ^ declared) == []
+
+
+def test_the_package_root_holds_only_the_public_surface() -> None:
+    loose = {path.name for path in (ROOT / PACKAGE).iterdir() if path.is_file()}
+    assert sorted(loose - {"__init__.py", "py.typed"}) == []
+
+
 def test_passes_and_tools_never_import_the_python_surface() -> None:
-    surface = dict(LAYERS)["surface"]
     _, imports = all_imports(ROOT, PACKAGES)
     below = ("tilefoundry.transforms", "tilefoundry.tools", "tilefoundry.dialects")
     assert [
         f"{i.source}:{i.line} -> {i.target}"
         for i in imports
-        if i.source.startswith(below) and i.target in surface
+        if i.source.startswith(below) and i.target.startswith("tilefoundry.api")
     ] == []
 
 
@@ -239,6 +251,9 @@ def test_the_checks_find_a_hidden_cycle_and_an_upward_import(tmp_path: Path) -> 
     (package / "ir" / "a.py").write_text(
         "from tilefoundry.ir.b import x\n\ndef f():\n    from tilefoundry.tools.c import y\n"
     )
+    (package / "ir" / "d.py").write_text(
+        "import importlib\n\ndef g():\n    return importlib.import_module('tilefoundry.tools.c')\n"
+    )
     (package / "ir" / "b.py").write_text("def g():\n    from tilefoundry.ir import a\n")
     (package / "tools" / "c.py").write_text(
         "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from tilefoundry.ir.b import x\n"
@@ -246,5 +261,6 @@ def test_the_checks_find_a_hidden_cycle_and_an_upward_import(tmp_path: Path) -> 
     _, imports = all_imports(tmp_path, ("tilefoundry",))
     assert cycles(imports) == [["tilefoundry.ir.a", "tilefoundry.ir.b"]]
     assert upward_imports(imports) == [
-        "tilefoundry.ir.a:4 (ir) imports tilefoundry.tools.c (tools)"
+        "tilefoundry.ir.a:4 (tilefoundry.ir) imports tilefoundry.tools.c (tilefoundry.tools)",
+        "tilefoundry.ir.d:4 (tilefoundry.ir) imports tilefoundry.tools.c (tilefoundry.tools)",
     ]
