@@ -19,6 +19,7 @@ Usage: `.venv/bin/python benchmarks/same_output.py --baseline /path/to/main [--f
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import os
 import re
@@ -95,7 +96,10 @@ def run_side(checkout: Path, jobs: list[Job], work: Path, name: str) -> list[dic
 
 def worker(jobs_file: Path, results_file: Path) -> int:
     """Run each job through `tf_opt.main` in this process, its output and error in files."""
-    from tilefoundry.tools.drivers import tf_opt
+    try:
+        from tilefoundry.tools.drivers import tf_opt
+    except ImportError:  # a baseline from before tools/ was split by what it holds
+        tf_opt = importlib.import_module("tilefoundry.tools.tf_opt")
 
     jobs: list[Job] = json.loads(jobs_file.read_text(encoding="utf-8"))
     results = []
