@@ -156,7 +156,19 @@ __all__ = [
 """The public names (the keys of `_EXPORTS`, which says where each one lives)."""
 
 
+_MODULES: dict[str, str] = {
+    "hir": "tilefoundry.api.hir",
+    "tir": "tilefoundry.api.tir",
+}
+"""The views' modules, as `tf.hir.Function` and `tf.tir.PrimFunction` name them (they were
+attributes of the package while they lived in its root)."""
+
+
 def __getattr__(name: str) -> Any:
+    if name in _MODULES:
+        module = importlib.import_module(_MODULES[name])
+        globals()[name] = module
+        return module
     try:
         module_name, attribute = _EXPORTS[name]
     except KeyError:
