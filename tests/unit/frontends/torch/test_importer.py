@@ -80,7 +80,7 @@ def test_an_unsupported_op_is_refused_in_one_line_naming_it_and_its_submodule() 
     assert "\n" not in message
     assert message.startswith("unsupported op 'aten.erfinv.default' in submodule 'inner'")
     line = _Inner.forward.__code__.co_firstlineno + 1
-    assert message.endswith(f"(test_torch_frontend.py:{line})")
+    assert message.endswith(f"(test_importer.py:{line})")
 
 
 def test_the_root_takes_only_the_tensor_inputs_and_binds_every_weight() -> None:
@@ -120,9 +120,9 @@ def test_every_missing_op_is_refused_at_once_with_its_count_submodule_and_line()
     here = _Several.forward.__code__.co_firstlineno
     assert message == (
         "3 unsupported ops: "
-        f"'aten.erfinv.default' (2 calls, the first in submodule 'inner' (test_torch_frontend.py:{inner})); "
-        f"'aten.roll.default' (1 call, in submodule '<root>' (test_torch_frontend.py:{here + 1})); "
-        f"'aten.atan.default' (1 call, in submodule '<root>' (test_torch_frontend.py:{here + 2}))"
+        f"'aten.erfinv.default' (2 calls, the first in submodule 'inner' (test_importer.py:{inner})); "
+        f"'aten.roll.default' (1 call, in submodule '<root>' (test_importer.py:{here + 1})); "
+        f"'aten.atan.default' (1 call, in submodule '<root>' (test_importer.py:{here + 2}))"
     )
 
 
@@ -141,7 +141,7 @@ def test_the_source_line_is_the_users_not_torchs() -> None:
     line = _InsideTorch.forward.__code__.co_firstlineno + 1
     assert (
         "'aten.fractional_max_pool2d.default' (1 call, in submodule 'pool' "
-        f"(test_torch_frontend.py:{line}))"
+        f"(test_importer.py:{line}))"
     ) in str(caught.value)
 
 
@@ -156,7 +156,7 @@ def test_a_refused_use_of_a_supported_op_names_the_op_and_why() -> None:
     line = _Norm2d.forward.__code__.co_firstlineno + 1
     assert str(caught.value) == (
         "op 'aten.layer_norm.default': layer_norm over more than the last dim "
-        f"in submodule '<root>' (test_torch_frontend.py:{line})"
+        f"in submodule '<root>' (test_importer.py:{line})"
     )
 
 
