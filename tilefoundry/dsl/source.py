@@ -127,15 +127,21 @@ one. A file's defs are parsed once, whichever of them is read, and again when it
 at most 64 files are kept, and `clear_caches()` empties it with the others (`CACHES`)."""
 
 
+def _current_lines(fn: types.FunctionType) -> tuple[types.CodeType, str, list[str]]:
+    """`fn`'s code, its file's name and the file's lines as they are now (as `inspect` reads
+    them: the linecache checked first)."""
+    code = fn.__code__
+    file = code.co_filename
+    linecache.checkcache(file)
+    return code, file, linecache.getlines(file, fn.__globals__)
+
+
 def _file_def(fn: types.FunctionType) -> Source | None:
     """`fn`'s def from its file's syntax tree, parsed once per file text: the positions are
     the file's own (no offsets). None when the file's text is not at hand, does not parse, or
     holds no single plain def of `fn`'s name at its first line (`read_source` then reads it
     as `inspect` finds it)."""
-    code = fn.__code__
-    file = code.co_filename
-    linecache.checkcache(file)  # as inspect does: the file as it is now
-    lines = linecache.getlines(file, fn.__globals__)
+    code, file, lines = _current_lines(fn)
     if not lines:
         return None
     known = _FILES.get(file)
@@ -186,10 +192,7 @@ def _own_def(fn: types.FunctionType) -> Source | None:
     line its code, or a nested function's, spans, and the lines after it indented deeper than
     the `def`), its indentation taken off. None when that text is not one plain def of `fn`'s
     name (`_file_def` then reads the file)."""
-    code = fn.__code__
-    file = code.co_filename
-    linecache.checkcache(file)  # as inspect does: the file as it is now
-    lines = linecache.getlines(file, fn.__globals__)
+    code, file, lines = _current_lines(fn)
     if not lines:
         return None
     known = _DEFS.get(code)
